@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// DialKiosk: a rotary dial menu painted straight into DRM/KMS dumb buffers.
+//
+// The module graph follows what touches the kernel:
+//   DialCore      Swift only: geometry, tracking, physics, selection, choice rules, seams.
+//   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
+//   KMSOutput     DialCore + libdrm/libudev: the only module that opens /dev/dri.
+//   TouchInput    DialCore + libinput/libudev: the only module that opens /dev/input.
+//   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
+import PackageDescription
+
+func system(_ name: String, _ pkg: String, _ apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkg, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "DialKiosk",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "dialkiosk", targets: ["dialkiosk"]),
+        .library(name: "DialCore", targets: ["DialCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        system("CDRM", "libdrm", "libdrm-dev"),
+        system("CUdev", "libudev", "libudev-dev"),
+        system("CLibinput", "libinput", "libinput-dev"),
+        system("CFreeType", "freetype2", "libfreetype-dev"),
+        system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
+        system("CPNG", "libpng", "libpng-dev"),
+        system("CFontconfig", "fontconfig", "libfontconfig-dev"),
+
+        .target(name: "DialCore"),
+        .target(
+            name: "DialRender",
+            dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .target(name: "KMSOutput", dependencies: ["DialCore", "CDRM", "CUdev"]),
+        .target(
+            name: "TouchInput",
+            dependencies: ["DialCore", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "DialKioskApp",
+            dependencies: [
+                "DialCore", "DialRender", "KMSOutput", "TouchInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp"]),
+
+        .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
+        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// The `dialkiosk` command line. With no subcommand it runs the dial (`dialkiosk run`).
+public struct DialKioskCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "dialkiosk",
+        abstract: "A rotary dial menu for Linux touchscreens, drawn straight to DRM/KMS.",
+        subcommands: [
+            RunCommand.self,
+            SimulateCommand.self,
+            RenderCommand.self,
+            BenchCommand.self,
+            ListOutputsCommand.self,
+            ListInputsCommand.self,
+            CheckConfigCommand.self,
+        ],
+        defaultSubcommand: RunCommand.self
+    )
+
+    public init() {}
+}

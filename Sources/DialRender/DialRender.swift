@@ -1,0 +1,1 @@
+// DialRender: see Package.swift for what this module may import.

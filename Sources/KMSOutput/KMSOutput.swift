@@ -1,0 +1,1 @@
+// KMSOutput: see Package.swift for what this module may import.

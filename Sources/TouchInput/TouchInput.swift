@@ -1,0 +1,1 @@
+// TouchInput: see Package.swift for what this module may import.

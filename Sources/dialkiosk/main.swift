@@ -1,0 +1,3 @@
+import DialKioskApp
+
+DialKioskCommand.main()

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what building, testing and the VM test bed need on Debian 12. Idempotent.
+# Usage: sudo scripts/install-deps.sh
+set -euo pipefail
+
+packages=(
+  # headers for the C modules (Package.swift names them as providers too)
+  pkg-config libdrm-dev libudev-dev libinput-dev
+  libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
+  # fonts: DejaVu Sans is the default; the others cover scripts DejaVu lacks (Devanagari)
+  fonts-dejavu-core fonts-noto-core
+  # the VM test bed: qemu under TCG, a busybox initramfs, module tools, a uinput injector
+  qemu-system-x86 busybox-static cpio kmod python3-evdev
+  # systemd-analyze verify/security for the unit
+  systemd
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
