@@ -23,6 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         system("CDRM", "libdrm", "libdrm-dev"),
@@ -33,7 +34,8 @@ let package = Package(
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
 
-        .target(name: "DialCore"),
+        // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
+        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         .target(
             name: "DialRender",
             dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"],

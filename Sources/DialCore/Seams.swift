@@ -1,16 +1,6 @@
-/// The two seams between the pure core and the kernel-facing modules, one protocol per direction
+/// The seams between the pure core and the kernel-facing modules, one protocol per direction
 /// (the shape of LVGL's flush/read callbacks and Slint's Presenter). Tests and fault injection
 /// plug in here; KMSOutput and TouchInput provide the real ones.
-
-/// Where finished frames go. A presenter owns its buffers; `paint` is handed a buffer that is
-/// neither on screen nor pending, so the caller may write every pixel of it.
-public protocol FramePresenter: AnyObject {
-    /// Width and height, in pixels, of the frame the dial is painted in (before output rotation).
-    var frameSize: (width: Int, height: Int) { get }
-    /// Queue one frame: `paint` fills it, then it is shown at the next vblank.
-    /// Throws when the frame cannot be queued (the error says which call failed and why).
-    func present(paint: (inout FrameTarget) throws -> Void) throws
-}
 
 /// Memory a painter may write into: XRGB8888, `stride` bytes per row.
 public struct FrameTarget {
@@ -25,6 +15,36 @@ public struct FrameTarget {
         self.height = height
         self.stride = stride
     }
+}
+
+/// Where finished frames go (frames out). A presenter owns its buffers.
+public protocol FramePresenter: AnyObject {
+    /// Width and height, in pixels, of the scanout buffer (after output rotation).
+    var frameSize: (width: Int, height: Int) { get }
+    /// Queue one frame: `paint` fills a buffer that is neither on screen nor pending (so it may
+    /// write every pixel and must not rely on its old contents), then it is shown at the next
+    /// vblank. Every successful call is answered by exactly one `DisplayEvent.frameShown` later.
+    /// Throws when the frame cannot be queued (the error names the call that failed and why).
+    func present(paint: (FrameTarget) throws -> Void) throws
+}
+
+/// What the display reports back (events in): the frame clock and changes of the output.
+public enum DisplayEvent: Sendable, Equatable {
+    /// The frame queued last is on screen since `time` (CLOCK_MONOTONIC seconds, from the page
+    /// flip event): the frame clock.
+    case frameShown(time: Double)
+    /// The output went away (unplugged, VT switched away, master dropped): stop presenting.
+    case suspended
+    /// The output is back (replugged, VT acquired): present a fresh frame.
+    case resumed
+}
+
+/// The display's side of the poll loop.
+public protocol DisplayEventSource: AnyObject {
+    /// Descriptor to poll for readability (the DRM fd, or a test's pipe).
+    var pollDescriptor: Int32 { get }
+    /// Read what is ready without blocking.
+    func drainDisplayEvents() throws -> [DisplayEvent]
 }
 
 /// Where input comes from: a pollable descriptor and a way to drain what is ready.

@@ -1,0 +1,35 @@
+/// Angle arithmetic shared by layout, tracking and landing. Angles are radians in screen space:
+/// 0 is 3 o'clock and, because screen y grows downward, increasing angles turn clockwise.
+public enum Angle {
+    public static let twoPi = 2 * Double.pi
+    /// 12 o'clock in screen angles.
+    public static let top = -Double.pi / 2
+
+    /// `a` wrapped into (-pi, pi].
+    @inlinable
+    public static func wrap(_ a: Double) -> Double {
+        var r = a.truncatingRemainder(dividingBy: twoPi)
+        if r <= -Double.pi { r += twoPi } else if r > Double.pi { r -= twoPi }
+        return r
+    }
+
+    /// The shortest signed turn from `from` to `to`, in (-pi, pi].
+    @inlinable
+    public static func delta(from: Double, to: Double) -> Double {
+        wrap(to - from)
+    }
+}
+
+/// A point in screen pixels.
+public struct Point: Sendable, Equatable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public func distance(to other: Point) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
+}
