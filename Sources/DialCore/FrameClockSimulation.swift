@@ -81,9 +81,13 @@ public struct FrameClockSimulation {
             }
             for e in events { try onEvent(e, summary.frames) }
             // Vblanks that passed while nothing was queued are not waited for.
-            while nextVblank <= clock {
-                vblankIndex += 1
+            if nextVblank <= clock {
+                vblankIndex = max(vblankIndex + 1, Int((clock / period).rounded(.down)))
                 nextVblank = vblank(vblankIndex)
+                while nextVblank <= clock {
+                    vblankIndex += 1
+                    nextVblank = vblank(vblankIndex)
+                }
             }
             if !pending && dial.needsFrame {
                 if t != tFlip { dial.advance(to: clock) }
