@@ -1,10 +1,11 @@
 # Helpers for guest scripts (sourced: `. "$DK_GUEST/lib.sh"`). Guest scripts run as root with
 # bash in /out; DK_OUT=/out, DK_REPO (the clone), DK_TOOLS (drmtool), DK_GUEST (this directory).
+# Both tool directories are on PATH: drmtool, flips.py, inject.py.
 # Everything waits on an event (a line, a file) with a generous timeout, never on a fixed sleep:
 # emulated time varies a lot on shared machines.
 
-drmtool() { "$DK_TOOLS/drmtool" "$@"; }
-flips() { /usr/bin/python3 "$DK_GUEST/flips.py" "$@"; }
+# Commands, not shell functions: `drmtool master &` must give the tool's own pid in $!.
+export PATH="$DK_TOOLS:$DK_GUEST:$PATH"
 
 # guest_fail MESSAGE: ends the guest script with a message the host shows.
 guest_fail() { echo "guest: FAIL: $*" >&2; exit 1; }
@@ -35,7 +36,7 @@ start_hold() {
 # start_inject [inject.py args...]: starts the uinput injector in the background and waits
 # until its devices exist. Sets INJECT_PID; its output is in /tmp/inject.log.
 start_inject() {
-  /usr/bin/python3 "$DK_GUEST/inject.py" "$@" >/tmp/inject.log 2>&1 &
+  inject.py "$@" >/tmp/inject.log 2>&1 &
   INJECT_PID=$!
   wait_for_line 120 /tmp/inject.log '^inject: (ready|error)'
   grep -q '^inject: ready' /tmp/inject.log || guest_fail "$(cat /tmp/inject.log)"
