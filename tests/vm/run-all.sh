@@ -30,6 +30,10 @@ if ! "$vm_dir/prepare.sh" >/dev/null; then
   exit 1
 fi
 
+# Every case boots the kernel resolved here, without asking apt again.
+vm_resolve_kernel
+export DIALKIOSK_VM_KVER="$vm_kver" DIALKIOSK_VM_KPKGVER="$vm_kpkgver"
+
 log_dir="${DIALKIOSK_VM_OUT:-$vm_repo/.build/vm-out}"
 mkdir -p "$log_dir"
 passed=0 failed=0 summary=()

@@ -48,6 +48,13 @@ hostname dialkiosk-vm 2>/dev/null || true
 
 if [ "$DK_MODE" = systemd ]; then
   printf '%s\n' vkms uinput evdev >/etc/modules-load.d/dialkiosk-vm.conf
+  # The host's enabled timers and services that only cost emulated time here (the overlay keeps
+  # the host untouched). A test that needs one can unmask it.
+  for u in apt-daily.timer apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer \
+      dpkg-db-backup.timer systemd-timesyncd.service systemd-pstore.service e2scrub_reap.service \
+      postgresql.service; do
+    ln -sf /dev/null "/etc/systemd/system/$u"
+  done
   if [ -d "$ctl/units" ]; then
     cp -r "$ctl/units/." /etc/systemd/system/
   fi
