@@ -1,5 +1,4 @@
 import DialCore
-import RealModule
 
 /// Anti-aliased shapes painted straight into a buffer. These serve the parts of a frame that are
 /// painted once (background, ring, hub) and tests; the per-frame items go through `DiscSprite`.
@@ -58,23 +57,33 @@ extension PixelBuffer {
     /// Blends `color` over the box around `center` of half-size `reach`, by the weight `weight`
     /// gives for each pixel centre's distance from `center`.
     mutating func paintRadial(center: Point, reach: Double, color: RGBColor, weight: (Double) -> Double) {
+        let w = width, h = height, pitch = rowPitch
+        _ = withUnsafeMutablePixels {
+            Self.paintRadial($0, pitch: pitch, width: w, height: h, center: center, reach: reach,
+                             color: color.xrgb, weight: weight)
+        }
+    }
+
+    /// `paintRadial` on raw pixels; returns the rectangle it may have touched.
+    @discardableResult
+    static func paintRadial(_ p: UnsafeMutablePointer<UInt32>, pitch: Int, width: Int, height: Int, center: Point,
+                            reach: Double, color c: UInt32, weight: (Double) -> Double) -> PixelRect {
         let x0 = max(0, Int((center.x - reach).rounded(.down)))
         let x1 = min(width, Int((center.x + reach).rounded(.up)) + 1)
         let y0 = max(0, Int((center.y - reach).rounded(.down)))
         let y1 = min(height, Int((center.y + reach).rounded(.up)) + 1)
-        guard x0 < x1, y0 < y1 else { return }
-        let c = color.xrgb, pitch = rowPitch
-        withUnsafeMutablePixels { p in
-            for y in y0..<y1 {
-                let dy = Double(y) + 0.5 - center.y
-                let row = p + y * pitch
-                for x in x0..<x1 {
-                    let dx = Double(x) + 0.5 - center.x
-                    let a = PixelMath.byte(weight((dx * dx + dy * dy).squareRoot()))
-                    if a != 0 { row[x] = PixelMath.mix(row[x], c, s: a, a: a) }
-                }
+        let rect = PixelRect(x0: x0, y0: y0, x1: x1, y1: y1)
+        guard x0 < x1, y0 < y1 else { return rect }
+        for y in y0..<y1 {
+            let dy = Double(y) + 0.5 - center.y
+            let row = p + y * pitch
+            for x in x0..<x1 {
+                let dx = Double(x) + 0.5 - center.x
+                let a = PixelMath.byte(weight((dx * dx + dy * dy).squareRoot()))
+                if a != 0 { row[x] = PixelMath.mix(row[x], c, s: a, a: a) }
             }
         }
+        return rect
     }
 
     /// Copies the rectangle `rect` (clipped to both buffers) from `source` at the same position.
