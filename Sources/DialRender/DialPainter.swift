@@ -95,16 +95,25 @@ public final class DialPainter {
         let c = g.center
         let half = theme.ringWidthRatio * g.itemRadius / 2
         let inner = g.ringRadius - half, outer = g.ringRadius + half
-        b.dropShadow(center: Point(x: c.x, y: c.y + half * 0.15), radius: outer, blur: half * 0.35, opacity: 0.35)
+        // A soft glow behind the dial lifts it off the background.
+        b.paintRadial(center: c, reach: outer * 1.6, color: theme.glowColor) { d in
+            Coverage.softDisc(distance: d, radius: outer * 0.95, blur: outer * 0.6) * theme.glowOpacity
+        }
+        // The track's own soft shadow, a band slightly below it (a disc shadow would darken the
+        // whole inside of the ring).
+        let blur = half * 0.3
+        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, color: RGBColor(hex: 0)) { d in
+            Coverage.softDisc(distance: d, radius: outer, blur: blur)
+                * (1 - Coverage.softDisc(distance: d, radius: inner, blur: blur)) * 0.45
+        }
         b.strokeRing(center: c, inner: inner, outer: outer, color: theme.ringColor)
         b.strokeRing(center: c, inner: outer - 1.2, outer: outer, color: theme.ringEdgeColor, opacity: 0.8)
         b.strokeRing(center: c, inner: inner, outer: inner + 1.2, color: theme.ringEdgeColor, opacity: 0.5)
         let hub = g.hubRadius
         b.dropShadow(center: Point(x: c.x, y: c.y + hub * 0.03), radius: hub, blur: hub * 0.08, opacity: 0.6)
-        b.fillDisc(center: c, radius: hub, color: theme.hubColor)
-        // A faint lit cap on the hub's upper half, a rim, and a hairline inside the rim.
-        b.fillDisc(center: Point(x: c.x, y: c.y - hub * 0.12), radius: hub * 0.88,
-                   color: theme.hubColor.mixed(with: theme.hubRimColor, 0.35), opacity: 0.25)
+        b.fillDisc(center: c, radius: hub, top: theme.hubColor.mixed(with: theme.hubRimColor, 0.22),
+                   bottom: theme.hubColor.mixed(with: RGBColor(hex: 0), 0.3))
+        // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
         background = b
@@ -226,7 +235,7 @@ public final class DialPainter {
 
     private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
-        let nominal = g.hubRadius * theme.hubLabelSizeRatio
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask
