@@ -7,6 +7,8 @@ import DialCore
 /// Items are drawn from caches: a colour-free disc-and-shadow sprite per quarter-pixel radius
 /// (shared by all items), a label mask per item and half-pixel radius, an icon per item and size.
 /// `paint(_:)` keeps its own frame and only restores the background where the last frame drew.
+///
+/// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
     public let items: [MenuItem]
     public let theme: Theme

@@ -3,9 +3,16 @@ import DialCore
 import Testing
 
 @Suite struct TextTests {
-    static let catalog = try! FontCatalog()
-    let text = try! TextRenderer(catalog: TextTests.catalog, fontName: "DejaVu Sans")
-    let shaper = TextShaper(catalog: TextTests.catalog, primary: try! TextTests.catalog.face(named: "DejaVu Sans"))
+    // One catalog per test: FreeType faces must not be shared between the threads tests run on.
+    let catalog: FontCatalog
+    let text: TextRenderer
+    let shaper: TextShaper
+
+    init() throws {
+        catalog = try FontCatalog()
+        text = try TextRenderer(catalog: catalog, fontName: "DejaVu Sans")
+        shaper = TextShaper(catalog: catalog, primary: try catalog.face(named: "DejaVu Sans"))
+    }
 
     /// Every inked pixel of `mask` anchored at the origin, as distances from the anchor.
     private func inkDistances(_ mask: TextMask) -> [Double] {
@@ -79,13 +86,13 @@ import Testing
 
     @Test func missingFontIsAnErrorNamingIt() {
         #expect {
-            _ = try TextRenderer(catalog: TextTests.catalog, fontName: "No Such Family Sans")
+            _ = try TextRenderer(catalog: catalog, fontName: "No Such Family Sans")
         } throws: { error in
             guard let e = error as? RenderError else { return false }
             return e.kind == .fontNotFound && e.description.contains("No Such Family Sans")
         }
         #expect {
-            _ = try TextRenderer(catalog: TextTests.catalog, fontName: "/nonexistent/Font.ttf")
+            _ = try TextRenderer(catalog: catalog, fontName: "/nonexistent/Font.ttf")
         } throws: { error in
             (error as? RenderError)?.description.contains("/nonexistent/Font.ttf") == true
         }
