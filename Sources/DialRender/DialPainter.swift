@@ -33,6 +33,7 @@ public final class DialPainter {
     private var labels: [LabelKey: TextMask?] = [:]
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: [LabelKey: IconSprite] = [:]
+    private var rings: [Int: TextMask] = [:]
 
     private struct LabelKey: Hashable {
         let item: Int
@@ -149,14 +150,11 @@ public final class DialPainter {
                 touched.append(sprite.rect(atX: x, y: y))
                 if i == pose.selected {
                     let strength = selectionStrength(pose, i)
-                    if strength > 0 {
-                        let outer = sprite.radius + theme.selectionWidth + 1.5, inner = sprite.radius + 1.5
-                        let a = strength * ip.alpha
-                        touched.append(PixelBuffer.paintRadial(
-                            p, pitch: pitch, width: w, height: h, center: Point(x: Double(x), y: Double(y)),
-                            reach: outer + 1, color: theme.selectionColor.xrgb) {
-                                Coverage.ring(distance: $0, inner: inner, outer: outer) * a
-                            })
+                    if strength > 0 && theme.selectionWidth > 0 {
+                        let ring = selectionRing(sprite)
+                        ring.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
+                                  color: theme.selectionColor.xrgb, alpha: PixelMath.byte(strength * ip.alpha))
+                        touched.append(ring.rect(atX: x, y: y))
                     }
                 }
                 drawContent(i, radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
@@ -220,6 +218,15 @@ public final class DialPainter {
         discs[key] = sprite
         discBytes += sprite.byteCount
         return sprite
+    }
+
+    private func selectionRing(_ sprite: DiscSprite) -> TextMask {
+        let key = Int((sprite.radius * 4).rounded())
+        if let cached = rings[key] { return cached }
+        if rings.count > 2048 { rings.removeAll() }
+        let ring = TextMask.ring(inner: sprite.radius + 1.5, outer: sprite.radius + 1.5 + theme.selectionWidth)
+        rings[key] = ring
+        return ring
     }
 
     private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
