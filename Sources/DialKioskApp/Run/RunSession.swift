@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import KMSOutput
 #if canImport(Glibc)
 import Glibc
@@ -36,14 +37,19 @@ final class RunSession: VTSwitching {
         let items = options.items.map(DemoMenu.numbered) ?? DemoMenu.items
         let geometry = DialGeometry.fitting(width: logical.width, height: logical.height, count: items.count)
         let dial = Dial(items: items, geometry: geometry)
-        let painter = PlaceholderPainter(items: items, rotation: rotation)
+        // The painter works on the logical (upright) frame in RAM; the copy turns it onto the
+        // panel, writing the dumb buffer once and never reading it (it may be write-combined).
+        let painter = try DialPainter(items: items, width: logical.width, height: logical.height)
         var sources: [DisplayEventSource] = [display]
         if let watcher = try? HotplugWatcher(display: display) {
             hotplug = watcher
             sources.append(watcher)
         }
         loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [], dial: dial,
-                         now: monotonicNow, paint: { pose, target in painter.paint(pose, into: target) })
+                         now: monotonicNow, paint: { pose, target in
+                             painter.paint(pose)
+                             DialRender.copy(painter.frame, to: target, rotation: rotation)
+                         })
         fling = options.demoFling
         loop.signalFD = signals.fd
         loop.readSignals = { signals.drain() }
