@@ -1,6 +1,8 @@
 import ArgumentParser
 import DialCore
 
+extension PainterChoice: ExpressibleByArgument {}
+
 /// `dialkiosk run`'s options.
 struct RunOptions: ParsableArguments {
     @Option(help: "DRM card node to use (default: the first card with a connected display).")
@@ -28,6 +30,10 @@ struct RunOptions: ParsableArguments {
         "Start with a fling of this many radians per second (for trying run without a touchscreen).",
         valueName: "rad/s"))
     var demoFling: Double?
+
+    @Option(help: ArgumentHelp("What to paint: dial, or flat (one colour per frame, to measure the display path alone).",
+                               valueName: "dial|flat"))
+    var painter: PainterChoice = .dial
 
     @Option(help: "Number of scanout buffers: 2 or 3.")
     var buffers = 2

@@ -39,17 +39,24 @@ final class RunSession: VTSwitching {
         let dial = Dial(items: items, geometry: geometry)
         // The painter works on the logical (upright) frame in RAM; the copy turns it onto the
         // panel, writing the dumb buffer once and never reading it (it may be write-combined).
-        let painter = try DialPainter(items: items, width: logical.width, height: logical.height)
+        let paint: (DialPose, FrameTarget) throws -> Void
+        switch options.painter {
+        case .dial:
+            let painter = try DialPainter(items: items, width: logical.width, height: logical.height)
+            paint = { pose, target in
+                painter.paint(pose)
+                DialRender.copy(painter.frame, to: target, rotation: rotation)
+            }
+        case .flat:
+            paint = FlatPainter.paint
+        }
         var sources: [DisplayEventSource] = [display]
         if let watcher = try? HotplugWatcher(display: display) {
             hotplug = watcher
             sources.append(watcher)
         }
         loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [], dial: dial,
-                         now: monotonicNow, paint: { pose, target in
-                             painter.paint(pose)
-                             DialRender.copy(painter.frame, to: target, rotation: rotation)
-                         })
+                         now: monotonicNow, paint: paint)
         fling = options.demoFling
         loop.signalFD = signals.fd
         loop.readSignals = { signals.drain() }
