@@ -32,6 +32,9 @@ hold=$!
 waitfor /out/hold.txt '^hold pid' 300 "$hold" || echo "guest: drmtool hold did not start"
 python3 "$F" start
 
+# 0. The bed's reference: drmtool flipping two buffers as fast as vblank allows.
+"$T" flip 3 >/out/reference-flip.txt 2>&1
+
 # 1. The display path alone (flat painter), exactly as the acceptance runs it.
 python3 "$F" now >/out/flat-t0.txt
 "$BIN" run --painter flat --exit-after 6 --stats --demo-fling 30 >/out/flat.log 2>/out/flat.err
@@ -82,9 +85,14 @@ kernel_best() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); pri
 kernel_total() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$1"; }
 
 # Animating, display path alone: about 60 (bounded loosely, emulated time varies; VM-NOTES).
+# The floor is also relative to what drmtool reaches in the same guest, since a loaded host
+# slows the emulated CPU for everyone.
+ref=$(sed -n 's/^flip [0-9]* in [0-9.]* s = \([0-9.]*\) Hz/\1/p' reference-flip.txt)
+kms_log "reference: $(cat reference-flip.txt)"
+lo=$(awk -v ref="${ref:-60}" 'BEGIN { l = 0.6 * ref; if (l > 40) l = 40; printf "%.1f", l }')
 r=$(best_rate flat.log); k=$(kernel_best flips-flat.json)
-between "$r" 40 65 && kms_pass "flat painter: $r flips/s by the program's count" || kms_fail "flat painter: best second '$r' flips/s (want 40..65)"
-between "$k" 40 65 && kms_pass "flat painter: $k flips in a second by the kernel's tracepoint" || kms_fail "flat painter: kernel best second $k (want 40..65)"
+between "$r" "$lo" 65 && kms_pass "flat painter: $r flips/s by the program's count (floor $lo)" || kms_fail "flat painter: best second '$r' flips/s (want $lo..65)"
+between "$k" "$lo" 65 && kms_pass "flat painter: $k flips in a second by the kernel's tracepoint" || kms_fail "flat painter: kernel best second $k (want $lo..65)"
 grep -q '0 flips/s until input' flat.log && kms_pass "flat run went idle before --exit-after" || kms_fail "flat run never went idle"
 
 # With the dial painter the emulated CPU limits the rate: report it, require frames to flow.
