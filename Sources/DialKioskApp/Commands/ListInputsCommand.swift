@@ -1,4 +1,5 @@
 import ArgumentParser
+import DialCore
 import TouchInput
 #if canImport(Glibc)
 import Glibc
@@ -15,31 +16,99 @@ struct ListInputsCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "The udev seat whose devices to list (ID_SEAT; most systems have only seat0).")
-    var seat = "seat0"
+    @OptionGroup var input: TouchInputOptions
 
     @Flag(help: "Also print libinput's informational messages on stderr.")
     var verbose = false
 
+    @Flag(help: "After the list, print every touch, mouse drag, wheel step and key command as JSON Lines, as run would see them (for checking rotation and calibration).")
+    var watch = false
+
+    @Option(help: "With --watch: the panel size in pixels that touch positions map onto.")
+    var size = "1024x768"
+
+    @Option(help: "With --watch: display rotation in degrees clockwise (0, 90, 180, 270), as run's --rotate.")
+    var rotate = 0
+
+    @Option(name: .customLong("exit-after"), help: "With --watch: stop after this many seconds (default: at SIGINT/SIGTERM).")
+    var exitAfter: Double?
+
+    var panelSize: (width: Int, height: Int)? {
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (1...16384).contains($0) }) else { return nil }
+        return (parts[0], parts[1])
+    }
+
     func validate() throws {
-        guard !seat.isEmpty, !seat.contains(where: { $0.isWhitespace }) else {
-            throw ValidationError("--seat must be a seat name such as seat0, not \"\(seat)\"")
+        guard panelSize != nil else { throw ValidationError("--size \(size) must be WxH in pixels, e.g. 1024x768") }
+        guard DisplayRotation(degrees: rotate) != nil else { throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270") }
+        if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
+            throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
         }
     }
 
     func run() throws {
         let verbose = verbose
         try reportingErrors {
-            let devices = try listInputDevices(seat: seat) { level, line in
+            let devices = try listInputDevices(seat: input.seat) { level, line in
                 guard verbose || level >= .error else { return }
-                let text = "dialkiosk: \(line)\n"
-                fputs(text, stderr)
+                fputs("dialkiosk: \(line)\n", stderr)
             }
-            guard !devices.isEmpty else {
-                throw InputSystemError(.noDevices, operation: "no input devices on seat \(seat)", errno: 0)
+            if devices.isEmpty, !watch {
+                throw InputSystemError(.noDevices, operation: "no input devices on seat \(input.seat)", errno: 0)
             }
             for line in Self.table(devices) { print(line) }
+            if watch { try watchEvents() }
         }
+    }
+
+    /// Polls the seat until a signal or --exit-after, printing each translated event.
+    private func watchEvents() throws {
+        let panel = panelSize!
+        let source = try input.makeSource(panelWidth: panel.width, panelHeight: panel.height,
+                                          rotation: DisplayRotation(degrees: rotate)!, minimum: verbose ? .debug : .info)
+        defer { source.context.close() }
+        let signals = try SignalWatcher()
+        defer { signals.close() }
+        let timer = try exitAfter.map { try ExitTimer(seconds: $0) }
+        defer { timer?.close() }
+        print("{\"event\":\"watching\",\"seat\":\"\(input.seat)\"}")
+        fflush(stdout)
+        while true {
+            var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: timer?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                throw InputSystemError(operation: "poll the input descriptors", errno: errno)
+            }
+            if fds[1].revents != 0, signals.drain().contains(.terminate) { return }
+            if fds[2].revents != 0, timer?.expired() == true { return }
+            if fds[0].revents != 0 {
+                for event in try source.drain() { print(Self.json(event)) }
+                fflush(stdout)
+            }
+        }
+    }
+
+    /// One input event as a JSON object on one line.
+    static func json(_ event: InputEvent) -> String {
+        switch event {
+        case let .touch(t):
+            return "{\"event\":\"touch\",\"slot\":\(t.slot),\"phase\":\"\(t.phase.rawValue)\",\"x\":\(number(t.x)),\"y\":\(number(t.y)),\"time\":\(number(t.time))}"
+        case let .command(command, time):
+            let body: String
+            switch command {
+            case let .step(n): body = "\"command\":\"step\",\"by\":\(n)"
+            case .first: body = "\"command\":\"first\""
+            case .activate: body = "\"command\":\"activate\""
+            }
+            return "{\"event\":\"command\",\(body),\"time\":\(number(time))}"
+        }
+    }
+
+    private static func number(_ v: Double) -> String {
+        v.isFinite ? String((v * 1_000_000).rounded() / 1_000_000) : "null"
     }
 
     /// The listing as aligned text lines, a header first.
