@@ -43,7 +43,8 @@ public final class LibinputContext {
         libinput_log_set_priority(li, LIBINPUT_LOG_PRIORITY_INFO)
         // assign_seat opens every device already on the seat through open_restricted.
         if libinput_udev_assign_seat(li, seat) != 0 {
-            let error = InputSystemError(operation: "assign seat \(seat) (libinput_udev_assign_seat)", errno: ENODEV)
+            // libinput reports only -1; the errno of the udev enumeration it ran is the best reason.
+            let error = InputSystemError(operation: "assign seat \(seat) (libinput_udev_assign_seat)", errno: Glibc.errno)
             close()
             throw error
         }
