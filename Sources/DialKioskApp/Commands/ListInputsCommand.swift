@@ -24,8 +24,8 @@ struct ListInputsCommand: ParsableCommand {
     @Flag(help: "After the list, print every touch, mouse drag, wheel step and key command as JSON Lines, as run would see them (for checking rotation and calibration).")
     var watch = false
 
-    @Option(help: "With --watch: the panel size in pixels that touch positions map onto.")
-    var size = "1024x768"
+    @Option(help: ArgumentHelp("With --watch: the panel size in pixels that touch positions map onto.", valueName: "WxH"))
+    var size = FrameSize(width: 1024, height: 768)
 
     @Option(help: "With --watch: display rotation in degrees clockwise (0, 90, 180, 270), as run's --rotate.")
     var rotate = 0
@@ -33,14 +33,7 @@ struct ListInputsCommand: ParsableCommand {
     @Option(name: .customLong("exit-after"), help: "With --watch: stop after this many seconds (default: at SIGINT/SIGTERM).")
     var exitAfter: Double?
 
-    var panelSize: (width: Int, height: Int)? {
-        let parts = size.split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts.allSatisfy({ (1...16384).contains($0) }) else { return nil }
-        return (parts[0], parts[1])
-    }
-
     func validate() throws {
-        guard panelSize != nil else { throw ValidationError("--size \(size) must be WxH in pixels, e.g. 1024x768") }
         guard DisplayRotation(degrees: rotate) != nil else { throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270") }
         if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
             throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
@@ -64,8 +57,7 @@ struct ListInputsCommand: ParsableCommand {
 
     /// Polls the seat until a signal or --exit-after, printing each translated event.
     private func watchEvents() throws {
-        let panel = panelSize!
-        let source = try input.makeSource(panelWidth: panel.width, panelHeight: panel.height,
+        let source = try input.makeSource(panelWidth: size.width, panelHeight: size.height,
                                           rotation: DisplayRotation(degrees: rotate)!, minimum: verbose ? .debug : .info)
         defer { source.context.close() }
         let signals = try SignalWatcher()
