@@ -14,7 +14,7 @@ purge=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --purge) purge=1 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "uninstall.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
   esac
   shift
