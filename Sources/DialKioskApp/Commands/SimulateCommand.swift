@@ -1,14 +1,86 @@
 import ArgumentParser
+import DialCore
+import Foundation
 
+/// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
+/// dial's events come out as JSON Lines, on a virtual frame clock.
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Replay a touch script headlessly and print the dial's events."
+        abstract: "Run a touch script through the dial on a virtual frame clock; print its events as JSON Lines.",
+        discussion: """
+            Input: JSON Lines, one touch sample per line:
+              {"t": 0.016, "type": "down", "x": 400, "y": 120, "slot": 0}
+            (t in seconds, x/y in screen pixels, type down|motion|up|cancel, slot optional.)
+            Output: one JSON object per line for selected, activated and rest events. The run
+            ends when the script is over and the ring is at rest, or at --max-seconds.
+            """
     )
+
+    @Option(help: ArgumentHelp("Touch script (JSON Lines); standard input when omitted.", valueName: "file"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("Frame size in pixels.", valueName: "WxH"))
+    var size = FrameSize(width: 800, height: 480)
+
+    @Option(help: ArgumentHelp("Refresh rate of the virtual display, in Hz.", valueName: "hz"))
+    var refresh: Double = 60
+
+    @Option(help: ArgumentHelp("Frame timing error: each vblank comes up to this many milliseconds late.", valueName: "ms"))
+    var jitter: Double = 0
+
+    @Option(help: "Seed of the jitter's random numbers (same seed, same run).")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Use N numbered items instead of the demo menu.", valueName: "n"))
+    var items: Int?
+
+    @Option(help: ArgumentHelp("Stop after this much simulated time even if the ring still moves.", valueName: "seconds"))
+    var maxSeconds: Double = 3600
+
+    func validate() throws {
+        guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
+            throw ValidationError("--refresh must be between 1 and 1000 Hz, got \(refresh)")
+        }
+        guard jitter.isFinite, jitter >= 0, jitter / 1000 < 1 / refresh else {
+            throw ValidationError("--jitter must be at least 0 and less than one frame (\(1000 / refresh) ms), got \(jitter)")
+        }
+        if let items, !(1...512).contains(items) {
+            throw ValidationError("--items must be between 1 and 512, got \(items)")
+        }
+        guard maxSeconds.isFinite, maxSeconds > 0 else {
+            throw ValidationError("--max-seconds must be a positive number, got \(maxSeconds)")
+        }
+    }
 
     func run() throws {
         try reportingErrors {
-            throw CommandFailure("simulate is not implemented yet", status: .failure)
+            let (text, source) = try readScript()
+            let touches = try TouchScript.parse(text, source: source)
+            let menu = items.map(DemoMenu.numbered) ?? DemoMenu.items
+            let dial = Dial(items: menu, geometry: .fitting(width: size.width, height: size.height, count: menu.count),
+                            screen: (Double(size.width), Double(size.height)))
+            let simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
+                                                  maxSeconds: maxSeconds)
+            var out = LineWriter.standardOutput
+            try simulation.run(dial, inputs: touches.map { .touch($0) }, onEvent: { event, frames in
+                out.write(EventLine.dialEvent(event, items: menu, frames: frames).text)
+            }, onFrame: { _, _ in })
+            out.flush()
         }
+    }
+
+    private func readScript() throws -> (String, String) {
+        guard let path = script, path != "-" else {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return (String(decoding: data, as: UTF8.self), "<stdin>")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(path): no such touch script", status: .noInput)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path): cannot be read", status: .noInput)
+        }
+        return (String(decoding: data, as: UTF8.self), path)
     }
 }
