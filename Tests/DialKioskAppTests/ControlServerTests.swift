@@ -47,7 +47,7 @@ import Testing
         var requests: [ControlServer.Request] = []
         for fd in serverSide { requests += server.handle(ready(server, fd), now: 1.5) }
         #expect(requests.map(\.command) == [.select(id: "tea")])
-        #expect(readAvailable(a) == "{\"t\": 1.500, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
+        #expect(readAvailable(a) == "{\"t\": 1.5, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
                 + "commands: select <id>, activate, show, hide, reload\"}\n")
         #expect(readAvailable(b) == "")
 
@@ -56,13 +56,14 @@ import Testing
         requests = serverSide.flatMap { server.handle(ready(server, $0), now: 2) }
         #expect(requests.map(\.command) == [.activate])
 
-        let line = EventLineEncoder(items: []).line(.selected(time: 3, index: 1))
+        let line = EventLine.kiosk(.dial(.selected(index: 1, time: 3), frames: 0), items: [])
         server.broadcast(line)
-        #expect(readAvailable(a) == line)
-        #expect(readAvailable(b) == line)
+        #expect(readAvailable(a) == line.text + "\n")
+        #expect(readAvailable(b) == line.text + "\n")
 
-        server.reply(to: requests[0].client, "only a\n")
-        #expect(readAvailable(a) == "only a\n")
+        let only = EventLine.kiosk(.reloaded(time: 4, items: 2), items: [])
+        server.reply(to: requests[0].client, only)
+        #expect(readAvailable(a) == "{\"t\": 4.0, \"event\": \"reloaded\", \"items\": 2}\n")
         #expect(readAvailable(b) == "")
         #expect(logs.filter { $0.contains("connected") }.count == 2)
     }
@@ -80,7 +81,7 @@ import Testing
         close(a)
         #expect(server.handle(ready(server, fd, POLLIN | POLLHUP), now: 0).isEmpty)
         #expect(server.clientCount == 0)
-        server.broadcast("nobody\n")  // must not crash or raise SIGPIPE
+        server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), items: []))  // no crash, no SIGPIPE
     }
 
     @Test func overlongLineDisconnects() throws {

@@ -41,7 +41,6 @@ public final class ControlServer {
     private let ownerUID: UInt32
     private let socketGroup: UInt32
     private let logger: JournalLogger?
-    private let errors = EventLineEncoder(items: [])
 
     /// Creates, binds (mode 0660) and listens on `path`. A stale socket left by a crash is
     /// replaced; a live one (another instance answers) or a non-socket file is an error.
@@ -113,14 +112,19 @@ public final class ControlServer {
         return []
     }
 
-    /// Sends `line` (already ending in "\n") to every client.
-    public func broadcast(_ line: String) {
-        for client in clients.values.sorted(by: { $0.fd < $1.fd }) { enqueue(Array(line.utf8), to: client) }
+    /// Sends `line` (and a newline) to every client.
+    func broadcast(_ line: EventLine) {
+        let bytes = Array((line.text + "\n").utf8)
+        for client in clients.values.sorted(by: { $0.fd < $1.fd }) { enqueue(bytes, to: client) }
     }
 
-    /// Sends `line` to one client, if it is still connected.
-    public func reply(to id: ClientID, _ line: String) {
-        if let client = clients[id.fd] { enqueue(Array(line.utf8), to: client) }
+    /// Sends `line` (and a newline) to one client, if it is still connected.
+    func reply(to id: ClientID, _ line: EventLine) {
+        if let client = clients[id.fd] { enqueue(Array((line.text + "\n").utf8), to: client) }
+    }
+
+    private func sendError(_ message: String, to client: Client, now: Double) {
+        enqueue(Array((EventLine.kiosk(.error(time: now, message: message), items: []).text + "\n").utf8), to: client)
     }
 
     /// Closes every client and the listener and removes the socket file; safe to call twice.
@@ -198,12 +202,11 @@ public final class ControlServer {
             switch ControlLine.parse(line) {
             case .command(let command): requests.append(Request(client: ClientID(fd: client.fd), command: command))
             case .blank: break
-            case .invalid(let message): enqueue(Array(errors.line(.error(time: now, message: message)).utf8), to: client)
+            case .invalid(let message): sendError(message, to: client, now: now)
             }
         }
         if client.input.count > Self.maximumLineLength {
-            enqueue(Array(errors.line(.error(time: now, message: "line longer than \(Self.maximumLineLength) bytes")).utf8),
-                    to: client)
+            sendError("line longer than \(Self.maximumLineLength) bytes", to: client, now: now)
             closed = true
         }
         if closed {
