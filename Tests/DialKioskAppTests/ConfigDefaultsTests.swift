@@ -29,11 +29,13 @@ import Testing
     @Test func physicsDefaults() {
         let physics = KioskConfig.demo.physics
         #expect(physics.decay == 0.92)
-        #expect(physics.minFlingSpeed == 0.6)
-        #expect(physics.snapDuration == 0.3)
+        #expect(physics.minFlingSpeed == 1.5)
+        #expect(physics.snapDuration == 0.2...0.4)
         #expect(physics.inflateMin == 0.66)
         #expect(physics.inflateMax == 1.33)
-        #expect(physics.inflate == Inflate(minScale: 0.66, maxScale: 1.33))
+        // The defaults are DialCore's own.
+        #expect(KioskConfig.demo.physicsSettings == PhysicsSettings())
+        #expect(KioskConfig.demo.inflate == Inflate())
     }
 
     @Test func displayInputBehaviourDefaults() {
@@ -73,7 +75,7 @@ import Testing
                 label: yes
             theme: {background: "#000001", ring: "#000002", hub: "#000003", label: "#000004",
                     font: /usr/share/fonts/x.ttf, label_size: 22.5}
-            physics: {decay: 0.85, min_fling_speed: 1.5, snap_duration: 0.25, inflate_min: 0.5, inflate_max: 1.5}
+            physics: {decay: 0.85, min_fling_speed: 2.5, snap_duration: 0.25, inflate_min: 0.5, inflate_max: 1.5}
             display: {device: /dev/dri/card1, connector: HDMI-A-1, mode: 800x480@59.94, rotation: 270}
             input: {seat: seat1, calibration: "0 1 0 -1 0 1"}
             behaviour: {default_item: no, return_after_seconds: 30, start: collapsed, idle: blank,
@@ -88,14 +90,34 @@ import Testing
         #expect(c.theme == KioskConfig.Theme(background: RGBColor(hex: 1), ring: RGBColor(hex: 2), hub: RGBColor(hex: 3),
                                              label: RGBColor(hex: 4), font: .path("/usr/share/fonts/x.ttf"),
                                              labelSize: 22.5))
-        #expect(c.physics == KioskConfig.Physics(decay: 0.85, minFlingSpeed: 1.5, snapDuration: 0.25,
+        #expect(c.physics == KioskConfig.Physics(decay: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25,
                                                  inflateMin: 0.5, inflateMax: 1.5))
+        #expect(c.physicsSettings == PhysicsSettings(decayPerFrame60: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25))
+        #expect(c.inflate == Inflate(minScale: 0.5, maxScale: 1.5))
+        #expect(c.defaultIndex == 1)
+        #expect(c.startsHidden)
+        #expect(c.index(ofItem: "tea") == 0)
+        #expect(c.index(ofItem: "coffee") == nil)
         #expect(c.display == KioskConfig.Display(device: "/dev/dri/card1", connector: "HDMI-A-1",
                                                  mode: DisplayMode(width: 800, height: 480, refresh: 59.94),
                                                  rotation: .threeQuarters))
         #expect(c.input == KioskConfig.Input(seat: "seat1", calibration: Calibration(0, 1, 0, -1, 0, 1)))
         #expect(c.behaviour == KioskConfig.Behaviour(defaultItem: "no", returnAfter: 30, start: .collapsed,
                                                      idle: .blank, idleAfterMinutes: 5, wakeOnTouch: false))
+    }
+
+    @Test func snapDurationRange() throws {
+        let c = try ConfigParser.parse("physics:\n  snap_duration: [0.15, 0.5]\n", file: "c.yaml")
+        #expect(c.physics.snapDuration == 0.15...0.5)
+    }
+
+    @Test func dialFromConfig() throws {
+        let c = try ConfigParser.parse("items: [{id: a}, {id: b}, {id: c}]\nbehaviour: {default_item: c}\n", file: "c.yaml")
+        let dial = c.makeDial(width: 800, height: 480)
+        #expect(dial.items.map(\.id) == ["a", "b", "c"])
+        #expect(dial.selectedIndex == 2)
+        #expect(KioskConfig.demo.defaultIndex == 0)
+        #expect(!KioskConfig.demo.startsHidden)
     }
 
     @Test func zeroMeansNever() throws {

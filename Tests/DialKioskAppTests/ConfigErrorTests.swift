@@ -77,8 +77,14 @@ import Testing
     @Test func outOfRangeValues() {
         #expect(message("physics:\n  decay: 1\n")
                 == "config.yaml:2: physics.decay: expected a number strictly between 0 and 1, got 1")
-        #expect(message("physics:\n  snap_duration: 0.5\n")
-                == "config.yaml:2: physics.snap_duration: expected a number between 0.2 and 0.4 (seconds), got 0.5")
+        #expect(message("physics:\n  snap_duration: 2\n")
+                == "config.yaml:2: physics.snap_duration: expected a number or [min, max] between 0.05 and 1.0 (seconds), got '2'")
+        #expect(message("physics:\n  snap_duration: [0.4, 0.2]\n")
+                == "config.yaml:2: physics.snap_duration: expected a number or [min, max] between 0.05 and 1.0 (seconds), got [0.4, 0.2]")
+        // The two ranges meet at 1, so inflate_min can never exceed inflate_max.
+        #expect(message("physics: {inflate_min: 1, inflate_max: 1}\n") == "parsed without error")
+        #expect(message("physics:\n  inflate_max: 0.9\n")
+                == "config.yaml:2: physics.inflate_max: expected a number between 1 and 2, got 0.9")
         #expect(message("display:\n  rotation: 45\n")
                 == "config.yaml:2: display.rotation: expected 0, 90, 180 or 270, got '45'")
         #expect(message("display:\n  mode: big\n")

@@ -84,6 +84,31 @@ struct ConfigSection {
         return number
     }
 
+    /// Either one number (a fixed value) or `[min, max]`, each inside `bounds`.
+    func numberRange(_ key: String, within bounds: ClosedRange<Double>, _ unit: String) throws -> ClosedRange<Double>? {
+        guard let node = value(key) else { return nil }
+        let expectation = "a number or [min, max] between \(bounds.lowerBound) and \(bounds.upperBound) (\(unit))"
+        var texts: [String] = []
+        switch node {
+        case .scalar(let scalar): texts = [scalar.string]
+        case .sequence(let sequence) where sequence.count == 2:
+            for element in sequence {
+                guard case .scalar(let scalar) = element else {
+                    throw error(key, node, "expected \(expectation), got a nested list or mapping")
+                }
+                texts.append(scalar.string)
+            }
+        default:
+            throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
+        }
+        let numbers = texts.compactMap(ConfigValues.number)
+        let shown = texts.count == 1 ? "'\(texts[0])'" : "[" + texts.joined(separator: ", ") + "]"
+        guard numbers.count == texts.count, numbers.allSatisfy(bounds.contains), numbers[0] <= numbers[numbers.count - 1] else {
+            throw error(key, node, "expected \(expectation), got \(shown)")
+        }
+        return numbers[0]...numbers[numbers.count - 1]
+    }
+
     func color(_ key: String) throws -> RGBColor? {
         guard let text = try string(key, expecting: "#RRGGBB") else { return nil }
         guard let color = ConfigValues.color(text) else {

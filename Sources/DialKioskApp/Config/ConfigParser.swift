@@ -105,8 +105,8 @@ public enum ConfigParser {
         if let v = try section.number("min_fling_speed", where: { $0 >= 0 && $0 <= 100 }, "between 0 and 100 (rad/s)") {
             physics.minFlingSpeed = v
         }
-        if let v = try section.number("snap_duration", where: { $0 >= 0.2 && $0 <= 0.4 }, "between 0.2 and 0.4 (seconds)") {
-            physics.snapDuration = v
+        if let range = try section.numberRange("snap_duration", within: 0.05...1, "seconds") {
+            physics.snapDuration = range
         }
         if let v = try section.number("inflate_min", where: { $0 >= 0.1 && $0 <= 1 }, "between 0.1 and 1") {
             physics.inflateMin = v

@@ -59,13 +59,13 @@ public struct KioskConfig: Sendable, Equatable {
         public var decay: Double
         /// Below this release speed (rad/s) the ring snaps to the nearest item instead of coasting.
         public var minFlingSpeed: Double
-        /// Duration of the snap to the nearest item, seconds (0.2 ... 0.4).
-        public var snapDuration: Double
+        /// Shortest and longest ease to an item, seconds; the time grows with the distance to go.
+        public var snapDuration: ClosedRange<Double>
         /// Item scale far from 12 o'clock and at 12 o'clock.
         public var inflateMin: Double
         public var inflateMax: Double
 
-        public init(decay: Double = 0.92, minFlingSpeed: Double = 0.6, snapDuration: Double = 0.3,
+        public init(decay: Double = 0.92, minFlingSpeed: Double = 1.5, snapDuration: ClosedRange<Double> = 0.2...0.4,
                     inflateMin: Double = 0.66, inflateMax: Double = 1.33) {
             self.decay = decay
             self.minFlingSpeed = minFlingSpeed
@@ -74,8 +74,6 @@ public struct KioskConfig: Sendable, Equatable {
             self.inflateMax = inflateMax
         }
 
-        /// The inflate range as DialCore uses it.
-        public var inflate: Inflate { Inflate(minScale: inflateMin, maxScale: inflateMax) }
     }
 
     /// Which card, connector and mode to drive, and how the panel is mounted.
