@@ -38,7 +38,7 @@ import Testing
     @Test func directivesTheServiceReliesOn() throws {
         let text = try #require(readFile(Self.unitPath))
         let lines = Set(text.split(separator: "\n").map(String.init))
-        for required in ["Type=notify", "NotifyAccess=main", "RestartPreventExitStatus=78", "Restart=always",
+        for required in ["Type=notify", "NotifyAccess=main", "RestartPreventExitStatus=64 66 78", "Restart=always",
                          "ExecReload=/bin/kill -HUP $MAINPID", "User=dialkiosk", "Conflicts=getty@tty1.service",
                          "TTYPath=/dev/tty1", "DeviceAllow=char-drm rw", "DeviceAllow=char-input rw",
                          "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "StandardOutput=journal", "NoNewPrivileges=yes",
