@@ -75,4 +75,36 @@ import Testing
                                       environment: ["DESTDIR": dir.path + "/d"], outputFile: log)
         #expect(missing.status == 66)
     }
+
+    /// The real (non-DESTDIR) path, in a private mount namespace so the host stays untouched:
+    /// a tmpfs on /usr/local and an overlay on /etc. systemd-sysusers creates the user in the
+    /// device groups; uninstall --purge removes everything but the user.
+    @Test(.enabled(if: geteuid() == 0 && access("/usr/bin/unshare", X_OK) == 0
+                   && access("/usr/bin/systemd-sysusers", X_OK) == 0))
+    func realInstallInAPrivateMountNamespace() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let stub = dir.path + "/dialkiosk"
+        writeFile(stub, "#!/bin/sh\necho \"stub $*\"\n", mode: 0o755)
+        _ = mkdir(dir.path + "/upper", 0o755)
+        _ = mkdir(dir.path + "/work", 0o755)
+        let script = """
+            set -e
+            mount --make-rprivate /
+            mount -t tmpfs tmpfs /usr/local
+            mount -t overlay overlay -o lowerdir=/etc,upperdir=\(dir.path)/upper,workdir=\(dir.path)/work /etc
+            bash \(repositoryRoot)/scripts/install.sh --binary \(stub)
+            id dialkiosk
+            test -f /usr/local/lib/systemd/system/dialkiosk.service
+            test -f /etc/dialkiosk/config.yaml
+            bash \(repositoryRoot)/scripts/uninstall.sh --purge
+            test ! -e /usr/local/bin/dialkiosk && test ! -e /etc/dialkiosk && echo removed
+            """
+        let result = runToCompletion(["unshare", "--mount", "--fork", "bash", "-c", script], outputFile: dir.path + "/log")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("stub check-config /etc/dialkiosk/config.yaml"))
+        let id = result.output.split(separator: "\n").first { $0.hasPrefix("uid=") } ?? ""
+        #expect(id.contains("(dialkiosk)") && id.contains("(video)") && id.contains("(input)") && id.contains("(tty)"), "\(id)")
+        #expect(result.output.hasSuffix("removed\n"))
+    }
 }
