@@ -18,12 +18,12 @@ import Testing
 
     @Test func themeDefaults() {
         let theme = KioskConfig.demo.theme
-        #expect(theme.background == RGBColor(hex: 0x101418))
-        #expect(theme.ring == RGBColor(hex: 0x2A3038))
-        #expect(theme.hub == RGBColor(hex: 0x1C2128))
+        #expect(theme.background == RGBColor(hex: 0x0A0D13))
+        #expect(theme.ring == RGBColor(hex: 0x2E3949))
+        #expect(theme.hub == RGBColor(hex: 0x1A212D))
         #expect(theme.label == RGBColor(hex: 0xFFFFFF))
         #expect(theme.font == .family("DejaVu Sans"))
-        #expect(theme.labelSize == 18)
+        #expect(theme.labelSize == nil)  // proportional to the item size
     }
 
     @Test func physicsDefaults() {
