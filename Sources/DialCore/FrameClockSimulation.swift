@@ -11,14 +11,17 @@ public struct FrameClockSimulation {
     public var maxSeconds: Double
     /// Extra instants at which the dial is advanced and its rotation sampled.
     public var probes: [Double]
+    /// The run stops once this many frames were presented.
+    public var maxFrames: Int
 
     public init(refresh: Double = 60, jitter: Double = 0, seed: UInt64 = 1, maxSeconds: Double = 3600,
-                probes: [Double] = []) {
+                probes: [Double] = [], maxFrames: Int = .max) {
         self.refresh = refresh
         self.jitter = jitter
         self.seed = seed
         self.maxSeconds = maxSeconds
         self.probes = probes
+        self.maxFrames = maxFrames
     }
 
     /// What happened during a run.
@@ -37,7 +40,7 @@ public struct FrameClockSimulation {
     /// `dial`. `onEvent` sees every dial event with the frame count so far; `onFrame` every frame
     /// painted, with its time and pose (the flip it will be shown at comes next).
     @discardableResult
-    public func run(_ dial: Dial, inputs: [InputEvent],
+    public func run<Inputs: Sequence<InputEvent>>(_ dial: Dial, inputs: Inputs,
                     onEvent: (DialEvent, _ frames: Int) throws -> Void = { _, _ in },
                     onFrame: (Double, DialPose) throws -> Void = { _, _ in }) rethrows -> Summary {
         var rng = SplitMix64(seed: seed)
@@ -50,7 +53,9 @@ public struct FrameClockSimulation {
         var nextVblank = vblank(0)
         var pending = false
         var clock = 0.0
-        var inputIndex = 0
+        // Inputs are pulled one at a time, so a generated load of any length needs no memory.
+        var inputIterator = inputs.makeIterator()
+        var nextInput = inputIterator.next()
         var probeIndex = 0
 
         func present(at t: Double) throws {
@@ -60,20 +65,20 @@ public struct FrameClockSimulation {
         }
 
         while true {
-            let tInput = inputIndex < inputs.count ? max(clock, inputs[inputIndex].time) : .infinity
+            let tInput = nextInput.map { max(clock, $0.time) } ?? .infinity
             let tProbe = probeIndex < probes.count ? probes[probeIndex] : .infinity
             let tFlip = pending ? nextVblank : .infinity
             let t = min(tInput, tProbe, tFlip)
-            if t == .infinity || t > maxSeconds { break }
+            if t == .infinity || t > maxSeconds || summary.frames >= maxFrames { break }
             clock = max(clock, t)
             var events: [DialEvent]
             if t == tFlip {
                 pending = false
                 summary.lastFrameTime = t
                 events = dial.advance(to: t)
-            } else if t == tInput {
-                events = dial.handle(inputs[inputIndex])
-                inputIndex += 1
+            } else if t == tInput, let input = nextInput {
+                events = dial.handle(input)
+                nextInput = inputIterator.next()
             } else {
                 events = dial.advance(to: t)
                 summary.samples.append((t, dial.rotation))
@@ -81,9 +86,13 @@ public struct FrameClockSimulation {
             }
             for e in events { try onEvent(e, summary.frames) }
             // Vblanks that passed while nothing was queued are not waited for.
-            while nextVblank <= clock {
-                vblankIndex += 1
+            if nextVblank <= clock {
+                vblankIndex = max(vblankIndex + 1, Int((clock / period).rounded(.down)))
                 nextVblank = vblank(vblankIndex)
+                while nextVblank <= clock {
+                    vblankIndex += 1
+                    nextVblank = vblank(vblankIndex)
+                }
             }
             if !pending && dial.needsFrame {
                 if t != tFlip { dial.advance(to: clock) }

@@ -1,14 +1,162 @@
 import ArgumentParser
+import DialCore
+import DialRender
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure paint and copy times per frame."
+        abstract: "Measure paint and copy times per frame.",
+        discussion: """
+            Without --size, runs 800x480 with 10 items, 1280x800 with 10 and 1920x1080 with 24. Each \
+            frame turns the ring to a new angle (two full turns over the run), is painted into the \
+            painter's frame and copied into a separate destination buffer. The memset and memcpy \
+            figures are one full frame of the same size, timed once per iteration next to each frame \
+            (medians reported).
+            """
     )
+
+    @Option(help: ArgumentHelp("Run one configuration of this size, WIDTHxHEIGHT.", valueName: "WxH"))
+    var size: FrameSize?
+
+    @Option(help: ArgumentHelp("Items on the dial for --size (default 10).", valueName: "N"))
+    var items: Int?
+
+    @Option(help: ArgumentHelp("Frames per configuration (at least 1; the full run uses 300).", valueName: "K"))
+    var frames: Int = 300
+
+    @Option(help: ArgumentHelp("Output rotation applied by the copy: 0, 90, 180 or 270.", valueName: "DEG"))
+    var rotate: Int = 0
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if frames < 1 { throw ValidationError("--frames must be at least 1, not \(frames)") }
+        if let items, !(1...256).contains(items) { throw ValidationError("--items must be between 1 and 256, not \(items)") }
+        if items != nil && size == nil { throw ValidationError("--items needs --size") }
+        if DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)") }
+    }
 
     func run() throws {
         try reportingErrors {
-            throw CommandFailure("bench is not implemented yet", status: .failure)
+            let configs: [(FrameSize, Int)] = size.map { [($0, items ?? 10)] }
+                ?? [(FrameSize(width: 800, height: 480), 10), (FrameSize(width: 1280, height: 800), 10),
+                    (FrameSize(width: 1920, height: 1080), 24)]
+            let rotation = DisplayRotation(degrees: rotate) ?? .none
+            var results: [BenchResult] = []
+            for (size, count) in configs {
+                let result = try measure(size: size, count: count, rotation: rotation)
+                if !json { print(result.table) }
+                results.append(result)
+            }
+            if json { print("[" + results.map(\.json).joined(separator: ",\n ") + "]") }
         }
     }
+
+    private func measure(size: FrameSize, count: Int, rotation: DisplayRotation) throws -> BenchResult {
+        let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
+        let menu = count == DemoMenu.items.count ? DemoMenu.items : DemoMenu.numbered(count)
+        let builder = PoseBuilder(layout: DialLayout(count: count),
+                                  geometry: .fitting(width: logical.width, height: logical.height, count: count))
+        let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
+        var destination = PixelBuffer(width: size.width, height: size.height)
+        // memset and memcpy of one frame are timed in every iteration, next to the frame they
+        // are compared with, so both see the same caches and the same load on the machine.
+        var scratch = PixelBuffer(width: size.width, height: size.height)
+        let bytes = size.width * size.height * 4
+        var paint: [Double] = [], copyTimes: [Double] = [], total: [Double] = []
+        var sets: [Double] = [], copies: [Double] = []
+        for k in 0..<frames {
+            let angle = 4 * Double.pi * Double(k) / Double(frames)
+            let pose = builder.pose(rotation: angle, visibility: .shown, time: 0)
+            let t0 = monotonicSeconds()
+            painter.paint(pose)
+            let t1 = monotonicSeconds()
+            destination.withFrameTarget { copy(painter.frame, to: $0, rotation: rotation) }
+            let t2 = monotonicSeconds()
+            paint.append(t1 - t0)
+            copyTimes.append(t2 - t1)
+            total.append(t2 - t0)
+            let frame = painter.frame
+            scratch.withUnsafeMutablePixels { d in
+                frame.withUnsafePixels { s in
+                    let t3 = monotonicSeconds()
+                    memset(d, Int32(truncatingIfNeeded: k), bytes)
+                    let t4 = monotonicSeconds()
+                    memcpy(d, s, min(bytes, frame.stride * frame.height))
+                    let t5 = monotonicSeconds()
+                    sets.append(t4 - t3)
+                    copies.append(t5 - t4)
+                }
+            }
+        }
+        return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees,
+                           paint: Stats(paint), copy: Stats(copyTimes), total: Stats(total),
+                           memset: Stats(sets).median, memcpy: Stats(copies).median)
+    }
+}
+
+/// Median, minimum and maximum of a series of seconds.
+struct Stats {
+    var median: Double, min: Double, max: Double
+    init(_ values: [Double]) {
+        let s = values.sorted()
+        median = s.isEmpty ? 0 : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        min = s.first ?? 0
+        max = s.last ?? 0
+    }
+}
+
+struct BenchResult {
+    var size: FrameSize, items: Int, frames: Int, rotation: Int
+    var paint: Stats, copy: Stats, total: Stats
+    var memset: Double, memcpy: Double
+
+    var ratio: Double { memcpy > 0 ? total.median / memcpy : 0 }
+
+    private static func ms(_ s: Double) -> String {
+        let v = (s * 1000 * 1000).rounded() / 1000
+        var text = String(v)
+        if let dot = text.firstIndex(of: ".") {
+            let decimals = text.distance(from: dot, to: text.endIndex) - 1
+            text += String(repeating: "0", count: max(0, 3 - decimals))
+        }
+        return text
+    }
+
+    var table: String {
+        func row(_ name: String, _ s: Stats) -> String {
+            "  \(name.padding(8)) median \(Self.ms(s.median)) ms   min \(Self.ms(s.min)) ms   max \(Self.ms(s.max)) ms"
+        }
+        return """
+            \(size) with \(items) items, \(frames) frames, rotation \(rotation):
+            \(row("paint", paint))
+            \(row("copy", copy))
+            \(row("total", total))
+              memset   \(Self.ms(memset)) ms   memcpy \(Self.ms(memcpy)) ms   total/memcpy \((ratio * 100).rounded() / 100)
+            """
+    }
+
+    var json: String {
+        func stats(_ s: Stats) -> String {
+            "{\"median_ms\": \(s.median * 1000), \"min_ms\": \(s.min * 1000), \"max_ms\": \(s.max * 1000)}"
+        }
+        return "{\"width\": \(size.width), \"height\": \(size.height), \"items\": \(items), \"frames\": \(frames), "
+            + "\"rotation\": \(rotation), \"paint\": \(stats(paint)), \"copy\": \(stats(copy)), \"total\": \(stats(total)), "
+            + "\"memset_ms\": \(memset * 1000), \"memcpy_ms\": \(memcpy * 1000), \"total_over_memcpy\": \(ratio)}"
+    }
+}
+
+private extension String {
+    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
+
+/// CLOCK_MONOTONIC in seconds.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -38,7 +38,21 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this much simulated time even if the ring still moves.", valueName: "seconds"))
     var maxSeconds: Double = 3600
 
+    @Option(help: ArgumentHelp("Instead of a script, run a generated gesture load (seeded by --seed) until this many frames.", valueName: "frames"))
+    var generateFrames: Int?
+
+    @Option(help: ArgumentHelp("Print the resident memory to standard error at start, every N frames and at the end.", valueName: "n"))
+    var memoryEvery: Int?
+
+    @Flag(help: "Do not print the dial's events (for soak runs).")
+    var quiet = false
+
     func validate() throws {
+        if let n = generateFrames, n < 1 { throw ValidationError("--generate-frames must be at least 1, got \(n)") }
+        if let n = memoryEvery, n < 1 { throw ValidationError("--memory-every must be at least 1, got \(n)") }
+        if generateFrames != nil, script != nil {
+            throw ValidationError("--generate-frames and --script exclude each other")
+        }
         guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
             throw ValidationError("--refresh must be between 1 and 1000 Hz, got \(refresh)")
         }
@@ -55,18 +69,38 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let (text, source) = try readScript()
-            let touches = try TouchScript.parse(text, source: source)
             let menu = items.map(DemoMenu.numbered) ?? DemoMenu.items
-            let dial = Dial(items: menu, geometry: .fitting(width: size.width, height: size.height, count: menu.count),
-                            screen: (Double(size.width), Double(size.height)))
-            let simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
+            let geometry = DialGeometry.fitting(width: size.width, height: size.height, count: menu.count)
+            let dial = Dial(items: menu, geometry: geometry, screen: (Double(size.width), Double(size.height)))
+            var simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
                                                   maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
-            try simulation.run(dial, inputs: touches.map { .touch($0) }, onEvent: { event, frames in
-                out.write(EventLine.dialEvent(event, items: menu, frames: frames).text)
-            }, onFrame: { _, _ in })
+            var memory = LineWriter(fd: 2)
+            func onEvent(_ event: DialEvent, frames: Int) {
+                if !quiet { out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
+            }
+            var nextReport = 0
+            func onFrame(_ time: Double, _ pose: DialPose) {
+                // Called before the frame is counted: `frames` below is the count so far.
+                guard let every = memoryEvery else { return }
+                let frames = nextReport
+                nextReport += 1
+                if frames % every == 0 { memory.write("memory: frames=\(frames) rss_kb=\(residentKilobytes())"); memory.flush() }
+            }
+            if let frames = generateFrames {
+                simulation.maxFrames = frames
+                simulation.maxSeconds = .infinity
+                if memoryEvery != nil { memory.write("memory: start rss_kb=\(residentKilobytes())") }
+                let summary = simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
+                                             onEvent: onEvent, onFrame: onFrame)
+                if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
+            } else {
+                let (text, source) = try readScript()
+                let touches = try TouchScript.parse(text, source: source)
+                simulation.run(dial, inputs: touches.lazy.map { .touch($0) }, onEvent: onEvent, onFrame: onFrame)
+            }
             out.flush()
+            memory.flush()
         }
     }
 

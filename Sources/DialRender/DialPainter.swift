@@ -1,0 +1,264 @@
+import DialCore
+
+/// Paints the dial: background, ring and hub (painted once per geometry and kept), then per
+/// frame the selected label in the hub and the items, smallest first so the inflated item at
+/// 12 o'clock lies on top of its neighbours.
+///
+/// Items are drawn from caches: a colour-free disc-and-shadow sprite per quarter-pixel radius
+/// (shared by all items), a label mask per item and half-pixel radius, an icon per item and size.
+/// `paint(_:)` keeps its own frame and only restores the background where the last frame drew.
+///
+/// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
+public final class DialPainter {
+    public let items: [MenuItem]
+    public let theme: Theme
+    public let width: Int
+    public let height: Int
+    /// The frame `paint(_:)` paints into (the shadow buffer that is copied to the screen).
+    public private(set) var frame: PixelBuffer
+
+    private let catalog: FontCatalog
+    private let labelText: TextRenderer
+    private let hubText: TextRenderer
+    private let iconImages: [RGBAImage?]
+    private let labelColors: [UInt32]
+
+    private var background: PixelBuffer
+    private var backgroundGeometry: DialGeometry?
+    /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
+    private var dirty: [PixelRect]?
+
+    private var discs: [Int: DiscSprite] = [:]
+    private var discBytes = 0
+    private var labels: [LabelKey: TextMask?] = [:]
+    private var hubLabels: [Int: TextMask?] = [:]
+    private var icons: [LabelKey: IconSprite] = [:]
+    private var rings: [Int: TextMask] = [:]
+
+    private struct LabelKey: Hashable {
+        let item: Int
+        let halfPixels: Int
+    }
+
+    /// Sprites beyond this many bytes are dropped and rebuilt on demand.
+    private static let discBudget = 48 << 20
+
+    /// A painter for `items` on a `width` x `height` frame. Throws when a font or an icon
+    /// cannot be loaded.
+    public init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int) throws {
+        precondition(width > 0 && height > 0, "frame size must be positive")
+        self.items = items
+        self.theme = theme
+        self.width = width
+        self.height = height
+        catalog = try FontCatalog()
+        labelText = try TextRenderer(catalog: catalog, fontName: theme.fontName)
+        hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
+        iconImages = try items.map { item in
+            guard let path = item.iconPath else { return nil }
+            do { return try PNGReader.readRGBA(path) } catch let e as RenderError {
+                throw RenderError(.inputFile, "load the icon of item '\(item.id)' from \(path)", e.reason)
+            }
+        }
+        labelColors = items.map {
+            ($0.color.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
+        }
+        frame = PixelBuffer(width: width, height: height)
+        background = PixelBuffer(width: width, height: height)
+    }
+
+    /// Paints `pose` into `frame`, restoring only what the previous frame covered.
+    public func paint(_ pose: DialPose) {
+        ensureBackground(pose.geometry)
+        if let dirty {
+            for r in dirty { frame.copyRect(from: background, r) }
+        } else {
+            frame.copyRect(from: background, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+        }
+        dirty = draw(pose, into: &frame)
+    }
+
+    /// Paints `pose` into `buffer` (of the painter's size) from scratch.
+    public func paint(_ pose: DialPose, into buffer: inout PixelBuffer) {
+        precondition(buffer.width == width && buffer.height == height, "buffer size differs from the painter's")
+        ensureBackground(pose.geometry)
+        buffer.copyRect(from: background, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+        _ = draw(pose, into: &buffer)
+    }
+
+    // MARK: - Background
+
+    private func ensureBackground(_ g: DialGeometry) {
+        guard backgroundGeometry != g else { return }
+        backgroundGeometry = g
+        dirty = nil
+        hubLabels.removeAll()
+        var b = PixelBuffer(width: width, height: height)
+        b.fillVerticalGradient(top: theme.backgroundTop, bottom: theme.backgroundBottom)
+        let c = g.center
+        let half = theme.ringWidthRatio * g.itemRadius / 2
+        let inner = g.ringRadius - half, outer = g.ringRadius + half
+        // A soft glow behind the dial lifts it off the background.
+        b.paintRadial(center: c, reach: outer * 1.6, color: theme.glowColor) { d in
+            Coverage.softDisc(distance: d, radius: outer * 0.95, blur: outer * 0.6) * theme.glowOpacity
+        }
+        // The track's own soft shadow, a band slightly below it (a disc shadow would darken the
+        // whole inside of the ring).
+        let blur = half * 0.3
+        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, color: RGBColor(hex: 0)) { d in
+            Coverage.softDisc(distance: d, radius: outer, blur: blur)
+                * (1 - Coverage.softDisc(distance: d, radius: inner, blur: blur)) * 0.45
+        }
+        b.strokeRing(center: c, inner: inner, outer: outer, color: theme.ringColor)
+        b.strokeRing(center: c, inner: outer - 1.2, outer: outer, color: theme.ringEdgeColor, opacity: 0.8)
+        b.strokeRing(center: c, inner: inner, outer: inner + 1.2, color: theme.ringEdgeColor, opacity: 0.5)
+        let hub = g.hubRadius
+        b.dropShadow(center: Point(x: c.x, y: c.y + hub * 0.03), radius: hub, blur: hub * 0.08, opacity: 0.6)
+        b.fillDisc(center: c, radius: hub, top: theme.hubColor.mixed(with: theme.hubRimColor, 0.22),
+                   bottom: theme.hubColor.mixed(with: RGBColor(hex: 0), 0.3))
+        // A rim, and a hairline inside the rim.
+        b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
+        b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
+        background = b
+    }
+
+    // MARK: - Per-frame drawing
+
+    /// Draws the frame's moving parts over the background already in `buffer`; returns the
+    /// rectangles it touched.
+    private func draw(_ pose: DialPose, into buffer: inout PixelBuffer) -> [PixelRect] {
+        var touched: [PixelRect] = []
+        let g = pose.geometry
+        let w = width, h = height, pitch = buffer.rowPitch
+        let order = pose.items.indices.filter { $0 < items.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
+        buffer.withUnsafeMutablePixels { p in
+            if let sel = pose.selected, sel < items.count, pose.visibility > 0, let mask = hubLabel(sel, geometry: g) {
+                let x = Int(g.center.x.rounded()), y = Int(g.center.y.rounded())
+                mask.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
+                          color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility))
+                touched.append(mask.rect(atX: x, y: y))
+            }
+            for i in order {
+                let ip = pose.items[i]
+                let radius = g.itemRadius * ip.scale
+                let opacity = PixelMath.byte(ip.alpha)
+                guard opacity > 0, radius >= 1 else { continue }
+                let x = Int(ip.center.x.rounded()), y = Int(ip.center.y.rounded())
+                let sprite = disc(radius: radius)
+                sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
+                            color: items[i].color.xrgb, opacity: opacity)
+                touched.append(sprite.rect(atX: x, y: y))
+                if i == pose.selected {
+                    let strength = selectionStrength(pose, i)
+                    if strength > 0 && theme.selectionWidth > 0 {
+                        let ring = selectionRing(sprite)
+                        ring.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
+                                  color: theme.selectionColor.xrgb, alpha: PixelMath.byte(strength * ip.alpha))
+                        touched.append(ring.rect(atX: x, y: y))
+                    }
+                }
+                drawContent(i, radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
+            }
+        }
+        return touched
+    }
+
+    /// The item's icon and label inside its disc.
+    private func drawContent(_ i: Int, radius: Double, x: Int, y: Int, opacity: UInt32,
+                             _ p: UnsafeMutablePointer<UInt32>, _ pitch: Int, _ touched: inout [PixelRect]) {
+        let key = LabelKey(item: i, halfPixels: Int((radius * 2).rounded()))
+        var labelY = y
+        if iconImages[i] != nil, let icon = icon(key, radius: radius) {
+            let iy = theme.iconReplacesLabel ? y : y - Int((radius * 0.22).rounded())
+            icon.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: iy, opacity: opacity)
+            touched.append(icon.rect(atX: x, y: iy))
+            if theme.iconReplacesLabel { return }
+            labelY = y + Int((radius * 0.5).rounded())
+        }
+        if let mask = label(key, hasIcon: iconImages[i] != nil) {
+            mask.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: labelY,
+                      color: labelColors[i], alpha: opacity)
+            touched.append(mask.rect(atX: x, y: labelY))
+        }
+    }
+
+    /// 0...1: how close the selected item is to 12 o'clock, reaching 0 half-way to a neighbour,
+    /// where the selection passes on, so the ring never pops. Uses the half-angle identity on
+    /// the directions to the neighbouring item instead of trigonometry.
+    private func selectionStrength(_ pose: DialPose, _ i: Int) -> Double {
+        let n = pose.items.count
+        guard n >= 2 else { return 1 }
+        let c = pose.geometry.center
+        func direction(_ k: Int) -> (Double, Double)? {
+            let dx = pose.items[k].center.x - c.x, dy = pose.items[k].center.y - c.y
+            let d = (dx * dx + dy * dy).squareRoot()
+            return d > 1e-6 ? (dx / d, dy / d) : nil
+        }
+        guard let u = direction(i), let v = direction((i + 1) % n) else { return 0 }
+        let cosSpacing = u.0 * v.0 + u.1 * v.1
+        let cosHalf = ((1 + cosSpacing) / 2).squareRoot()
+        let cosToTop = -u.1
+        guard cosHalf < 1 else { return 1 }
+        let t = max(0, min(1, (cosToTop - cosHalf) / (1 - cosHalf) * 1.6))
+        return t * t * (3 - 2 * t)
+    }
+
+    // MARK: - Caches
+
+    private func disc(radius: Double) -> DiscSprite {
+        let key = Int((radius * 4).rounded())
+        if let d = discs[key] { return d }
+        if discBytes > Self.discBudget {
+            discs.removeAll()
+            discBytes = 0
+        }
+        let r = Double(key) / 4
+        let sprite = DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
+                                shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
+        discs[key] = sprite
+        discBytes += sprite.byteCount
+        return sprite
+    }
+
+    private func selectionRing(_ sprite: DiscSprite) -> TextMask {
+        let key = Int((sprite.radius * 4).rounded())
+        if let cached = rings[key] { return cached }
+        if rings.count > 2048 { rings.removeAll() }
+        let ring = TextMask.ring(inner: sprite.radius + 1.5, outer: sprite.radius + 1.5 + theme.selectionWidth)
+        rings[key] = ring
+        return ring
+    }
+
+    private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
+        if let cached = labels[key] { return cached }
+        if labels.count > 8192 { labels.removeAll() }
+        let r = Double(key.halfPixels) / 2
+        let nominal = r * theme.labelSizeRatio * (hasIcon ? 0.75 : 1)
+        let fit = r * (hasIcon ? 0.5 : 0.84)
+        // Too small to read (items collapsing into the hub): no label at all.
+        let mask = nominal < 5 ? nil : labelText.fittedMask(items[key.item].label, nominalPx: nominal,
+                                                            minPx: min(nominal, theme.minimumLabelPixels), radius: fit)
+        labels[key] = mask
+        return mask
+    }
+
+    private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
+        if let cached = hubLabels[i] { return cached }
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
+        let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
+                                      radius: g.hubRadius * 0.78)
+        hubLabels[i] = mask
+        return mask
+    }
+
+    private func icon(_ key: LabelKey, radius: Double) -> IconSprite? {
+        if let cached = icons[key] { return cached }
+        guard let image = iconImages[key.item] else { return nil }
+        if icons.count > 4096 { icons.removeAll() }
+        let box = Int((radius * (theme.iconReplacesLabel ? 1.15 : 0.85)).rounded())
+        guard box >= 2 else { return nil }
+        let sprite = IconSprite(image, box: box)
+        icons[key] = sprite
+        return sprite
+    }
+}

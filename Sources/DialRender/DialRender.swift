@@ -1,1 +1,0 @@
-// DialRender: see Package.swift for what this module may import.

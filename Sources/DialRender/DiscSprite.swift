@@ -1,0 +1,144 @@
+/// One item disc with its soft drop shadow at one radius, as colour-free masks, so one sprite
+/// serves every item of that size: `alpha` is how much of the backdrop is covered (disc or
+/// shadow), `light` how much of the item's colour is added (disc coverage times a top-to-bottom
+/// shade). A pixel becomes `(colour * light + backdrop * (255 - alpha)) / 255`.
+///
+/// Rows record where any ink is and where the disc is fully opaque; the opaque middle of a row
+/// has one shade and is a plain fill, so only the rim and the shadow are blended, four pixels at
+/// a time. Each pixel's alpha and light share one 32-bit word (alpha low, light high) so that
+/// one vector load fetches both for four pixels.
+final class DiscSprite {
+    /// Side of the square sprite; the disc's centre is the corner between pixels `half - 1` and `half`.
+    let size: Int
+    let half: Int
+    let radius: Double
+    private let masks: [UInt32]
+    private let rows: [Row]
+
+    struct Row {
+        var inkStart: Int32, inkEnd: Int32, solidStart: Int32, solidEnd: Int32
+        /// Shade of the opaque span, 0...255.
+        var shade: UInt32
+    }
+
+    /// A disc of `radius` shaded from 1 at the top to `bottomShade`, with a shadow `blur` wide,
+    /// dropped by `shadowOffset` and darkening the backdrop by up to `shadowOpacity`.
+    init(radius: Double, bottomShade: Double, shadowBlur: Double, shadowOffset: Double, shadowOpacity: Double) {
+        self.radius = radius
+        half = Int((radius + shadowBlur + abs(shadowOffset) + 2).rounded(.up))
+        size = 2 * half
+        var masks = [UInt32](repeating: 0, count: size * size)
+        var rows: [Row] = []
+        rows.reserveCapacity(size)
+        let c = Double(half)
+        for y in 0..<size {
+            let dy = Double(y) + 0.5 - c
+            let sdy = dy - shadowOffset
+            let t = max(0, min(1, (dy + radius) / (2 * radius)))
+            let shade = 1 + (bottomShade - 1) * t
+            let shadeByte = PixelMath.byte(shade)
+            var row = Row(inkStart: Int32(size), inkEnd: 0, solidStart: 0, solidEnd: 0, shade: shadeByte)
+            for x in 0..<size {
+                let dx = Double(x) + 0.5 - c
+                let d = (dx * dx + dy * dy).squareRoot()
+                let cov = Coverage.disc(distance: d, radius: radius)
+                let sd = (dx * dx + sdy * sdy).squareRoot()
+                let sh = Coverage.softDisc(distance: sd, radius: radius, blur: shadowBlur) * shadowOpacity
+                let a = PixelMath.byte(cov + sh * (1 - cov))
+                let l = cov >= 1 ? shadeByte : min(a, PixelMath.byte(cov * shade))
+                masks[y * size + x] = a | l << 16
+                if a > 0 {
+                    row.inkStart = min(row.inkStart, Int32(x))
+                    row.inkEnd = Int32(x + 1)
+                }
+                if cov >= 1 && a == 255 {
+                    if row.solidEnd == 0 { row.solidStart = Int32(x) }
+                    row.solidEnd = Int32(x + 1)
+                }
+            }
+            if row.inkEnd == 0 { row.inkStart = 0 }
+            if row.solidEnd == 0 { row.solidStart = row.inkStart; row.solidEnd = row.inkStart }
+            rows.append(row)
+        }
+        self.masks = masks
+        self.rows = rows
+    }
+
+    /// Bytes held, for the cache's budget.
+    var byteCount: Int { size * size * 4 + rows.count * MemoryLayout<Row>.stride }
+
+    /// The pixels this sprite may touch with the disc's centre at (`x`, `y`).
+    func rect(atX x: Int, y: Int) -> PixelRect {
+        PixelRect(x0: x - half, y0: y - half, x1: x + half, y1: y + half)
+    }
+
+    /// Paints the disc in `color` at opacity `opacity` (0...255) with its centre at (`x`, `y`).
+    func blit(into pixels: UnsafeMutablePointer<UInt32>, pitch: Int, clipWidth: Int, clipHeight: Int,
+              x: Int, y: Int, color: UInt32, opacity: UInt32) {
+        guard opacity > 0 else { return }
+        let left = x - half, top = y - half
+        let y0 = max(0, -top), y1 = min(size, clipHeight - top)
+        let cx0 = max(0, -left), cx1 = min(size, clipWidth - left)
+        guard y0 < y1, cx0 < cx1 else { return }
+        masks.withUnsafeBufferPointer { mb in
+            rows.withUnsafeBufferPointer { rb in
+                for sy in y0..<y1 {
+                    let r = rb[sy]
+                    let s0 = max(cx0, Int(r.inkStart)), s1 = min(cx1, Int(r.inkEnd))
+                    guard s0 < s1 else { continue }
+                    let dst = pixels + (top + sy) * pitch + left
+                    let m = mb.baseAddress! + sy * size
+                    if opacity == 255 {
+                        let o0 = min(max(s0, Int(r.solidStart)), s1), o1 = max(o0, min(s1, Int(r.solidEnd)))
+                        Self.blendSpan(dst, m, s0, o0, color, opacity: 255)
+                        if o0 < o1 {
+                            (dst + o0).update(repeating: PixelMath.scale(color, r.shade), count: o1 - o0)
+                        }
+                        Self.blendSpan(dst, m, o1, s1, color, opacity: 255)
+                    } else {
+                        Self.blendSpan(dst, m, s0, s1, color, opacity: opacity)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Blends pixels [from, to) of one row: `(color * light + dst * (255 - alpha)) / 255` with
+    /// alpha and light first scaled by `opacity`. Four pixels per step in 32-bit vector lanes
+    /// (red and blue share a lane, as in `PixelMath.mix`), then the remainder one by one.
+    @inline(__always)
+    private static func blendSpan(_ dst: UnsafeMutablePointer<UInt32>, _ m: UnsafePointer<UInt32>,
+                                  _ from: Int, _ to: Int, _ color: UInt32, opacity: UInt32) {
+        typealias V = SIMD4<UInt32>
+        let crb = V(repeating: color & 0x00FF_00FF), cg = V(repeating: (color >> 8) & 0xFF)
+        let lowRB = V(repeating: 0x00FF_00FF), low8 = V(repeating: 0xFF)
+        let op = V(repeating: opacity)
+        var i = from
+        while i + 4 <= to {
+            let mv = UnsafeRawPointer(m + i).loadUnaligned(as: V.self)
+            var a = mv & 0xFFFF, l = mv &>> 16
+            if opacity != 255 {
+                a = a &* op &+ 128; a = (a &+ (a &>> 8)) &>> 8
+                l = l &* op &+ 128; l = (l &+ (l &>> 8)) &>> 8
+            }
+            let raw = UnsafeMutableRawPointer(dst + i)
+            let d = raw.loadUnaligned(as: V.self)
+            let ia = 255 &- a
+            let rb = crb &* l &+ (d & lowRB) &* ia
+            let g = cg &* l &+ ((d &>> 8) & low8) &* ia
+            let rbq = ((rb &+ 0x0080_0080 &+ ((rb &>> 8) & lowRB)) &>> 8) & lowRB
+            let gq = ((g &+ 0x80 &+ (g &>> 8)) &>> 8) & low8
+            raw.storeBytes(of: rbq | (gq &<< 8), as: V.self)
+            i += 4
+        }
+        while i < to {
+            var a = m[i] & 0xFFFF, l = m[i] >> 16
+            if opacity != 255 {
+                a = (a &* opacity &+ 128); a = (a &+ (a >> 8)) >> 8
+                l = (l &* opacity &+ 128); l = (l &+ (l >> 8)) >> 8
+            }
+            if a != 0 { dst[i] = PixelMath.mix(dst[i], color, s: l, a: a) }
+            i += 1
+        }
+    }
+}

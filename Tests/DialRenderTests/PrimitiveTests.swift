@@ -1,0 +1,76 @@
+import DialCore
+@testable import DialRender
+import Testing
+
+/// Coverage sums of one channel, as fractions of a fully covered pixel.
+private func inkSum(_ b: PixelBuffer) -> Double {
+    var total = 0.0
+    for y in 0..<b.height { for x in 0..<b.width { total += Double(b[x, y] & 0xFF) / 255 } }
+    return total
+}
+
+@Suite struct PrimitiveTests {
+    @Test(arguments: [6.0, 12.5, 20.0, 37.25, 80.0])
+    func discCoverageMatchesArea(radius: Double) {
+        let size = Int(radius * 2) + 8
+        var b = PixelBuffer(width: size, height: size)
+        b.fillDisc(center: Point(x: Double(size) / 2 + 0.3, y: Double(size) / 2 - 0.2), radius: radius,
+                   color: RGBColor(hex: 0xFFFFFF))
+        let area = Double.pi * radius * radius
+        let error = abs(inkSum(b) - area) / area
+        #expect(error < 0.005, "coverage \(inkSum(b)) vs pi r^2 \(area)")
+    }
+
+    @Test func discEdgesFallMonotonicallyOutwards() {
+        var b = PixelBuffer(width: 64, height: 64)
+        let c = Point(x: 32.37, y: 31.61)
+        b.fillDisc(center: c, radius: 21.3, color: RGBColor(hex: 0xFFFFFF))
+        // Along the row, the column and the diagonal through the centre.
+        let paths: [[(Int, Int)]] = [
+            (32..<64).map { ($0, 31) }, (0...32).reversed().map { ($0, 31) },
+            (31..<64).map { (32, $0) }, (0..<32).map { (32 + $0, 31 + $0) }.filter { $0.0 < 64 && $0.1 < 64 },
+        ]
+        for (n, path) in paths.enumerated() {
+            let values = path.map { b[$0.0, $0.1] & 0xFF }
+            #expect(values.first == 255)
+            #expect(values.last == 0)
+            for (a, n) in zip(values, values.dropFirst()) { #expect(n <= a, "\(values)") }
+            // Anti-aliased: a partial pixel on the way out along the row and the column (the
+            // diagonal steps 1.4 pixels and may straddle the one-pixel ramp).
+            if n < 3 { #expect(values.contains { $0 > 0 && $0 < 255 }, "\(values)") }
+        }
+    }
+
+    @Test func ringCoversItsAnnulus() {
+        var b = PixelBuffer(width: 100, height: 100)
+        b.strokeRing(center: Point(x: 50, y: 50), inner: 30, outer: 40, color: RGBColor(hex: 0xFFFFFF))
+        let area = Double.pi * (40 * 40 - 30 * 30)
+        #expect(abs(inkSum(b) - area) / area < 0.005)
+        #expect(b[50, 50] == 0)
+        #expect(b[50 + 35, 50] & 0xFF == 255)
+    }
+
+    @Test func shadowIsSoftAndDarkensOnly() {
+        var b = PixelBuffer(width: 80, height: 80, fill: 0x808080)
+        b.dropShadow(center: Point(x: 40, y: 40), radius: 20, blur: 8, opacity: 0.5)
+        let centre = b[40, 40] & 0xFF, edge = b[40 + 20, 40] & 0xFF, outside = b[40 + 29, 40] & 0xFF
+        #expect(centre == 0x40)
+        #expect(edge > centre && edge < 0x80)
+        #expect(outside == 0x80)
+    }
+
+    @Test func gradientRunsFromTopToBottomColour() {
+        var b = PixelBuffer(width: 16, height: 256)
+        b.fillVerticalGradient(top: RGBColor(hex: 0x000000), bottom: RGBColor(hex: 0xFFFFFF))
+        #expect(b[3, 0] == 0)
+        #expect(b[3, 255] == 0xFFFFFF)
+        let mid = Double(b[5, 128] & 0xFF)
+        #expect(abs(mid - 128) <= 2)
+    }
+
+    @Test func mixIsExactAtTheEnds() {
+        #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 255, a: 255) == 0xABCDEF)
+        #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 0, a: 0) == 0x123456)
+        #expect(PixelMath.mix(0x000000, 0xFFFFFF, s: 128, a: 128) == 0x808080)
+    }
+}
