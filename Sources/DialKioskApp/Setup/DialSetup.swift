@@ -22,31 +22,17 @@ struct DialSetup {
         .fitting(width: width, height: height, count: items.count, maxScale: config.physics.inflateMax)
     }
 
-    var physics: PhysicsSettings {
-        PhysicsSettings(decayPerFrame60: config.physics.decay, minFlingSpeed: config.physics.minFlingSpeed,
-                        snapDuration: config.physics.snapDuration)
-    }
-
-    var inflate: Inflate {
-        Inflate(minScale: config.physics.inflateMin, maxScale: config.physics.inflateMax)
-    }
-
-    /// The item selected at start and after `return_after_seconds`.
-    var defaultIndex: Int {
-        config.behaviour.defaultItem.flatMap { id in items.firstIndex { $0.id == id } } ?? 0
-    }
-
     /// A dial at rest on `index` (the default item when nil).
     func makeDial(restingOn index: Int? = nil) -> Dial {
-        Dial(items: items, geometry: geometry, physics: physics, inflate: inflate,
-             screen: (Double(width), Double(height)), initialIndex: index ?? defaultIndex,
-             startHidden: config.behaviour.start == .collapsed)
+        Dial(items: items, geometry: geometry, physics: config.physicsSettings, inflate: config.inflate,
+             screen: (Double(width), Double(height)), initialIndex: index ?? config.defaultIndex,
+             startHidden: config.startsHidden)
     }
 
     /// The pose `render` paints: the ring turned by `rotation`, the show animation frozen at
     /// `showProgress` (nil: fully shown).
     func pose(rotation: Double, showProgress: Double? = nil) -> DialPose {
-        let builder = PoseBuilder(layout: DialLayout(count: items.count), geometry: geometry, inflate: inflate)
+        let builder = PoseBuilder(layout: DialLayout(count: items.count), geometry: geometry, inflate: config.inflate)
         guard let p = showProgress else { return builder.pose(rotation: rotation, visibility: .shown, time: 0) }
         return builder.pose(rotation: rotation, visibility: .showing(since: 0), time: p * builder.reveal.totalDuration)
     }
