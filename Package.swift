@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"]),
     ],
     swiftLanguageModes: [.v5]

@@ -34,7 +34,8 @@ public final class Dial {
 
     /// Last frame-clock or event time seen, and the clamped animation clock built from it.
     private var now: Double?
-    private var animationClock = 0.0
+    /// Animation time: advances with the frame clock, at most `physics.maxStep` per step.
+    public private(set) var animationClock = 0.0
     private var lastTouchTime: Double?
     /// The item last reported as selected; events fire only on change.
     private var reportedIndex: Int?
@@ -45,6 +46,7 @@ public final class Dial {
     private struct Drag {
         var slot: Int
         var downTime: Double
+        var lastTime: Double
         var downPoint: Point
         var moved = false
         /// The finger caught a moving ring: lifting it is not a tap.
@@ -187,8 +189,8 @@ public final class Dial {
     public func handle(_ event: InputEvent) -> [DialEvent] {
         var events: [DialEvent] = []
         switch event {
-        case .touch(let e):
-            guard accept(e) else { return [] }
+        case .touch(var e):
+            guard accept(&e) else { return [] }
             step(to: e.time, events: &events)
             handleTouch(e, events: &events)
         case .command(let c, let time):
@@ -199,16 +201,24 @@ public final class Dial {
         return events
     }
 
-    private func accept(_ e: TouchEvent) -> Bool {
+    /// Whether to take a sample, and at what time. A motion earlier than the previous sample is
+    /// dropped; a down, up or cancel is never dropped for its time (losing an up would leave the
+    /// ring held by a finger that is gone): it counts as simultaneous with the previous sample.
+    private func accept(_ e: inout TouchEvent) -> Bool {
         guard e.x.isFinite, e.y.isFinite, e.time.isFinite, e.slot >= 0 else { return false }
         if e.phase != .frame && e.phase != .cancel {
             let w = screen.width, h = screen.height
             guard e.x >= -w, e.x <= 2 * w, e.y >= -h, e.y <= 2 * h else { return false }
         }
         if let last = lastTouchTime, e.time < last {
-            // Slightly early: out of order, drop. Far earlier: the clock was reset; take it.
-            guard last - e.time > gestures.clockResetThreshold else { return false }
-            velocity.reset()
+            if last - e.time > gestures.clockResetThreshold {
+                // Far earlier: the clock was reset (or the previous sample was bogus); take it.
+                velocity.reset()
+            } else if e.phase == .motion {
+                return false
+            } else {
+                e.time = last
+            }
         }
         lastTouchTime = e.time
         return true
@@ -218,11 +228,16 @@ public final class Dial {
         let p = Point(x: e.x, y: e.y)
         switch e.phase {
         case .down:
-            guard drag == nil, !items.isEmpty else { return }
-            let wasMoving = coast != nil || snap != nil
+            guard !items.isEmpty else { return }
+            if let d = drag {
+                // Another finger while the first is down: ignored. The same slot down again, or
+                // a first finger silent for long, means its up was lost: the new touch takes over.
+                guard d.slot == e.slot || e.time - d.lastTime > gestures.staleTouchTimeout else { return }
+            }
+            let wasMoving = coast != nil || snap != nil || drag != nil
             coast = nil
             snap = nil
-            drag = Drag(slot: e.slot, downTime: e.time, downPoint: p, caughtMoving: wasMoving)
+            drag = Drag(slot: e.slot, downTime: e.time, lastTime: e.time, downPoint: p, caughtMoving: wasMoving)
             motion = .dragging(slot: e.slot)
             tracker.grab(at: p, rotation: rotation)
             velocity.reset()
@@ -230,6 +245,7 @@ public final class Dial {
         case .motion:
             guard var d = drag, d.slot == e.slot else { return }
             if p.distance(to: d.downPoint) > gestures.tapSlop { d.moved = true }
+            d.lastTime = e.time
             drag = d
             if let r = tracker.move(to: p, rotation: rotation) { setRotation(r) }
             velocity.add(time: e.time, rotation: rotation)
@@ -372,13 +388,16 @@ public struct GestureSettings: Sendable, Equatable {
     public var deadZoneFraction: Double
     /// A timestamp this far (seconds) behind the last one is a new clock, not a late sample.
     public var clockResetThreshold: Double
+    /// A dragging finger silent this long (seconds) lost its up: a new finger may take over.
+    public var staleTouchTimeout: Double
 
     public init(tapSlop: Double = 12, tapTimeout: Double = 0.35, deadZoneFraction: Double = 0.5,
-                clockResetThreshold: Double = 1.0) {
+                clockResetThreshold: Double = 1.0, staleTouchTimeout: Double = 5.0) {
         self.tapSlop = tapSlop
         self.tapTimeout = tapTimeout
         self.deadZoneFraction = deadZoneFraction
         self.clockResetThreshold = clockResetThreshold
+        self.staleTouchTimeout = staleTouchTimeout
     }
 }
 

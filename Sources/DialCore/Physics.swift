@@ -12,13 +12,14 @@ public struct PhysicsSettings: Sendable, Equatable {
     /// Longest frame step integrated at once: a stall or a resume from suspend does not teleport
     /// the ring.
     public var maxStep: Double
-    /// A coast this close to its target (radians) is finished and set exactly on it (seed 001
-    /// stops below 0.0001).
+    /// A coast this close to its target (radians) is finished and set exactly on it. Seed 001
+    /// stops below 0.0001 rad per frame; a landing coast moves (distance left / tau) rad/s, so at
+    /// 60 Hz that is about 1e-3 rad left: a fifth of a pixel on a 200 px ring.
     public var restEpsilon: Double
 
     public init(decayPerFrame60: Double = 0.92, minFlingSpeed: Double = 1.5,
                 snapDuration: ClosedRange<Double> = 0.2...0.4, maxStep: Double = 0.1,
-                restEpsilon: Double = 1e-4) {
+                restEpsilon: Double = 1e-3) {
         self.decayPerFrame60 = decayPerFrame60
         self.minFlingSpeed = minFlingSpeed
         self.snapDuration = snapDuration

@@ -39,13 +39,11 @@ struct Gesture {
 
 import RealModule
 
-/// The frame loop of the device, on a fake clock: vblanks every 1/hz seconds (plus jitter), a
-/// frame queued only when the dial needs one, touches delivered at their own times.
+/// The device's frame loop on a fake clock (the same loop `simulate` runs).
 struct FakeFrameLoop {
     var hz: Double
     var jitter: Double = 0
     var seed: UInt64 = 1
-    /// Extra instants at which the rotation is sampled (by advancing the dial to them).
     var probes: [Double] = []
 
     struct Result {
@@ -56,42 +54,13 @@ struct FakeFrameLoop {
     }
 
     func run(_ dial: Dial, _ touches: [TouchEvent], until end: Double = 20) -> Result {
-        var rng = SplitMix64(seed: seed)
         var result = Result()
-        var pending = false
-        var k = 0
-        var ti = 0
-        var pi = 0
-        func vblank(_ k: Int) -> Double {
-            let base = Double(k) / hz
-            return jitter > 0 ? base + Double.random(in: 0..<jitter, using: &rng) : base
-        }
-        var nextVblank = vblank(0)
-        while true {
-            let tTouch = ti < touches.count ? touches[ti].time : Double.infinity
-            let tProbe = pi < probes.count ? probes[pi] : Double.infinity
-            let tFrame = pending ? nextVblank : Double.infinity
-            let t = min(tTouch, tProbe, tFrame)
-            if t == .infinity || t > end { break }
-            if t == tProbe {
-                result.events += dial.advance(to: t)
-                result.samples.append((t, dial.rotation))
-                pi += 1
-            } else if t == tTouch {
-                result.events += dial.handle(.touch(touches[ti]))
-                ti += 1
-            } else {
-                pending = false
-                result.events += dial.advance(to: t)
-                result.lastFrameTime = t
-            }
-            // Skip vblanks that passed while idle.
-            while nextVblank <= t { k += 1; nextVblank = vblank(k) }
-            if !pending && dial.needsFrame {
-                pending = true
-                result.frames += 1
-            }
-        }
+        let sim = FrameClockSimulation(refresh: hz, jitter: jitter, seed: seed, maxSeconds: end, probes: probes)
+        let summary = sim.run(dial, inputs: touches.map { .touch($0) }, onEvent: { e, _ in result.events.append(e) },
+                            onFrame: { _, _ in })
+        result.frames = summary.frames
+        result.samples = summary.samples
+        result.lastFrameTime = summary.lastFrameTime
         return result
     }
 }

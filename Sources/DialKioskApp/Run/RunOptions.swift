@@ -5,6 +5,9 @@ extension PainterChoice: ExpressibleByArgument {}
 
 /// `dialkiosk run`'s options.
 struct RunOptions: ParsableArguments {
+    /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
+    @OptionGroup var input: TouchInputOptions
+
     @Option(help: "DRM card node to use (default: the first card with a connected display).")
     var device: String?
 

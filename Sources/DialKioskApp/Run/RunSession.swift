@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KMSOutput
+import TouchInput
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +13,7 @@ final class RunSession: VTSwitching {
     private var display: KMSDisplay?
     private var console: VirtualTerminal?
     private var hotplug: HotplugWatcher?
+    private var input: LibinputInputSource?
     private var timer: ExitTimer?
     private let loop: FrameLoop
     private let fling: Double?
@@ -55,7 +57,18 @@ final class RunSession: VTSwitching {
             hotplug = watcher
             sources.append(watcher)
         }
-        loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [], dial: dial,
+        // Input after the display: touches map onto the mode's panel size turned by `rotation`.
+        let input: LibinputInputSource
+        do {
+            input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation)
+        } catch {
+            hotplug?.close()
+            display.close()
+            signals.close()
+            throw error
+        }
+        self.input = input
+        loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [input], dial: dial,
                          now: monotonicNow, paint: paint)
         fling = options.demoFling
         loop.signalFD = signals.fd
@@ -109,6 +122,8 @@ final class RunSession: VTSwitching {
     func close() {
         timer?.close()
         timer = nil
+        input?.context.close()
+        input = nil
         hotplug?.close()
         hotplug = nil
         console?.restore()
