@@ -33,6 +33,8 @@ let package = Package(
         system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
+        .systemLibrary(name: "CLinux"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
         .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
@@ -41,7 +43,7 @@ let package = Package(
             dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .target(name: "KMSOutput", dependencies: ["DialCore", "CDRM", "CUdev"]),
+        .target(name: "KMSOutput", dependencies: ["DialCore", "CDRM", "CUdev", "CLinux"]),
         .target(
             name: "TouchInput",
             dependencies: ["DialCore", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")]
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput",
+                "DialCore", "DialRender", "KMSOutput", "TouchInput", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -59,7 +61,7 @@ let package = Package(
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"]),
     ],
     swiftLanguageModes: [.v5]

@@ -11,6 +11,9 @@ packages=(
   fonts-dejavu-core fonts-noto-core
   # the VM test bed: qemu under TCG, a busybox initramfs, module tools, a uinput injector
   qemu-system-x86 busybox-static cpio kmod python3-evdev
+  # ... vkms.ko built out of tree and the guest tools (gcc + libdrm-dev), xz for linux-source,
+  # udev and libinput debug-events inside the guest (which runs the host's root)
+  gcc make libc6-dev xz-utils udev libinput-tools
   # systemd-analyze verify/security for the unit
   systemd
 )

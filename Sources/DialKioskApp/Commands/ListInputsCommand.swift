@@ -1,14 +1,135 @@
 import ArgumentParser
+import DialCore
+import TouchInput
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ListInputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list-inputs",
-        abstract: "List input devices with their capabilities."
+        abstract: "List input devices with their capabilities.",
+        discussion: """
+            Opens every device on the udev seat through libinput, as `run` does, and prints one \
+            line per device: kernel name, capabilities (touch, pointer, keyboard), size in \
+            millimetres when known, whether it accepts a calibration matrix, seat and name.
+            """
     )
 
-    func run() throws {
-        try reportingErrors {
-            throw CommandFailure("list-inputs is not implemented yet", status: .failure)
+    @OptionGroup var input: TouchInputOptions
+
+    @Flag(help: "Also print libinput's informational messages on stderr.")
+    var verbose = false
+
+    @Flag(help: "After the list, print every touch, mouse drag, wheel step and key command as JSON Lines, as run would see them (for checking rotation and calibration).")
+    var watch = false
+
+    @Option(help: ArgumentHelp("With --watch: the panel size in pixels that touch positions map onto.", valueName: "WxH"))
+    var size = FrameSize(width: 1024, height: 768)
+
+    @Option(help: "With --watch: display rotation in degrees clockwise (0, 90, 180, 270), as run's --rotate.")
+    var rotate = 0
+
+    @Option(name: .customLong("exit-after"), help: "With --watch: stop after this many seconds (default: at SIGINT/SIGTERM).")
+    var exitAfter: Double?
+
+    func validate() throws {
+        guard DisplayRotation(degrees: rotate) != nil else { throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270") }
+        if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
+            throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
         }
+    }
+
+    func run() throws {
+        let verbose = verbose
+        try reportingErrors {
+            let devices = try listInputDevices(seat: input.seat) { level, line in
+                guard verbose || level >= .error else { return }
+                fputs("dialkiosk: \(line)\n", stderr)
+            }
+            if devices.isEmpty, !watch {
+                throw InputSystemError(.noDevices, operation: "no input devices on seat \(input.seat)", errno: 0)
+            }
+            for line in Self.table(devices) { print(line) }
+            if watch { try watchEvents() }
+        }
+    }
+
+    /// Polls the seat until a signal or --exit-after, printing each translated event.
+    private func watchEvents() throws {
+        let source = try input.makeSource(panelWidth: size.width, panelHeight: size.height,
+                                          rotation: DisplayRotation(degrees: rotate)!, minimum: verbose ? .debug : .info)
+        defer { source.context.close() }
+        let signals = try SignalWatcher()
+        defer { signals.close() }
+        let timer = try exitAfter.map { try ExitTimer(seconds: $0) }
+        defer { timer?.close() }
+        print("{\"event\":\"watching\",\"seat\":\"\(input.seat)\"}")
+        fflush(stdout)
+        while true {
+            var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: timer?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                throw InputSystemError(operation: "poll the input descriptors", errno: errno)
+            }
+            if fds[1].revents != 0, signals.drain().contains(.terminate) { return }
+            if fds[2].revents != 0, timer?.expired() == true { return }
+            if fds[0].revents != 0 {
+                for event in try source.drain() { print(Self.json(event)) }
+                fflush(stdout)
+            }
+        }
+    }
+
+    /// One input event as a JSON object on one line.
+    static func json(_ event: InputEvent) -> String {
+        switch event {
+        case let .touch(t):
+            return "{\"event\":\"touch\",\"slot\":\(t.slot),\"phase\":\"\(t.phase.rawValue)\",\"x\":\(number(t.x)),\"y\":\(number(t.y)),\"time\":\(number(t.time))}"
+        case let .command(command, time):
+            let body: String
+            switch command {
+            case let .step(n): body = "\"command\":\"step\",\"by\":\(n)"
+            case .first: body = "\"command\":\"first\""
+            case .activate: body = "\"command\":\"activate\""
+            }
+            return "{\"event\":\"command\",\(body),\"time\":\(number(time))}"
+        }
+    }
+
+    private static func number(_ v: Double) -> String {
+        v.isFinite ? String((v * 1_000_000).rounded() / 1_000_000) : "null"
+    }
+
+    /// The listing as aligned text lines, a header first.
+    static func table(_ devices: [InputDeviceInfo]) -> [String] {
+        let header = ["DEVICE", "CAPABILITIES", "SIZE_MM", "CALIBRATION", "SEAT", "NAME"]
+        let rows = devices.sorted { $0.sysname.compare(numeric: $1.sysname) }.map { d -> [String] in
+            let size = d.sizeMillimetres.map { "\(format($0.width))x\(format($0.height))" } ?? "-"
+            return [d.sysname, d.capabilities.names, size, d.acceptsCalibration ? "yes" : "no", d.seat, d.name]
+        }
+        let all = [header] + rows
+        let widths = (0..<header.count - 1).map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, text in
+                column < widths.count ? text.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0) : text
+            }.joined()
+        }
+    }
+
+    private static func format(_ mm: Double) -> String {
+        let tenths = (mm * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+}
+
+private extension String {
+    /// "event2" before "event10".
+    func compare(numeric other: String) -> Bool {
+        let a = split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let b = other.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        return a != b ? a.lexicographicallyPrecedes(b) : self < other
     }
 }

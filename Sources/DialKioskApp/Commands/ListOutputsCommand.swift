@@ -1,4 +1,6 @@
 import ArgumentParser
+import DialCore
+import KMSOutput
 
 struct ListOutputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -6,9 +8,43 @@ struct ListOutputsCommand: ParsableCommand {
         abstract: "List DRM cards, connectors, modes and CRTCs."
     )
 
+    @Option(help: "Only this card node (e.g. /dev/dri/card0); default: every card udev knows.")
+    var device: String?
+
     func run() throws {
         try reportingErrors {
-            throw CommandFailure("list-outputs is not implemented yet", status: .failure)
+            let scan = try CardScan.run(device: device)
+            defer { for c in scan.cards { c.card.close() } }
+            if scan.cards.isEmpty {
+                if let failure = scan.failures.first { throw failure }
+                throw OutputChoiceError.noDevice
+            }
+            for c in scan.cards {
+                print(OutputListing.describe(c.probed.info), terminator: "")
+            }
+            for f in scan.failures { print("(\(f.description))") }
         }
+    }
+}
+
+/// The text of `list-outputs` for one card: plain data in, lines out.
+enum OutputListing {
+    static func describe(_ card: CardInfo) -> String {
+        var s = "\(card.path): driver \(card.driver)\n"
+        s += "  CRTCs: \(card.crtcIDs.map(String.init).joined(separator: ", "))\n"
+        for c in card.connectors {
+            var line = "  connector \(c.name) (id \(c.id)): \(c.status.rawValue)"
+            if c.widthMM > 0 || c.heightMM > 0 { line += ", \(c.widthMM)x\(c.heightMM) mm" }
+            if let o = c.panelOrientation { line += ", panel orientation \(o.rawValue)" }
+            if c.isWriteback { line += " (writeback)" }
+            s += line + "\n"
+            if let crtc = try? OutputChoice.crtc(for: c, on: card).get(), c.isUsable {
+                s += "    CRTC \(crtc)\n"
+            }
+            for m in c.modes {
+                s += "    \(m.summary)\(m.preferred ? " preferred" : "")\n"
+            }
+        }
+        return s
     }
 }

@@ -2,26 +2,6 @@ import ArgumentParser
 import DialCore
 import DialRender
 
-/// A frame size given as WxH on the command line.
-struct FrameSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
-    var width: Int
-    var height: Int
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384
-        else { return nil }
-        self.init(width: w, height: h)
-    }
-
-    var description: String { "\(width)x\(height)" }
-}
-
 extension RenderError: ReportableError {
     public var exitStatus: ExitStatus {
         switch kind {

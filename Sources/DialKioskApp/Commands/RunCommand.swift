@@ -1,4 +1,9 @@
 import ArgumentParser
+import DialCore
+import KMSOutput
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -6,9 +11,15 @@ struct RunCommand: ParsableCommand {
         abstract: "Show the dial full screen and turn it by touch."
     )
 
+    @OptionGroup var options: RunOptions
+
     func run() throws {
         try reportingErrors {
-            throw CommandFailure("run is not implemented yet", status: .failure)
+            setvbuf(stdout, nil, _IOLBF, 0)
+            let session = try RunSession(options: options)
+            defer { session.close() }
+            let ending = try session.run()
+            print("run: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")
         }
     }
 }

@@ -1,0 +1,68 @@
+import DialCore
+
+/// One JSON object on one line, keys in the order given: the event format shared by `simulate`,
+/// `run` and the control socket. Numbers print in their shortest exact form so a reader gets back
+/// the same Double.
+struct EventLine {
+    enum Value {
+        case number(Double)
+        case int(Int)
+        case string(String)
+        case null
+    }
+
+    private(set) var fields: [(String, Value)] = []
+
+    init(_ fields: [(String, Value)]) { self.fields = fields }
+
+    var text: String {
+        var out = "{"
+        for (i, (key, value)) in fields.enumerated() {
+            if i > 0 { out += ", " }
+            out += Self.quote(key) + ": "
+            switch value {
+            case .number(let d): out += d.isFinite ? "\(d)" : "null"
+            case .int(let n): out += "\(n)"
+            case .string(let s): out += Self.quote(s)
+            case .null: out += "null"
+            }
+        }
+        return out + "}"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// The line for a dial event; `frames` is added to `rest` events.
+    static func dialEvent(_ event: DialEvent, items: [MenuItem], frames: Int) -> EventLine {
+        func item(_ i: Int) -> [(String, Value)] {
+            guard items.indices.contains(i) else { return [("index", .int(i))] }
+            return [("index", .int(i)), ("id", .string(items[i].id)), ("label", .string(items[i].label))]
+        }
+        switch event {
+        case .selected(let i, let t):
+            return EventLine([("t", .number(t)), ("event", .string("selected"))] + item(i))
+        case .activated(let i, let t):
+            return EventLine([("t", .number(t)), ("event", .string("activated"))] + item(i))
+        case .rest(let t, let rotation, let index):
+            return EventLine([("event", .string("rest")), ("t", .number(t)), ("rotation", .number(rotation)),
+                              ("index", index.map { .int($0) } ?? .null), ("frames", .int(frames))])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import DialCore
+import KMSOutput
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Exit statuses and one-line messages for the display's errors.
+extension DisplayError: ReportableError {
+    public var exitStatus: ExitStatus {
+        if isPermissionDenied { return .permissionDenied }
+        if isAnotherMaster { return .deviceBusy }
+        if case .open = call, code == ENOENT || code == ENXIO || code == ENODEV { return .noDevice }
+        return .osError
+    }
+}
+
+extension OutputChoiceError: ReportableError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noDevice, .deviceNotFound, .noConnectedOutput: return .noDevice
+        case .connectorNotFound, .modeNotFound: return .outputNotFound
+        case .noCRTC: return .osError
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .noDevice:
+            return "no DRM device found (no /dev/dri/card*); without a display, try `dialkiosk simulate`"
+        case .deviceNotFound(let path, let found):
+            return "no DRM device at \(path); found: \(found.isEmpty ? "none" : found.joined(separator: ", "))"
+        case .noConnectedOutput(let cards):
+            return "no connected display on \(cards.joined(separator: ", ")); check the cable or `dialkiosk list-outputs`"
+        case .connectorNotFound(let name, let connected):
+            return "connector \(name) not found; connected: \(connected.isEmpty ? "none" : connected.joined(separator: ", "))"
+        case .modeNotFound(let requested, let connector, let available):
+            return "mode \(requested) not offered by \(connector); modes: \(available.joined(separator: ", "))"
+        case .noCRTC(let connector):
+            return "no CRTC can drive \(connector)"
+        }
+    }
+}
+
+extension OutputOpenError: ReportableError {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .choice(let e): return e.exitStatus
+        case .display(let e): return e.exitStatus
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .choice(let e): return e.description
+        case .display(let e): return e.description
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import DialCore
+
+extension PainterChoice: ExpressibleByArgument {}
+
+/// `dialkiosk run`'s options.
+struct RunOptions: ParsableArguments {
+    /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
+    @OptionGroup var input: TouchInputOptions
+
+    @Option(help: "DRM card node to use (default: the first card with a connected display).")
+    var device: String?
+
+    @Option(help: "Connector by its kernel name, e.g. HDMI-A-1, eDP-1, DSI-1, Virtual-1 (default: the first connected).")
+    var connector: String?
+
+    @Option(help: "Mode as WxH or WxH@Hz, e.g. 1920x1080@60 (default: the connector's preferred mode).")
+    var mode: String?
+
+    @Option(help: "Display rotation in degrees clockwise: 0, 90, 180 or 270 (default: the panel orientation property, else 0).")
+    var rotate: Int?
+
+    @Flag(help: "Log flips per second and paint time once a second while frames flow, and a line when idle.")
+    var stats = false
+
+    @Option(name: .customLong("exit-after"), help: "Leave cleanly after this many seconds (a timerfd, not a sleep).")
+    var exitAfter: Double?
+
+    @Option(help: "Show N numbered items instead of the demo menu (3...24).")
+    var items: Int?
+
+    @Option(name: .customLong("demo-fling"), help: ArgumentHelp(
+        "Start with a fling of this many radians per second (for trying run without a touchscreen).",
+        valueName: "rad/s"))
+    var demoFling: Double?
+
+    @Option(help: ArgumentHelp("What to paint: dial, or flat (one colour per frame, to measure the display path alone).",
+                               valueName: "dial|flat"))
+    var painter: PainterChoice = .dial
+
+    @Option(help: "Number of scanout buffers: 2 or 3.")
+    var buffers = 2
+
+    var modeRequest: ModeRequest? { mode.flatMap(ModeRequest.init(parsing:)) }
+    var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
+
+    func validate() throws {
+        if let mode, ModeRequest(parsing: mode) == nil {
+            throw ValidationError("--mode \(mode) is not WxH or WxH@Hz (e.g. 1024x768 or 1920x1080@60)")
+        }
+        if let rotate, DisplayRotation(degrees: rotate) == nil {
+            throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270")
+        }
+        if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
+            throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
+        }
+        if let items, !(3...24).contains(items) {
+            throw ValidationError("--items \(items) must be between 3 and 24")
+        }
+        if let demoFling, !demoFling.isFinite || abs(demoFling) > 200 {
+            throw ValidationError("--demo-fling \(demoFling) must be a speed within ±200 rad/s")
+        }
+        if !(2...3).contains(buffers) {
+            throw ValidationError("--buffers \(buffers) must be 2 or 3")
+        }
+        if let connector, connector.isEmpty {
+            throw ValidationError("--connector needs a name such as HDMI-A-1")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// A command a control-socket client sends, one per line.
+public enum ControlCommand: Sendable, Equatable {
+    /// Turn the ring to the item with this id.
+    case select(id: String)
+    /// Activate the selected item (as a hub tap does).
+    case activate
+    case show
+    case hide
+    /// Re-read the configuration file (as SIGHUP does).
+    case reload
+}
+
+/// What one received line means.
+public enum ControlLine: Sendable, Equatable {
+    case command(ControlCommand)
+    /// Empty or a `#` comment: ignored, no reply.
+    case blank
+    /// Not a command; the message is sent back to the client.
+    case invalid(String)
+
+    static let usage = "commands: select <id>, activate, show, hide, reload"
+
+    /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
+    public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        guard let verb = words.first, !verb.hasPrefix("#") else { return .blank }
+        let arguments = words.dropFirst()
+        switch verb {
+        case "select":
+            guard arguments.count == 1, let id = arguments.first else {
+                return .invalid("select needs exactly one item id: select <id>")
+            }
+            guard ConfigValues.isValidID(String(id)) else { return .invalid("'\(id)' is not an item id") }
+            return .command(.select(id: String(id)))
+        case "activate", "show", "hide", "reload":
+            guard arguments.isEmpty else { return .invalid("\(verb) takes no arguments") }
+            switch verb {
+            case "activate": return .command(.activate)
+            case "show": return .command(.show)
+            case "hide": return .command(.hide)
+            default: return .command(.reload)
+            }
+        default:
+            return .invalid("unknown command '\(verb)'; " + usage)
+        }
+    }
+}
+
+/// Who is on the other end of a control connection (SO_PEERCRED and SO_PEERGROUPS).
+public struct PeerCredentials: Sendable, Equatable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+    /// Supplementary groups.
+    public var groups: [UInt32]
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32]) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+        self.groups = groups
+    }
+
+    /// The socket's 0660 mode already keeps others out; this is the same rule enforced again
+    /// at accept, for peers that got past the file mode (CAP_DAC_OVERRIDE, a loosened chmod).
+    public func isAllowed(ownerUID: UInt32, socketGroup: UInt32) -> Bool {
+        uid == 0 || uid == ownerUID || gid == socketGroup || groups.contains(socketGroup)
+    }
+}

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C calls KMSOutput makes, each with the phrase its failure message uses.
+public enum DisplayCall: Sendable, Equatable {
+    /// open(2) of a card node.
+    case open(path: String)
+    /// drmSetMaster.
+    case setMaster(path: String)
+    /// drmDropMaster.
+    case dropMaster
+    /// drmGetVersion.
+    case getVersion
+    /// drmGetCap.
+    case getCap(String)
+    /// drmModeGetResources.
+    case getResources
+    /// drmModeGetConnector.
+    case getConnector(UInt32)
+    /// drmModeGetCrtc.
+    case getCrtc(UInt32)
+    /// drmModeCreateDumbBuffer.
+    case createDumbBuffer(width: Int, height: Int)
+    /// drmModeAddFB2.
+    case addFramebuffer
+    /// drmModeMapDumbBuffer + mmap.
+    case mapDumbBuffer
+    /// drmModeSetCrtc.
+    case setCrtc(UInt32)
+    /// drmModePageFlip.
+    case pageFlip(crtc: UInt32)
+    /// drmHandleEvent.
+    case handleEvent
+    /// present() while the output is suspended or a flip is still pending.
+    case present
+    /// udev_new, udev_enumerate_*, udev_monitor_*.
+    case udev(String)
+    /// ioctl(KDSETMODE / VT_SETMODE / VT_RELDISP) on the console.
+    case console(String)
+
+    /// "set CRTC 42", the words after "Failed to".
+    public var phrase: String {
+        switch self {
+        case .open(let path): return "open \(path)"
+        case .setMaster(let path): return "become DRM master on \(path)"
+        case .dropMaster: return "drop DRM master"
+        case .getVersion: return "read the driver version"
+        case .getCap(let cap): return "read capability \(cap)"
+        case .getResources: return "read the card's resources"
+        case .getConnector(let id): return "read connector \(id)"
+        case .getCrtc(let id): return "read CRTC \(id)"
+        case .createDumbBuffer(let w, let h): return "create a \(w)x\(h) dumb buffer"
+        case .addFramebuffer: return "add a framebuffer"
+        case .mapDumbBuffer: return "map a dumb buffer"
+        case .setCrtc(let id): return "set CRTC \(id)"
+        case .pageFlip(let id): return "queue a page flip on CRTC \(id)"
+        case .handleEvent: return "read DRM events"
+        case .present: return "present a frame"
+        case .udev(let what): return "\(what) (udev)"
+        case .console(let what): return "\(what) on the console"
+        }
+    }
+}
+
+/// The one error shape of KMSOutput: which call failed and the errno it left.
+public struct DisplayError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var call: DisplayCall
+    public var code: Int32
+
+    public init(_ call: DisplayCall, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    /// The error of `call` with the current errno.
+    static func fromErrno(_ call: DisplayCall) -> DisplayError {
+        DisplayError(call, code: errno)
+    }
+
+    /// libdrm's calls return -errno (or -1 with errno set); normalise to a positive errno.
+    static func fromResult(_ call: DisplayCall, _ result: Int32) -> DisplayError {
+        DisplayError(call, code: result < -1 ? -result : errno)
+    }
+
+    /// The device cannot be opened for lack of permission.
+    public var isPermissionDenied: Bool {
+        if case .open = call { return code == EACCES || code == EPERM }
+        return false
+    }
+
+    /// Another process holds DRM master on the card.
+    public var isAnotherMaster: Bool {
+        if case .setMaster = call { return code == EBUSY || code == EACCES || code == EPERM || code == EINVAL }
+        return false
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(code))
+        switch call {
+        case .open(let path) where isPermissionDenied:
+            return "\(path): \(reason) (is the user in group video?)"
+        case .setMaster(let path) where isAnotherMaster:
+            return "another program is DRM master on \(path) (\(reason)); stop it or switch to a free VT"
+        default:
+            return "Failed to \(call.phrase): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import CDRM
+import DialCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One XRGB8888 dumb buffer with its framebuffer and CPU mapping. Created in the order
+/// create -> AddFB2 -> map and released in reverse; `destroy()` is safe to call twice.
+final class DumbBuffer {
+    /// DRM_FORMAT_XRGB8888 = fourcc('X', 'R', '2', '4'); the macro is not visible to Swift.
+    static let xrgb8888: UInt32 = 0x3432_5258
+
+    let width: Int
+    let height: Int
+    private(set) var stride: Int = 0
+    private(set) var framebufferID: UInt32 = 0
+    private var handle: UInt32 = 0
+    private var size: Int = 0
+    private var mapping: UnsafeMutableRawPointer?
+    private let fd: Int32
+
+    /// drmModeCreateDumbBuffer, drmModeAddFB2, drmModeMapDumbBuffer + mmap.
+    init(fd: Int32, width: Int, height: Int) throws {
+        self.fd = fd
+        self.width = width
+        self.height = height
+        var pitch: UInt32 = 0
+        var size: UInt64 = 0
+        var r = drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
+        guard r == 0 else { throw DisplayError.fromResult(.createDumbBuffer(width: width, height: height), r) }
+        stride = Int(pitch)
+        self.size = Int(size)
+        do {
+            var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+            var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+            var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+            r = withUnsafeMutablePointer(to: &handles) { h in
+                withUnsafeMutablePointer(to: &pitches) { p in
+                    withUnsafeMutablePointer(to: &offsets) { o in
+                        drmModeAddFB2(fd, UInt32(width), UInt32(height), DumbBuffer.xrgb8888,
+                                      UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                      UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                      UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self),
+                                      &framebufferID, 0)
+                    }
+                }
+            }
+            guard r == 0 else { throw DisplayError.fromResult(.addFramebuffer, r) }
+            var offset: UInt64 = 0
+            r = drmModeMapDumbBuffer(fd, handle, &offset)
+            guard r == 0 else { throw DisplayError.fromResult(.mapDumbBuffer, r) }
+            let p = mmap(nil, self.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+            guard let p, p != MAP_FAILED else { throw DisplayError.fromErrno(.mapDumbBuffer) }
+            mapping = p
+        } catch {
+            destroy()
+            throw error
+        }
+    }
+
+    deinit { destroy() }
+
+    /// Where a painter writes this buffer's pixels.
+    var target: FrameTarget? {
+        mapping.map { FrameTarget(base: $0, width: width, height: height, stride: stride) }
+    }
+
+    /// munmap, drmModeRmFB, drmModeDestroyDumbBuffer: the reverse of creation. The caller makes
+    /// sure the buffer is neither on screen nor pending.
+    func destroy() {
+        if let m = mapping { munmap(m, size) }
+        mapping = nil
+        if framebufferID != 0 { _ = drmModeRmFB(fd, framebufferID) }
+        framebufferID = 0
+        if handle != 0 { _ = drmModeDestroyDumbBuffer(fd, handle) }
+        handle = 0
+    }
+}

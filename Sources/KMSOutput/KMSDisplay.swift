@@ -1,0 +1,236 @@
+import CDRM
+import DialCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One output driven with dumb buffers and legacy page flips: the FramePresenter and the
+/// DisplayEventSource of the poll loop.
+///
+/// Frame clock: the first frame is a modeset (drmModeSetCrtc), which has no event, so the same
+/// buffer is flipped to right after it; every present is therefore answered by exactly one real
+/// flip event, whose timestamp becomes `.frameShown(time:)`. A `.suspended` cancels the answer
+/// owed to a frame queued before it.
+///
+/// Teardown (`close()`, safe twice) runs in reverse: wait for a pending flip, restore the saved
+/// CRTC, RmFB + destroy the dumb buffers, close the card.
+public final class KMSDisplay: FramePresenter, DisplayEventSource {
+    /// Why the output is not being presented to.
+    public enum SuspendReason: Hashable, Sendable {
+        case vtReleased
+        case unplugged
+    }
+
+    /// The CRTC as it was before the first modeset, put back on exit.
+    struct SavedCrtc {
+        var bufferID: UInt32
+        var x: UInt32
+        var y: UInt32
+        var mode: drmModeModeInfo?
+    }
+
+    public private(set) var selection: OutputSelection
+    /// True when flip timestamps are CLOCK_MONOTONIC (DRM_CAP_TIMESTAMP_MONOTONIC); otherwise the
+    /// time the event is read is used.
+    public let monotonicTimestamps: Bool
+    public private(set) var flipState: PageFlipState = .nothingPosted
+    public private(set) var suspendedBy: Set<SuspendReason> = []
+    /// Flip events received since start (the program's own flip counter).
+    public private(set) var flipCount = 0
+
+    private var card: DRMCard?
+    private var buffers: [DumbBuffer]
+    private var rawMode: drmModeModeInfo
+    private var saved: SavedCrtc?
+    private var queued: [DisplayEvent] = []
+    private let sink = FlipSink()
+
+    /// Takes ownership of `card` (already master), creates `bufferCount` buffers of the mode's size.
+    public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2) throws {
+        guard let raw = probed.rawMode(selection.mode, connector: selection.connector.id) else {
+            throw DisplayError(.setCrtc(selection.crtcID), code: EINVAL)
+        }
+        self.card = card
+        self.selection = selection
+        self.rawMode = raw
+        monotonicTimestamps = (try? card.capability(UInt64(DRM_CAP_TIMESTAMP_MONOTONIC), named: "DRM_CAP_TIMESTAMP_MONOTONIC")) == 1
+        var made: [DumbBuffer] = []
+        for _ in 0..<max(2, bufferCount) {
+            made.append(try DumbBuffer(fd: card.fd, width: selection.mode.width, height: selection.mode.height))
+        }
+        buffers = made
+    }
+
+    deinit { close() }
+
+    public var isActive: Bool { suspendedBy.isEmpty && card != nil }
+
+    // MARK: FramePresenter
+
+    /// The scanout buffer's size: the mode's, i.e. the panel's (rotation is applied by the copy).
+    public var frameSize: (width: Int, height: Int) { (selection.mode.width, selection.mode.height) }
+
+    public func present(paint: (FrameTarget) throws -> Void) throws {
+        guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
+        guard let index = flipState.writableBuffer(count: buffers.count),
+              let call = flipState.nextShowCall, let target = buffers[index].target else {
+            throw DisplayError(.present, code: EBUSY)
+        }
+        try paint(target)
+        let fb = buffers[index].framebufferID
+        if call == .setCrtc {
+            try setCrtc(card: card, framebuffer: fb)
+            flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
+        }
+        try queueFlip(card: card, framebuffer: fb)
+        flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
+    }
+
+    /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.
+    private func setCrtc(card: DRMCard, framebuffer: UInt32) throws {
+        let crtc = selection.crtcID
+        if saved == nil {
+            guard let c = drmModeGetCrtc(card.fd, crtc) else { throw DisplayError.fromErrno(.getCrtc(crtc)) }
+            saved = SavedCrtc(bufferID: c.pointee.buffer_id, x: c.pointee.x, y: c.pointee.y,
+                              mode: c.pointee.mode_valid != 0 ? c.pointee.mode : nil)
+            drmModeFreeCrtc(c)
+        }
+        var connector = selection.connector.id
+        var mode = rawMode
+        let r = drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode)
+        guard r == 0 else { throw DisplayError.fromResult(.setCrtc(crtc), r) }
+    }
+
+    /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT; the event carries the sink as user data.
+    private func queueFlip(card: DRMCard, framebuffer: UInt32) throws {
+        let r = drmModePageFlip(card.fd, selection.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
+                                Unmanaged.passUnretained(sink).toOpaque())
+        guard r == 0 else { throw DisplayError.fromResult(.pageFlip(crtc: selection.crtcID), r) }
+    }
+
+    // MARK: DisplayEventSource
+
+    public var pollDescriptor: Int32 { card?.fd ?? -1 }
+
+    public func drainDisplayEvents() throws -> [DisplayEvent] {
+        try readFlipEvents()
+        let out = queued
+        queued.removeAll()
+        return out
+    }
+
+    /// drmHandleEvent until the non-blocking descriptor is empty; each flip event advances the
+    /// flip state and, while active, queues `.frameShown`.
+    private func readFlipEvents() throws {
+        guard let card else { return }
+        var context = drmEventContext()
+        context.version = 2
+        context.page_flip_handler = { _, _, sec, usec, data in
+            guard let data else { return }
+            Unmanaged<FlipSink>.fromOpaque(data).takeUnretainedValue().times.append((sec, usec))
+        }
+        while true {
+            let r = drmHandleEvent(card.fd, &context)
+            if r != 0 {
+                if errno == EAGAIN || errno == EINTR { break }
+                throw DisplayError.fromErrno(.handleEvent)
+            }
+            if sink.times.isEmpty { break }
+            for (sec, usec) in sink.times {
+                flipCount += 1
+                guard let next = flipState.after(.flipCompleted) else { continue }
+                flipState = next
+                if isActive { queued.append(.frameShown(time: frameTime(sec: sec, usec: usec))) }
+            }
+            sink.times.removeAll()
+        }
+    }
+
+    private func frameTime(sec: UInt32, usec: UInt32) -> Double {
+        if monotonicTimestamps { return Double(sec) + Double(usec) / 1_000_000 }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+    }
+
+    /// Waits (poll on the card, at most `timeoutMS` in all) until no flip is pending. The
+    /// kernel still scans out a buffer with a flip pending, so it must not be freed before.
+    public func waitForPendingFlip(timeoutMS: Int32 = 1000) {
+        guard let card else { return }
+        var left = timeoutMS
+        while flipState.isFlipPending && left > 0 {
+            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, 100)
+            if r < 0 && errno != EINTR { break }
+            left -= 100
+            try? readFlipEvents()
+        }
+    }
+
+    // MARK: VT switching and hotplug
+
+    /// VT released: finish the pending flip, drop master, forget what is on screen.
+    public func suspend(_ reason: SuspendReason) -> [DisplayEvent] {
+        let wasActive = isActive
+        waitForPendingFlip()
+        queued.removeAll()
+        suspendedBy.insert(reason)
+        flipState = flipState.after(.outputLost) ?? .nothingPosted
+        if reason == .vtReleased { try? card?.dropMaster() }
+        return wasActive ? [.suspended] : []
+    }
+
+    /// VT acquired or output replugged: take master back if needed; the next present sets the
+    /// CRTC again. Returns `.resumed` when nothing else keeps the output suspended.
+    public func resume(_ reason: SuspendReason) throws -> [DisplayEvent] {
+        guard suspendedBy.contains(reason) else { return [] }
+        if reason == .vtReleased { try card?.becomeMaster() }
+        suspendedBy.remove(reason)
+        return isActive ? [.resumed] : []
+    }
+
+    /// Re-reads the connector after a udev `change`: unplugged suspends, replugged resumes when
+    /// a mode of the buffers' size is still offered.
+    public func reprobe() throws -> [DisplayEvent] {
+        guard let card else { return [] }
+        let (info, raws) = try CardProbe.connector(selection.connector.id, on: card)
+        if !info.isUsable {
+            return suspendedBy.contains(.unplugged) ? [] : suspend(.unplugged)
+        }
+        guard suspendedBy.contains(.unplugged) else { return [] }
+        let sameSize = info.modes.indices.filter {
+            info.modes[$0].width == selection.mode.width && info.modes[$0].height == selection.mode.height
+        }
+        guard let i = sameSize.first(where: { info.modes[$0] == selection.mode }) ?? sameSize.first else { return [] }
+        rawMode = raws[i]
+        selection.mode = info.modes[i]
+        selection.connector = info
+        return try resume(.unplugged)
+    }
+
+    // MARK: Teardown
+
+    /// Restores the CRTC (when master), then releases buffers and the card. Safe to call twice.
+    public func close() {
+        guard let card else { return }
+        waitForPendingFlip()
+        if let saved, !suspendedBy.contains(.vtReleased) {
+            var connector = selection.connector.id
+            if var mode = saved.mode, saved.bufferID != 0 {
+                _ = drmModeSetCrtc(card.fd, selection.crtcID, saved.bufferID, saved.x, saved.y, &connector, 1, &mode)
+            } else {
+                _ = drmModeSetCrtc(card.fd, selection.crtcID, 0, 0, 0, nil, 0, nil)
+            }
+        }
+        saved = nil
+        for b in buffers.reversed() { b.destroy() }
+        buffers.removeAll()
+        card.close()
+        self.card = nil
+    }
+}
+
+/// Where the C flip handler leaves the timestamps it is given (its user data).
+final class FlipSink {
+    var times: [(UInt32, UInt32)] = []
+}

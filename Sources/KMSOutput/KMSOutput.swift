@@ -1,1 +1,0 @@
-// KMSOutput: see Package.swift for what this module may import.

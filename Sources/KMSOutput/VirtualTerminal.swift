@@ -1,0 +1,58 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Linux console the program runs on, when it runs on one: graphics mode while running
+/// (the kernel stops drawing text and the cursor), and process-controlled VT switching so the
+/// program gives DRM master up before another VT takes the screen. `restore()` is safe twice.
+public final class VirtualTerminal {
+    /// The console descriptor (not owned: usually stdin, given by systemd's TTYPath=).
+    public let fd: Int32
+    private var changed = false
+
+    /// nil when `fd` is not a VT (a pipe, a pty over ssh, a serial console): KDGETMODE fails.
+    public init?(fd: Int32) {
+        var mode: Int32 = 0
+        guard clinux_ioctl_pointer(fd, UInt(KDGETMODE), &mode) == 0 else { return nil }
+        self.fd = fd
+    }
+
+    /// KDSETMODE KD_GRAPHICS, then VT_SETMODE VT_PROCESS with the two signals the kernel sends
+    /// when another VT wants the screen (`release`) and when it comes back (`acquire`).
+    public func enterGraphics(releaseSignal: Int32, acquireSignal: Int32) throws {
+        guard clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
+            throw DisplayError.fromErrno(.console("set KD_GRAPHICS"))
+        }
+        changed = true
+        var mode = vt_mode()
+        mode.mode = CChar(VT_PROCESS)
+        mode.relsig = Int16(releaseSignal)
+        mode.acqsig = Int16(acquireSignal)
+        guard clinux_ioctl_pointer(fd, UInt(VT_SETMODE), &mode) == 0 else {
+            throw DisplayError.fromErrno(.console("set VT_PROCESS switching"))
+        }
+    }
+
+    /// VT_RELDISP 1: the switch away may proceed (call after dropping master).
+    public func allowRelease() throws {
+        guard clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(1)) == 0 else { throw DisplayError.fromErrno(.console("release the VT")) }
+    }
+
+    /// VT_RELDISP VT_ACKACQ: the VT is ours again.
+    public func acknowledgeAcquire() throws {
+        guard clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(VT_ACKACQ)) == 0 else { throw DisplayError.fromErrno(.console("acquire the VT")) }
+    }
+
+    /// VT_SETMODE VT_AUTO and KDSETMODE KD_TEXT, so the console is usable after exit.
+    public func restore() {
+        guard changed else { return }
+        var mode = vt_mode()
+        mode.mode = CChar(VT_AUTO)
+        _ = clinux_ioctl_pointer(fd, UInt(VT_SETMODE), &mode)
+        _ = clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT))
+        changed = false
+    }
+
+    deinit { restore() }
+}

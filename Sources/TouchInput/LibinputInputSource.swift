@@ -1,0 +1,79 @@
+import CLibinput
+import DialCore
+
+/// DialCore's `InputSource` on a libinput seat: poll `pollDescriptor`, then `drain()` dispatches,
+/// copies each event into a `DeviceRecord` and translates the batch (rotation, slots, mouse,
+/// wheel, keys, hotplug). Devices added later are configured the same way as the first ones.
+public final class LibinputInputSource: InputSource {
+    public let context: LibinputContext
+    public let calibration: CalibrationMatrix?
+    private var copier: LibinputEventCopier
+    private var translator: EventTranslator
+    private let log: InputLog
+
+    /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
+    /// given, is set on every device that accepts one as it is added.
+    public init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
+                log: @escaping InputLog) throws {
+        context = try LibinputContext(seat: seat, log: log)
+        self.calibration = calibration
+        self.log = log
+        copier = LibinputEventCopier(panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
+        translator = EventTranslator(transform: transform)
+    }
+
+    public var pollDescriptor: Int32 { context.fileDescriptor }
+
+    /// Devices present now, by their TouchInput number.
+    public var devices: [InputDeviceID: InputDeviceInfo] { translator.devices }
+
+    public func drain() throws -> [InputEvent] {
+        try context.dispatch()
+        var records: [DeviceRecord] = []
+        context.forEachEvent { event in
+            if let record = copier.copy(event, added: configure) { records.append(record) }
+        }
+        for record in records {
+            switch record {
+            case let .added(id, info):
+                log(.info, "input \(id): \(info.sysname) \"\(info.name)\" \(info.capabilities.names)")
+            case let .removed(id):
+                log(.info, "input \(id): removed")
+            default:
+                break
+            }
+        }
+        return translator.translate(records)
+    }
+
+    /// Sets the calibration matrix (libinput_device_config_calibration_set_matrix) on a new device.
+    private func configure(_ device: OpaquePointer, _ info: InputDeviceInfo) {
+        guard let calibration, info.capabilities.contains(.touch) else { return }
+        guard info.acceptsCalibration else {
+            log(.error, "\(info.sysname) \"\(info.name)\": the device takes no calibration matrix; touches are not calibrated")
+            return
+        }
+        let status = calibration.values.withUnsafeBufferPointer { buffer in
+            libinput_device_config_calibration_set_matrix(device, buffer.baseAddress)
+        }
+        if status != LIBINPUT_CONFIG_STATUS_SUCCESS {
+            let reason = libinput_config_status_to_str(status).map { String(cString: $0) } ?? "unknown status"
+            log(.error, "Failed to set calibration matrix \(calibration) on \(info.sysname): \(reason)")
+        }
+    }
+}
+
+/// Every input device on `seat` as libinput sees it right now (for `list-inputs`). Throws the
+/// first open failure when nothing could be opened (e.g. not in group input).
+public func listInputDevices(seat: String = "seat0", log: @escaping InputLog) throws -> [InputDeviceInfo] {
+    let context = try LibinputContext(seat: seat, log: log)
+    defer { context.close() }
+    try context.dispatch()
+    var copier = LibinputEventCopier(panelWidth: 1, panelHeight: 1)
+    var devices: [InputDeviceInfo] = []
+    context.forEachEvent { event in
+        if case let .added(_, info)? = copier.copy(event) { devices.append(info) }
+    }
+    if devices.isEmpty, let failure = context.openFailures.first { throw failure }
+    return devices
+}

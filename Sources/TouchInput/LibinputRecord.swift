@@ -1,0 +1,155 @@
+import Yams
+
+/// One `struct input_event` as `libinput record` writes it: [sec, usec, type, code, value].
+public struct EvdevEvent: Sendable, Equatable {
+    public var sec: Int
+    public var usec: Int
+    public var type: Int
+    public var code: Int
+    public var value: Int
+    /// Line in the YAML file, for errors found after parsing.
+    public var line: Int
+
+    public init(sec: Int, usec: Int, type: Int, code: Int, value: Int, line: Int = 0) {
+        self.sec = sec
+        self.usec = usec
+        self.type = type
+        self.code = code
+        self.value = value
+        self.line = line
+    }
+
+    public var time: Double { Double(sec) + Double(usec) / 1_000_000 }
+}
+
+/// An axis range from the recording's absinfo: [min, max, fuzz, flat, resolution].
+public struct AbsRange: Sendable, Equatable {
+    public var minimum: Int
+    public var maximum: Int
+    public init(minimum: Int, maximum: Int) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}
+
+/// One device of a `libinput record` file, reduced to what a touch replay needs.
+public struct RecordedDevice: Sendable, Equatable {
+    public var node: String
+    public var name: String
+    /// Keyed by ABS_* code.
+    public var absinfo: [Int: AbsRange]
+    /// The evdev frames in order, each ending with its SYN_REPORT.
+    public var frames: [[EvdevEvent]]
+}
+
+/// A malformed recording, located: the line and the key path of the offending node.
+public struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
+    public var line: Int?
+    public var path: String
+    public var problem: String
+
+    public init(line: Int?, path: String, problem: String) {
+        self.line = line
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String {
+        let place = line.map { "line \($0)" } ?? "the file"
+        return path.isEmpty ? "\(place): \(problem)" : "\(place): \(path): \(problem)"
+    }
+}
+
+/// Reads the YAML `libinput record` writes (see libinput-record(1), FILE FORMAT): per device the
+/// node, `evdev.name`, `evdev.absinfo` and the `events` list of `evdev` frames. Unknown keys are
+/// ignored as the format asks; `hid` and `libinput` event entries are skipped.
+public enum LibinputRecordReader {
+    public static func devices(yaml: String) throws -> [RecordedDevice] {
+        let root: Node
+        do {
+            guard let composed = try Yams.compose(yaml: yaml) else {
+                throw LibinputRecordError(line: nil, path: "", problem: "the file is empty")
+            }
+            root = composed
+        } catch let error as YamlError {
+            throw yamlError(error)
+        }
+        guard root.mapping != nil else {
+            throw LibinputRecordError(line: root.mark?.line, path: "", problem: "expected a mapping with `devices`")
+        }
+        if let version = root["version"], version.int != 1 {
+            throw LibinputRecordError(line: version.mark?.line, path: "version",
+                                      problem: "unsupported format version \(version.string ?? "?") (only 1 is known)")
+        }
+        guard let devicesNode = root["devices"] else {
+            throw LibinputRecordError(line: root.mark?.line, path: "devices", problem: "missing key")
+        }
+        guard let list = devicesNode.sequence else {
+            throw LibinputRecordError(line: devicesNode.mark?.line, path: "devices", problem: "expected a list of devices")
+        }
+        return try list.enumerated().map { index, node in try device(node, path: "devices[\(index)]") }
+    }
+
+    private static func device(_ node: Node, path: String) throws -> RecordedDevice {
+        guard node.mapping != nil else { throw located(node, path, "expected a mapping") }
+        let evdev = try required(node, "evdev", path)
+        let evdevPath = path + ".evdev"
+        var absinfo: [Int: AbsRange] = [:]
+        if let abs = evdev["absinfo"] {
+            guard let mapping = abs.mapping else { throw located(abs, evdevPath + ".absinfo", "expected a mapping of code: [min, max, fuzz, flat, resolution]") }
+            for (key, value) in mapping {
+                let keyPath = evdevPath + ".absinfo.\(key.string ?? "?")"
+                guard let code = key.int else { throw located(key, keyPath, "the key must be an ABS_* code number") }
+                let numbers = try integers(value, keyPath, expected: 5, meaning: "[min, max, fuzz, flat, resolution]")
+                guard numbers[1] > numbers[0] else {
+                    throw located(value, keyPath, "maximum \(numbers[1]) is not above minimum \(numbers[0])")
+                }
+                absinfo[code] = AbsRange(minimum: numbers[0], maximum: numbers[1])
+            }
+        }
+        var frames: [[EvdevEvent]] = []
+        if let events = node["events"], events.null == nil {
+            guard let list = events.sequence else { throw located(events, path + ".events", "expected a list") }
+            for (index, entry) in list.enumerated() {
+                let entryPath = path + ".events[\(index)]"
+                guard entry.mapping != nil else { throw located(entry, entryPath, "expected a mapping such as `evdev: [...]`") }
+                guard let frame = entry["evdev"] else { continue }
+                guard let rows = frame.sequence else { throw located(frame, entryPath + ".evdev", "expected a list of events") }
+                frames.append(try rows.enumerated().map { row, rowNode in
+                    let n = try integers(rowNode, entryPath + ".evdev[\(row)]", expected: 5, meaning: "[sec, usec, type, code, value]")
+                    return EvdevEvent(sec: n[0], usec: n[1], type: n[2], code: n[3], value: n[4], line: rowNode.mark?.line ?? 0)
+                })
+            }
+        }
+        return RecordedDevice(node: node["node"]?.string ?? "", name: evdev["name"]?.string ?? "",
+                              absinfo: absinfo, frames: frames)
+    }
+
+    private static func required(_ node: Node, _ key: String, _ path: String) throws -> Node {
+        guard let value = node[key] else { throw located(node, path + ".\(key)", "missing key") }
+        return value
+    }
+
+    private static func integers(_ node: Node, _ path: String, expected: Int, meaning: String) throws -> [Int] {
+        guard let list = node.sequence, list.count == expected else {
+            throw located(node, path, "expected \(expected) integers \(meaning)")
+        }
+        return try list.map { item in
+            guard let value = item.int else { throw located(item, path, "\"\(item.string ?? "?")\" is not an integer") }
+            return value
+        }
+    }
+
+    private static func located(_ node: Node, _ path: String, _ problem: String) -> LibinputRecordError {
+        LibinputRecordError(line: node.mark?.line, path: path, problem: problem)
+    }
+
+    private static func yamlError(_ error: YamlError) -> LibinputRecordError {
+        switch error {
+        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
+            return LibinputRecordError(line: mark.line, path: "", problem: "not valid YAML: \(problem)")
+        default:
+            return LibinputRecordError(line: nil, path: "", problem: "not valid YAML: \(error)")
+        }
+    }
+}

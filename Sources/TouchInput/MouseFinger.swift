@@ -1,0 +1,97 @@
+import DialCore
+
+/// A mouse whose left button held down acts as one finger. The position lives in the logical
+/// frame, clamped to it, and starts at the centre; nothing draws it (a kiosk shows no cursor).
+public struct MouseFinger: Sendable, Equatable {
+    /// BTN_LEFT in linux/input-event-codes.h.
+    public static let leftButton: UInt32 = 0x110
+
+    public enum State: Sendable, Equatable {
+        case hovering
+        /// The left button is down: motion drags.
+        case pressed
+    }
+
+    public private(set) var state: State = .hovering
+    public private(set) var position: Point
+    private let transform: ScreenTransform
+
+    public init(transform: ScreenTransform) {
+        self.transform = transform
+        let size = transform.logicalSize
+        position = Point(x: Double(size.width) / 2, y: Double(size.height) / 2)
+    }
+
+    /// What the finger does in response to one pointer record; nil when it does nothing
+    /// (motion without the button, other buttons, a second press).
+    public enum Action: Sendable, Equatable {
+        case down(Point)
+        case motion(Point)
+        case up(Point)
+    }
+
+    /// Relative motion, in the logical frame (a person moves the mouse by what they see).
+    public mutating func move(dx: Double, dy: Double) -> Action? {
+        moveTo(Point(x: position.x + dx, y: position.y + dy))
+    }
+
+    /// Absolute motion in panel pixels: turned like a touch.
+    public mutating func moveAbsolute(panelX: Double, panelY: Double) -> Action? {
+        moveTo(transform.logical(x: panelX, y: panelY))
+    }
+
+    public mutating func button(_ code: UInt32, pressed: Bool) -> Action? {
+        guard code == Self.leftButton else { return nil }
+        switch (state, pressed) {
+        case (.hovering, true):
+            state = .pressed
+            return .down(position)
+        case (.pressed, false):
+            state = .hovering
+            return .up(position)
+        default:
+            return nil
+        }
+    }
+
+    /// The device went away with the button held: the drag is over without a release.
+    public mutating func reset() -> Bool {
+        defer { state = .hovering }
+        return state == .pressed
+    }
+
+    private mutating func moveTo(_ p: Point) -> Action? {
+        let clamped = transform.clampedToLogical(p)
+        guard clamped != position else { return nil }
+        position = clamped
+        return state == .pressed ? .motion(clamped) : nil
+    }
+}
+
+/// Hands out the smallest free slot number to each (device, device slot) pair, so the first
+/// finger on any touchscreen, or the mouse, is slot 0 whatever the device's own numbering.
+struct SlotAllocator: Sendable {
+    struct Key: Hashable, Sendable {
+        var device: InputDeviceID
+        var slot: Int
+    }
+    private var taken: [Key: Int] = [:]
+
+    mutating func acquire(_ key: Key) -> Int {
+        if let slot = taken[key] { return slot }
+        let used = Set(taken.values)
+        var slot = 0
+        while used.contains(slot) { slot += 1 }
+        taken[key] = slot
+        return slot
+    }
+
+    func lookup(_ key: Key) -> Int? { taken[key] }
+
+    mutating func release(_ key: Key) -> Int? { taken.removeValue(forKey: key) }
+
+    /// Every pair of `device` still held, in slot order.
+    func held(by device: InputDeviceID) -> [(key: Key, slot: Int)] {
+        taken.filter { $0.key.device == device }.map { ($0.key, $0.value) }.sorted { $0.slot < $1.slot }
+    }
+}

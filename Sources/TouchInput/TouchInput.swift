@@ -1,1 +1,0 @@
-// TouchInput: see Package.swift for what this module may import.

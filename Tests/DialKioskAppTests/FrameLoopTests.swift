@@ -1,0 +1,224 @@
+import Testing
+import Glibc
+import DialCore
+@testable import DialKioskApp
+
+/// A display whose "flip events" are bytes in a pipe: the loop polls it like the DRM fd.
+private final class FakeDisplay: FramePresenter, DisplayEventSource {
+    var frameSize: (width: Int, height: Int) { (64, 48) }
+    var presents = 0
+    var pixels = [UInt32](repeating: 0, count: 64 * 48)
+    private var pending: [DisplayEvent] = []
+    private var fds: [Int32] = [-1, -1]
+
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+
+    func present(paint: (FrameTarget) throws -> Void) throws {
+        try pixels.withUnsafeMutableBytes { raw in
+            try paint(FrameTarget(base: raw.baseAddress!, width: 64, height: 48, stride: 256))
+        }
+        presents += 1
+    }
+
+    /// The kernel reports `event`: queue it and make the descriptor readable.
+    func report(_ event: DisplayEvent) {
+        pending.append(event)
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    var pollDescriptor: Int32 { fds[0] }
+
+    func drainDisplayEvents() throws -> [DisplayEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// A pipe-backed input source.
+private final class FakeInput: InputSource {
+    private var fds: [Int32] = [-1, -1]
+    private var pending: [InputEvent] = []
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+    var pollDescriptor: Int32 { fds[0] }
+    func send(_ events: [InputEvent]) {
+        pending += events
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+    func drain() throws -> [InputEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// A dial that moves until `restAt` and records what it was told.
+private final class ScriptedDial: DialDriving {
+    var restAt: Double
+    var advancedTo: [Double] = []
+    var handled: [InputEvent] = []
+    var now = 0.0
+    init(restAt: Double) { self.restAt = restAt }
+    func handle(_ event: InputEvent) -> [DialEvent] {
+        handled.append(event)
+        if case .touch(let t) = event { restAt = t.time + 0.1 }
+        return []
+    }
+    func advance(to time: Double) -> [DialEvent] {
+        advancedTo.append(time)
+        now = time
+        return now >= restAt ? [.rest(time: time, rotation: 0.5, index: 3)] : []
+    }
+    var needsFrame: Bool { now < restAt }
+    var pose: DialPose {
+        let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
+        return PoseBuilder(layout: DialLayout(count: 4), geometry: g).pose(rotation: now, visibility: .shown, time: now)
+    }
+}
+
+@Suite struct FrameLoopTests {
+    private func makeLoop(_ display: FakeDisplay, _ dial: DialDriving, inputs: [InputSource] = [],
+                          lines: @escaping (String) -> Void = { _ in }) -> FrameLoop {
+        let loop = FrameLoop(presenter: display, displaySources: [display], inputSources: inputs, dial: dial,
+                             now: { 0 }, paint: { _, target in
+                                 target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
+                             })
+        loop.log = lines
+        return loop
+    }
+
+    @Test func eachFlipEventDrivesTheNextFrameWhileMoving() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 1.0)
+        let loop = makeLoop(display, dial)
+        try loop.start(at: 0.5)
+        #expect(display.presents == 1)
+        #expect(display.pixels[0] == 0xABCDEF)
+        for (i, t) in [0.6, 0.7, 0.8].enumerated() {
+            display.report(.frameShown(time: t))
+            #expect(try loop.step(timeoutMS: 0) == nil)
+            #expect(display.presents == 2 + i)
+            #expect(loop.state == .awaitingFrame)
+        }
+        #expect(dial.advancedTo == [0.5, 0.6, 0.7, 0.8])
+    }
+
+    @Test func atRestNothingIsQueuedAndPollFindsNothing() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 1.0)
+        var lines: [String] = []
+        let loop = makeLoop(display, dial) { lines.append($0) }
+        try loop.start(at: 0.9)
+        display.report(.frameShown(time: 1.0))
+        _ = try loop.step(timeoutMS: 0)
+        #expect(loop.state == .idle)
+        #expect(display.presents == 1)
+        #expect(lines.contains("rest rotation=0.500000 index=3 time=1.000"))
+        // Idle means idle: nothing is ready, nothing is presented.
+        for _ in 0..<3 { _ = try loop.step(timeoutMS: 0) }
+        #expect(display.presents == 1)
+        #expect(dial.advancedTo == [0.9, 1.0])
+    }
+
+    @Test func inputWhileIdleQueuesAFrameAtOnce() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0), input = FakeInput()
+        let loop = makeLoop(display, dial, inputs: [input])
+        try loop.start(at: 0)
+        display.report(.frameShown(time: 0.016))
+        _ = try loop.step(timeoutMS: 0)
+        #expect(loop.state == .idle)
+        input.send([.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 2.0))])
+        _ = try loop.step(timeoutMS: 0)
+        #expect(dial.handled.count == 1)
+        #expect(display.presents == 2)
+        #expect(loop.state == .awaitingFrame)
+    }
+
+    @Test func inputWhileAFrameIsQueuedWaitsForItsEvent() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 5), input = FakeInput()
+        let loop = makeLoop(display, dial, inputs: [input])
+        try loop.start(at: 0)
+        input.send([.touch(TouchEvent(phase: .motion, x: 1, y: 1, time: 0.01))])
+        _ = try loop.step(timeoutMS: 0)
+        #expect(display.presents == 1)
+    }
+
+    @Test func suspendedIgnoresStaleFlipsAndResumedRepaints() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 10)
+        let loop = makeLoop(display, dial)
+        try loop.start(at: 0)
+        display.report(.suspended)
+        _ = try loop.step(timeoutMS: 0)
+        #expect(loop.state == .suspended)
+        display.report(.frameShown(time: 0.1))
+        _ = try loop.step(timeoutMS: 0)
+        #expect(display.presents == 1)
+        display.report(.resumed)
+        _ = try loop.step(timeoutMS: 0)
+        #expect(display.presents == 2)
+        #expect(loop.state == .awaitingFrame)
+    }
+
+    @Test func terminateSignalEndsTheRun() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0)
+        let loop = makeLoop(display, dial)
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        defer { close(fds[0]); close(fds[1]) }
+        loop.signalFD = fds[0]
+        var queued: [LoopSignal] = [.hangUp, .terminate]
+        loop.readSignals = { defer { queued.removeAll() }; return queued }
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+        #expect(try loop.step(timeoutMS: 0) == .signal)
+    }
+
+    @Test func exitTimerEndsTheRun() throws {
+        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0)
+        let loop = makeLoop(display, dial)
+        let timer = try ExitTimer(seconds: 0.000_001)
+        defer { timer.close() }
+        loop.timerFD = timer.fd
+        loop.timerExpired = { timer.expired() }
+        #expect(try loop.step(timeoutMS: 5000) == .timerExpired)
+    }
+
+    @Test func signalsMapToLoopSignals() {
+        #expect(LoopSignal(signal: SIGTERM) == .terminate)
+        #expect(LoopSignal(signal: SIGINT) == .terminate)
+        #expect(LoopSignal(signal: SIGHUP) == .hangUp)
+        #expect(LoopSignal(signal: SIGUSR1) == .vtRelease)
+        #expect(LoopSignal(signal: SIGUSR2) == .vtAcquire)
+        #expect(LoopSignal(signal: SIGPIPE) == nil)
+    }
+
+    @Test func realDialFlungByTheDemoAnimatesThenRests() throws {
+        let display = FakeDisplay()
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: 64, height: 48, count: items.count)
+        let dial = Dial(items: items, geometry: g)
+        var lines: [String] = []
+        let loop = makeLoop(display, dial) { lines.append($0) }
+        loop.stats = FrameStats()
+        try loop.start(at: 100)
+        try loop.inject(DemoFling.events(geometry: g, radPerSecond: 20, endTime: 100.05))
+        // A 60 Hz frame clock until the loop goes idle (bounded, in case it never does).
+        var t = 100.0
+        var frames = 0
+        while loop.state == .awaitingFrame && frames < 2000 {
+            t += 1.0 / 60
+            display.report(.frameShown(time: t))
+            _ = try loop.step(timeoutMS: 0)
+            frames += 1
+        }
+        #expect(loop.state == .idle)
+        #expect(frames > 30, "a 20 rad/s fling coasts for more than half a second")
+        #expect(lines.contains { $0.hasPrefix("rest rotation=") })
+        #expect(lines.contains { $0.hasPrefix("stats: 60.0 flips/s") })
+        #expect(lines.contains { $0.contains("0 flips/s until input") })
+    }
+}

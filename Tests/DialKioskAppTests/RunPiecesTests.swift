@@ -1,0 +1,89 @@
+import Testing
+import Glibc
+import DialCore
+import KMSOutput
+@testable import DialKioskApp
+
+@Suite struct RunPiecesTests {
+    @Test func statsReportOncePerSecondOfFrameClock() {
+        var s = FrameStats()
+        var lines: [String] = []
+        for i in 0...120 {
+            if let l = s.frameShown(at: Double(i) / 60, paintSeconds: 0.002) { lines.append(l) }
+        }
+        #expect(lines == ["stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max",
+                          "stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max"])
+        #expect(s.totalFlips == 121)
+        let idle = s.wentIdle(at: 2.5)
+        #expect(idle.hasSuffix("stats: idle at 2.500 s after 121 flips, 0 flips/s until input"))
+        #expect(s.flipsSinceIdle == 0)
+    }
+
+    @Test func fixedFormatsWithoutFoundation() {
+        #expect(fixed(59.96, 1) == "60.0")
+        #expect(fixed(0.5, 6) == "0.500000")
+        #expect(fixed(-1.25, 2) == "-1.25")
+        #expect(fixed(3, 0) == "3")
+    }
+
+    @Test func demoFlingMovesAlongTheRingAtTheAskedSpeed() {
+        let g = DialGeometry(center: Point(x: 100, y: 100), ringRadius: 50, itemRadius: 10, hubRadius: 20)
+        let events = DemoFling.events(geometry: g, radPerSecond: 10, endTime: 5)
+        let touches = events.compactMap { e -> TouchEvent? in if case .touch(let t) = e { return t } else { return nil } }
+        #expect(touches.first?.phase == .down)
+        #expect(touches.last?.phase == .frame && touches.last?.time == 5)
+        #expect(zip(touches, touches.dropFirst()).allSatisfy { $0.time <= $1.time })
+        let moves = touches.filter { $0.phase != .frame }
+        let a0 = Double.atan2(y: moves.first!.y - 100, x: moves.first!.x - 100)
+        let a1 = Double.atan2(y: moves.last!.y - 100, x: moves.last!.x - 100)
+        #expect(abs((a1 - a0) / (moves.last!.time - moves.first!.time) - 10) < 1e-9)
+        for m in moves {
+            #expect(abs(((m.x - 100) * (m.x - 100) + (m.y - 100) * (m.y - 100)).squareRoot() - 50) < 1e-9)
+        }
+    }
+
+    @Test func displayErrorsCarryTheirExitStatuses() {
+        #expect(DisplayError(.open(path: "/dev/dri/card0"), code: EACCES).exitStatus == .permissionDenied)
+        #expect(DisplayError(.setMaster(path: "/dev/dri/card0"), code: EBUSY).exitStatus == .deviceBusy)
+        #expect(DisplayError(.open(path: "/dev/dri/card9"), code: ENOENT).exitStatus == .noDevice)
+        #expect(DisplayError(.setCrtc(3), code: EINVAL).exitStatus == .osError)
+        #expect(OutputChoiceError.noDevice.exitStatus == .noDevice)
+        #expect(OutputChoiceError.noDevice.description.hasPrefix("no DRM device found"))
+        #expect(OutputChoiceError.noDevice.description.contains("dialkiosk simulate"))
+        let wrong = OutputChoiceError.connectorNotFound(name: "HDMI-A-2", connected: ["Virtual-1"])
+        #expect(wrong.exitStatus == .outputNotFound)
+        #expect(wrong.description == "connector HDMI-A-2 not found; connected: Virtual-1")
+        #expect(OutputOpenError.choice(wrong).exitStatus == .outputNotFound)
+    }
+
+    @Test func listingMarksThePreferredModeAndSkipsCRTCForDisconnected() {
+        let card = CardInfo(path: "/dev/dri/card0", driver: "vkms", connectors: [
+            ConnectorInfo(id: 36, type: 15, typeIndex: 1, status: .connected, widthMM: 300, heightMM: 200,
+                          modes: [ModeInfo(width: 1024, height: 768, refreshHz: 60, preferred: true),
+                                  ModeInfo(width: 800, height: 600, refreshHz: 60.3167)],
+                          currentEncoderID: 34, encoderIDs: [34], panelOrientation: .rightSideUp),
+            ConnectorInfo(id: 37, type: 11, typeIndex: 1, status: .disconnected, encoderIDs: [34]),
+        ], encoders: [EncoderInfo(id: 34, crtcID: 35, possibleCRTCs: 1)], crtcIDs: [35])
+        #expect(OutputListing.describe(card) == """
+            /dev/dri/card0: driver vkms
+              CRTCs: 35
+              connector Virtual-1 (id 36): connected, 300x200 mm, panel orientation Right Side Up
+                CRTC 35
+                1024x768@60.00 preferred
+                800x600@60.32
+              connector HDMI-A-1 (id 37): disconnected
+
+            """)
+    }
+
+    @Test func runOptionsRejectWhatCannotWork() throws {
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--rotate", "45"]) }
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--mode", "1024"]) }
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--exit-after", "-1"]) }
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--items", "2"]) }
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--buffers", "4"]) }
+        let ok = try RunOptions.parse(["--rotate", "270", "--mode", "1920x1080@60", "--exit-after", "6"])
+        #expect(ok.rotation == .threeQuarters)
+        #expect(ok.modeRequest == ModeRequest(width: 1920, height: 1080, refreshHz: 60))
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import DialKioskApp
+
+/// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
+func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    var exe = bundle.appendingPathComponent("dialkiosk")
+    if !FileManager.default.fileExists(atPath: exe.path) {
+        exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk")
+    }
+    let p = Process()
+    p.executableURL = exe
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = input
+    try p.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// The repository's examples folder.
+let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
+
+func jsonLines(_ text: String) -> [[String: Any]] {
+    text.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}
+
+@Suite struct SimulateCommandTests {
+    @Test func sameSelectionsAndRestAt30And144Hz() throws {
+        let script = examples.appendingPathComponent("fling.jsonl").path
+        let slow = try runDialkiosk(["simulate", "--script", script, "--refresh", "30"])
+        let fast = try runDialkiosk(["simulate", "--script", script, "--refresh", "144", "--jitter", "4", "--seed", "9"])
+        #expect(slow.status == 0 && fast.status == 0, "\(slow.err) \(fast.err)")
+        let a = jsonLines(slow.out), b = jsonLines(fast.out)
+        let selectedA = a.filter { $0["event"] as? String == "selected" }.compactMap { $0["id"] as? String }
+        let selectedB = b.filter { $0["event"] as? String == "selected" }.compactMap { $0["id"] as? String }
+        #expect(!selectedA.isEmpty)
+        #expect(selectedA == selectedB)
+        let restA = a.filter { $0["event"] as? String == "rest" }.compactMap { $0["rotation"] as? Double }
+        let restB = b.filter { $0["event"] as? String == "rest" }.compactMap { $0["rotation"] as? Double }
+        #expect(restA.count == 2 && restA.count == restB.count)
+        for (x, y) in zip(restA, restB) { #expect(abs(x - y) < 1e-6) }
+        // More frames at 144 Hz while moving, none while at rest between the gestures: the
+        // second gesture adds frames only for its own movement (about 1.5 s).
+        let framesA = a.filter { $0["event"] as? String == "rest" }.compactMap { $0["frames"] as? Int }
+        let framesB = b.filter { $0["event"] as? String == "rest" }.compactMap { $0["frames"] as? Int }
+        #expect(framesB[0] > framesA[0] * 3)
+        #expect(framesA[1] - framesA[0] < 30 * 2)
+    }
+
+    @Test func malformedLineNamesItsNumberAndExits65() throws {
+        let script = """
+            {"t": 0, "type": "down", "x": 500, "y": 100}
+            {"t": 0.1, "type": "motion", "x": 510}
+            {"t": 0.2, "type": "up", "x": 520, "y": 100}
+            """
+        let r = try runDialkiosk(["simulate"], stdin: script)
+        #expect(r.status == 65)
+        #expect(r.err.contains("<stdin>:2: missing key 'y'"))
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func missingScriptFileIs66AndBadArgumentsAre64() throws {
+        let missing = try runDialkiosk(["simulate", "--script", "/nonexistent/touch.jsonl"])
+        #expect(missing.status == 66)
+        #expect(missing.err.contains("/nonexistent/touch.jsonl"))
+        let bad = try runDialkiosk(["simulate", "--jitter", "50"], stdin: "")
+        #expect(bad.status == 64)
+        #expect(bad.err.contains("--jitter"))
+    }
+}
+
+@Suite struct TouchScriptTests {
+    @Test func parsesSamplesWithDefaultsAndSkipsComments() throws {
+        let text = """
+            # a comment
+            {"t": 0.5, "type": "down", "x": 1, "y": 2}
+
+            {"t": 0.6, "type": "motion", "x": 3.5, "y": 4, "slot": 2}
+            """
+        let events = try TouchScript.parse(text, source: "s")
+        #expect(events.count == 2)
+        #expect(events[0].phase == .down && events[0].slot == 0 && events[0].time == 0.5)
+        #expect(events[1].slot == 2 && events[1].x == 3.5)
+    }
+
+    @Test(arguments: [
+        (#"{"t": 0, "type": "down", "x": 1}"#, "missing key 'y'"),
+        (#"{"t": 0, "type": "press", "x": 1, "y": 1}"#, "'type' must be one of"),
+        (#"{"t": "0", "type": "down", "x": 1, "y": 1}"#, "'t' must be a number, got '0'"),
+        (#"{"t": -1, "type": "down", "x": 1, "y": 1}"#, "'t' must not be negative"),
+        (#"{"t": 0, "type": "down", "x": 1, "y": 1, "slot": 1.5}"#, "'slot' must be a whole number"),
+        (#"{"t": 0, "type": "down", "x": 1, "y": 1, "z": 1}"#, "unknown key 'z'"),
+        (#"[1, 2]"#, "expected one JSON object"),
+        (#"{"t": 0, "type": "down", "x": [1], "y": 1}"#, "expected one JSON object"),
+        (#"{"t": 0, "#, "expected one JSON object"),
+    ])
+    func malformedLines(line: String, message: String) {
+        do {
+            _ = try TouchScript.parse("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 1}\n" + line, source: "f.jsonl")
+            Issue.record("accepted \(line)")
+        } catch let e as ScriptError {
+            #expect(e.line == 2)
+            #expect(e.description.hasPrefix("f.jsonl:2: "))
+            #expect(e.description.contains(message), "\(e.description)")
+            #expect(e.exitStatus == .dataError)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Suite struct EventLineTests {
+    @Test func quotesAndRoundTrips() throws {
+        let line = EventLine([("label", .string("Dark \"lager\"\n\u{1}é")), ("t", .number(0.1 + 0.2)), ("n", .null)]).text
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["label"] as? String == "Dark \"lager\"\n\u{1}é")
+        // The shortest exact form (Foundation's reader on Linux rounds the last digit, so check the text).
+        #expect(line.contains("\"t\": 0.30000000000000004,"))
+        #expect(object["n"] is NSNull)
+        #expect(line.hasPrefix("{\"label\": "))
+    }
+}

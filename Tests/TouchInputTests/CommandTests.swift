@@ -1,0 +1,87 @@
+import DialCore
+import Testing
+@testable import TouchInput
+
+@Suite struct KeyMapTests {
+    @Test func arrowsStepOneItem() {
+        #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: true) == .step(-1))
+        #expect(KeyMap.command(code: KeyMap.keyUp, pressed: true) == .step(-1))
+        #expect(KeyMap.command(code: KeyMap.keyRight, pressed: true) == .step(1))
+        #expect(KeyMap.command(code: KeyMap.keyDown, pressed: true) == .step(1))
+    }
+
+    @Test func enterSpaceActivateAndHomeGoesFirst() {
+        #expect(KeyMap.command(code: 28, pressed: true) == .activate)
+        #expect(KeyMap.command(code: 96, pressed: true) == .activate)
+        #expect(KeyMap.command(code: 57, pressed: true) == .activate)
+        #expect(KeyMap.command(code: 102, pressed: true) == .first)
+    }
+
+    @Test func releasesAndOtherKeysDoNothing() {
+        #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: false) == nil)
+        #expect(KeyMap.command(code: 30, pressed: true) == nil)  // KEY_A
+    }
+}
+
+@Suite struct WheelAccumulatorTests {
+    @Test func plainDetentsStepOnce() {
+        var wheel = WheelAccumulator()
+        #expect(wheel.add(120) == 1)
+        #expect(wheel.add(-120) == -1)
+        #expect(wheel.add(240) == 2)
+    }
+
+    @Test func highResolutionFractionsAddUp() {
+        var wheel = WheelAccumulator()
+        #expect([wheel.add(30), wheel.add(30), wheel.add(30), wheel.add(30)] == [0, 0, 0, 1])
+        #expect([wheel.add(-40), wheel.add(-40), wheel.add(-40)] == [0, 0, -1])
+    }
+
+    @Test func reversalDropsTheUnfinishedPart() {
+        var wheel = WheelAccumulator()
+        #expect(wheel.add(90) == 0)
+        #expect(wheel.add(-60) == 0)
+        #expect(wheel.add(-60) == -1)  // 90 forgotten: -60 - 60 is a whole detent back
+    }
+
+    @Test func zeroAndNonFiniteAreIgnored() {
+        var wheel = WheelAccumulator()
+        #expect(wheel.add(0) == 0)
+        #expect(wheel.add(.nan) == 0)
+        #expect(wheel.add(60) == 0)
+        #expect(wheel.add(60) == 1)
+    }
+}
+
+@Suite struct MouseFingerTests {
+    let transform = ScreenTransform(panelWidth: 800, panelHeight: 480)
+
+    @Test func hoveringMovesWithoutEvents() {
+        var mouse = MouseFinger(transform: transform)
+        #expect(mouse.position == Point(x: 400, y: 240))
+        #expect(mouse.move(dx: 10, dy: -5) == nil)
+        #expect(mouse.position == Point(x: 410, y: 235))
+    }
+
+    @Test func leftDragIsOneFinger() {
+        var mouse = MouseFinger(transform: transform)
+        #expect(mouse.button(MouseFinger.leftButton, pressed: true) == .down(Point(x: 400, y: 240)))
+        #expect(mouse.button(MouseFinger.leftButton, pressed: true) == nil)
+        #expect(mouse.move(dx: 1000, dy: 0) == .motion(Point(x: 799, y: 240)))
+        #expect(mouse.move(dx: 5, dy: 0) == nil)  // pinned at the edge: no motion
+        #expect(mouse.button(MouseFinger.leftButton, pressed: false) == .up(Point(x: 799, y: 240)))
+        #expect(mouse.state == .hovering)
+    }
+
+    @Test func otherButtonsDoNothing() {
+        var mouse = MouseFinger(transform: transform)
+        #expect(mouse.button(0x111, pressed: true) == nil)  // BTN_RIGHT
+        #expect(mouse.state == .hovering)
+    }
+
+    @Test func absoluteMotionIsTurnedLikeATouch() {
+        var mouse = MouseFinger(transform: ScreenTransform(panelWidth: 800, panelHeight: 480, rotation: .half))
+        _ = mouse.moveAbsolute(panelX: 700, panelY: 80)
+        #expect(mouse.position == Point(x: 100, y: 400))
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Boots the test bed VM once, runs a guest shell script in it as root, powers off, and exits
+# with the script's status. See tests/vm/README.md.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+usage() {
+  cat <<USAGE
+Usage: tests/vm/boot.sh --script FILE --out DIR [options]
+
+  --script FILE        guest shell script (bash), run as root in /out after the bed is ready
+  --out DIR            host directory shared writable as the guest's /out (created if missing);
+                       the serial log is DIR/serial.log, the script's output DIR/.vm/script.log
+  --timeout SECONDS    kill qemu and fail if the VM has not powered off by then (default 600)
+  --systemd            boot systemd as PID 1; the script runs as a oneshot service
+                       (dialkiosk-vm-script.service) once basic.target is reached
+  --systemd-unit NAME  with --systemd: the unit to boot (systemd.unit=), default
+                       dialkiosk-vm.target (basic.target + the script); the script is added
+                       to NAME's wants
+  --unit FILE          with --systemd: install FILE into the guest's /etc/systemd/system
+                       (repeatable)
+  --bochs              add a bochs VGA (qemu -device bochs-display) as a second KMS driver
+  --memory MB          guest memory (default 2048)
+  -h, --help           this text
+USAGE
+}
+
+script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048
+units=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --script) script="${2:?--script needs a file}"; shift 2 ;;
+    --out) out="${2:?--out needs a directory}"; shift 2 ;;
+    --timeout) timeout="${2:?--timeout needs seconds}"; shift 2 ;;
+    --systemd) mode=systemd; shift ;;
+    --systemd-unit) mode=systemd; unit="${2:?--systemd-unit needs a unit name}"; shift 2 ;;
+    --unit) units+=("${2:?--unit needs a file}"); shift 2 ;;
+    --bochs) bochs=1; shift ;;
+    --memory) memory="${2:?--memory needs megabytes}"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; vm_die "unknown argument: $1" ;;
+  esac
+done
+[ -n "$script" ] || { usage >&2; vm_die "--script is required"; }
+[ -n "$out" ] || { usage >&2; vm_die "--out is required"; }
+[ -f "$script" ] || vm_die "guest script not found: $script"
+[[ "$timeout" =~ ^[0-9]+$ ]] && [ "$timeout" -gt 0 ] || vm_die "--timeout must be a positive number of seconds, got '$timeout'"
+[ ${#units[@]} -eq 0 ] || [ "$mode" = systemd ] || vm_die "--unit needs --systemd"
+for f in "${units[@]}"; do [ -f "$f" ] || vm_die "unit file not found: $f"; done
+command -v qemu-system-x86_64 >/dev/null || vm_die "qemu-system-x86_64 is missing (scripts/install-deps.sh)"
+
+t0=$(vm_now)
+prep="$("$vm_dir/prepare.sh")" || vm_die "prepare.sh failed"
+kdir="$(sed -n 's/^KDIR=//p' <<<"$prep")"
+initramfs="$(sed -n 's/^INITRAMFS=//p' <<<"$prep")"
+tools="$(sed -n 's/^TOOLS=//p' <<<"$prep")"
+t_prepare=$(vm_elapsed "$t0")
+kver="${kdir#"$vm_cache"/kernel-}"; kver="${kver%%-amd64-*}-amd64"
+kernel="$kdir/root/boot/vmlinuz-$kver"
+moddir=""
+for d in "$kdir/root/lib/modules/$kver" "$kdir/root/usr/lib/modules/$kver"; do
+  [ -d "$d" ] && { moddir="$d"; break; }
+done
+[ -f "$kernel" ] && [ -n "$moddir" ] || vm_die "the cache in $kdir is incomplete: remove it and run again"
+
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+ctl="$out/.vm"
+rm -rf "$ctl"
+mkdir -p "$ctl"
+cp "$script" "$ctl/script.sh"
+if [ ${#units[@]} -gt 0 ]; then
+  mkdir -p "$ctl/units"
+  cp "${units[@]}" "$ctl/units/"
+fi
+{
+  printf 'DK_MODE=%q\n' "$mode"
+  printf 'DK_UNIT=%q\n' "$unit"
+  printf 'DK_REPO=%q\n' "$vm_repo"
+  printf 'DK_VMDIR=%q\n' "$vm_dir"
+  printf 'DK_TOOLS=%q\n' "$tools"
+} >"$ctl/config"
+
+serial="$out/serial.log"
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_SMP:-2}"
+  -m "$memory" -nodefaults -no-reboot -display none -monitor none
+  -serial "file:$serial"
+  -kernel "$kernel" -initrd "$initramfs"
+  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh"
+  -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+  -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap")
+# -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.
+[ "$bochs" = 1 ] && qemu+=(-device bochs-display)
+
+vm_log "booting ($mode mode, timeout ${timeout}s), serial log: $serial"
+t1=$(vm_now)
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" </dev/null
+qrc=$?
+set -e
+t_vm=$(vm_elapsed "$t1")
+
+# Stage times from the guest's marks (their modification times are the host's clock).
+mtime() { [ -f "$ctl/t-$1" ] && stat -c %.3Y "$ctl/t-$1"; }
+span() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+m_user=$(mtime userspace || true); m_start=$(mtime script-start || true); m_end=$(mtime script-end || true)
+times="prepare ${t_prepare}s"
+[ -n "$m_user" ] && times+=", boot to userspace $(span "$t1" "$m_user")s"
+if [ -n "$m_start" ] && [ -n "$m_user" ]; then
+  if [ "$mode" = systemd ]; then what="systemd to the script"; else what="modules and udev"; fi
+  times+=", $what $(span "$m_user" "$m_start")s"
+fi
+[ -n "$m_start" ] && [ -n "$m_end" ] && times+=", script $(span "$m_start" "$m_end")s"
+times+=", whole VM ${t_vm}s"
+vm_log "stages: $times"
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+  vm_die "the VM did not power off within ${timeout}s (killed); see $serial"
+fi
+[ "$qrc" = 0 ] || vm_die "qemu exited with status $qrc; see $serial"
+[ -f "$ctl/status" ] || vm_die "the guest script reported no status (it did not run or the guest crashed); see $serial"
+status="$(cat "$ctl/status")"
+vm_log "guest script exited with status $status"
+exit "$status"
