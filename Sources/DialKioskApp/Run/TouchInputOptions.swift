@@ -24,7 +24,7 @@ struct TouchInputOptions: ParsableArguments {
             do {
                 _ = try CalibrationMatrix(parsing: touchCalibration)
             } catch {
-                throw ValidationError("--\(error.description)")
+                throw ValidationError("--touch-calibration: \(error.description)")
             }
         }
     }
