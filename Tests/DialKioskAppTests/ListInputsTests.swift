@@ -12,9 +12,9 @@ import TouchInput
         ]
         let lines = ListInputsCommand.table(devices)
         #expect(lines == [
-            "DEVICE   CAPABILITIES  SIZE_MM      CALIBRATION  SEAT           NAME",
-            "event2   touch         154.3x86     yes          seat0/default  ILITEK ILITEK-TP",
-            "event10  pointer       -            no           seat0/default  Wheel mouse",
+            "DEVICE   CAPABILITIES  SIZE_MM   CALIBRATION  SEAT           NAME",
+            "event2   touch         154.3x86  yes          seat0/default  ILITEK ILITEK-TP",
+            "event10  pointer       -         no           seat0/default  Wheel mouse",
         ])
     }
 
