@@ -46,17 +46,17 @@ wait_for() {  # FILE SECONDS REGEX
   return 1
 }
 
-# gestures.py WIDTH HEIGHT ROTATE PARTS: the injector script. Gestures are laid out in the
-# logical frame (the dial's centre and ring for WIDTHxHEIGHT logical pixels) and turned onto the
-# 1024x768 panel as the display rotation does (DisplayRotation.logicalPoint's inverse).
+# gestures.py WIDTH HEIGHT ROTATE PART: the injector script of one gesture. Gestures are laid out
+# in the logical frame (the dial's centre and ring for WIDTHxHEIGHT logical pixels) and turned
+# onto the 1024x768 panel as the display rotation does (DisplayRotation.logicalPoint's inverse).
 cat >"$work/gestures.py" <<'PY'
 import json, math, sys
-w, h, rotate, parts = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split(",")
+w, h, rotate, part = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 panel_w, panel_h = (h, w) if rotate in (90, 270) else (w, h)
 cx, cy, ring = w / 2, h / 2, 0.7 * min(w, h) / 2
 def panel(x, y):
     return {0: (x, y), 90: (panel_w - y, x), 180: (panel_w - x, panel_h - y), 270: (y, panel_h - x)}[rotate]
-lines, t, last = [], 0.5, (0, 0)
+lines, t, last = [], 0.2, (0, 0)
 def touch(kind, x=None, y=None):
     global last
     if x is None:
@@ -77,54 +77,85 @@ def arc(start, end, steps, dt, hold=0.0):
     if hold:
         touch("motion", *on_ring(end))
     touch("up")
-for part in parts:
-    if part == "swipe":      # a quarter turn clockwise from 12 o'clock in 0.12 s, let go moving
-        arc(-90, 0, 12, 0.010); t += 3.5
-    elif part == "slow":     # one slot (30 degrees for 12 items) in a second, held still, lifted
-        arc(-90, -60, 20, 0.050, hold=0.4); t += 2.5
-    elif part == "tap":      # in the hub
-        touch("down", cx, cy); t += 0.06; touch("up"); t += 1.5
-    elif part == "commands": # wheel towards the user, away; Right, Left, Down, Up: one item each
-        for d in ({"type": "wheel", "detents": -1}, {"type": "wheel", "detents": 1},
-                  {"type": "key", "key": "KEY_RIGHT"}, {"type": "key", "key": "KEY_LEFT"},
-                  {"type": "key", "key": "KEY_DOWN"}, {"type": "key", "key": "KEY_UP"}):
-            lines.append(dict(d, t=round(t, 4))); t += 1.5
-    elif part == "unplug":   # ten degrees of a drag, then the touchscreen disappears
-        touch("down", *on_ring(-90))
-        for i in range(1, 6):
-            t += 0.04; touch("motion", *on_ring(-90 + 2 * i))
-        t += 0.05
-        lines.append({"t": round(t, 4), "type": "destroy", "device": "touch"})
+commands = {"wheel-forward": {"type": "wheel", "detents": -1}, "wheel-back": {"type": "wheel", "detents": 1},
+            "right": {"type": "key", "key": "KEY_RIGHT"}, "left": {"type": "key", "key": "KEY_LEFT"},
+            "down": {"type": "key", "key": "KEY_DOWN"}, "up": {"type": "key", "key": "KEY_UP"}}
+if part == "swipe":      # a quarter turn clockwise from 12 o'clock in 0.12 s, let go moving
+    arc(-90, 0, 12, 0.010)
+elif part == "slow":     # one slot (30 degrees for 12 items) in a second, held still, lifted
+    arc(-90, -60, 20, 0.050, hold=0.4)
+elif part == "tap":      # in the hub
+    touch("down", cx, cy); t += 0.06; touch("up")
+elif part in commands:   # REL_WHEEL -1 is a detent towards the user: forward
+    lines.append(dict(commands[part], t=t))
+elif part == "unplug":   # ten degrees of a drag, then the touchscreen disappears
+    touch("down", *on_ring(-90))
+    for i in range(1, 6):
+        t += 0.04; touch("motion", *on_ring(-90 + 2 * i))
+    t += 0.05
+    lines.append({"t": round(t, 4), "type": "destroy", "device": "touch"})
+else:
+    sys.exit("gestures.py: unknown part " + part)
 for d in lines:
     print(json.dumps(d))
 PY
 
-# phase NAME ROTATE PARTS: run + watcher + injector; leaves NAME.run.log, NAME.watch.jsonl.
-phase() {
-  local name=$1 rotate=$2 parts=$3 lw=1024 lh=768
-  [ "$rotate" = 90 ] || [ "$rotate" = 270 ] && { lw=768; lh=1024; }
-  python3 "$work/gestures.py" $lw $lh "$rotate" "$parts" >"$work/$name.script"
-  local log="$work/$name.inject.log" go="$work/$name.go"
-  python3 "$DK_GUEST/inject.py" "$work/$name.script" --go-file "$go" >"$log" 2>&1 &
+count() { grep -Ec "$2" "$1" 2>/dev/null; }
+
+# gesture NAME PART: fresh uinput devices (a hotplug for run and the watcher), one gesture, then
+# waits for run to come to rest after it and removes the devices again.
+gesture() {
+  local name=$1 part=$2 n=$((++gestures))
+  local script="$work/$name.$n.$part.script" log="$work/$name.$n.$part.inject.log" go="$work/$name.$n.go"
+  python3 "$work/gestures.py" $lw $lh "$rotate" "$part" >"$script" || return 1
+  local rests; rests=$(count "$work/$name.run.log" '^rest|"event": ?"rest"')
+  python3 "$DK_GUEST/inject.py" "$script" --go-file "$go" >"$log" 2>&1 &
   local ip=$!
   wait_for "$log" 120 "inject: (ready|error)" $ip && grep -q "inject: ready" "$log" || { cat "$log"; kill $ip; return 1; }
-  udevadm settle --timeout=60
+  # Both readers have the new touchscreen before the gesture starts.
+  local added=$((3 * n))
+  for f in "$work/$name.run.err" "$work/$name.watch.err"; do
+    local i
+    for ((i = 0; i < 600; i++)); do
+      [ "$(count "$f" '"DialKiosk test (touchscreen|wheel mouse|keyboard)"')" -ge $added ] && break
+      sleep 0.1
+    done
+  done
+  touch "$go"
+  wait_for "$log" 120 "inject: (done|error)" $ip && grep -q "inject: done" "$log" || { cat "$log"; kill $ip; return 1; }
+  local i
+  for ((i = 0; i < 600; i++)); do
+    [ "$(count "$work/$name.run.log" '^rest|"event": ?"rest"')" -gt "$rests" ] && break
+    sleep 0.1
+  done
+  [ $i -lt 600 ] || echo "input-run: $name: no rest after $part within 60 s"
+  kill -TERM $ip; wait $ip
+  for ((i = 0; i < 600; i++)); do
+    [ "$(count "$work/$name.run.err" 'input device [0-9]+: removed')" -ge $added ] && break
+    sleep 0.1
+  done
+}
+
+# phase NAME ROTATE PART...: run and the watcher, then each gesture; leaves NAME.run.log,
+# NAME.watch.jsonl and simulate's prediction from the samples the watcher saw.
+phase() {
+  local name=$1; rotate=$2; shift 2
+  lw=1024 lh=768 gestures=0
+  if [ "$rotate" = 90 ] || [ "$rotate" = 270 ]; then lw=768 lh=1024; fi
   "$bin" run --items $items --rotate "$rotate" --connector Virtual-1 >"$work/$name.run.log" 2>"$work/$name.run.err" &
   local rp=$!
   "$bin" list-inputs --watch --size 1024x768 --rotate "$rotate" >"$work/$name.watch.jsonl" 2>"$work/$name.watch.err" &
   local wp=$!
-  wait_for "$work/$name.watch.jsonl" 120 '"event":"watching"' $wp || { cat "$work/$name.watch.err"; kill $rp $wp $ip; return 1; }
-  wait_for "$work/$name.run.err" 120 'input device [0-9]+: event[0-9]+ "DialKiosk test keyboard"' $rp \
-    || { cat "$work/$name.run.log" "$work/$name.run.err"; kill $rp $wp $ip; return 1; }
-  touch "$go"
-  wait_for "$log" 300 "inject: (done|error)" && grep -q "inject: done" "$log" || { cat "$log"; kill $rp $wp $ip; return 1; }
-  # Let the last landing finish (physics time is real time; frames are slow under emulation).
-  sleep 4
+  wait_for "$work/$name.watch.jsonl" 120 '"event":"watching"' $wp || { cat "$work/$name.watch.err"; kill $rp $wp; return 1; }
+  wait_for "$work/$name.run.log" 120 '^run: /dev/dri' $rp || { cat "$work/$name.run.err"; kill $rp $wp; return 1; }
+  local part
+  for part in "$@"; do
+    gesture "$name" "$part" || { kill $rp $wp; return 1; }
+  done
   local alive=yes
   kill -0 $rp 2>/dev/null || alive=no
   echo "$alive" >"$work/$name.alive"
   kill -TERM $rp $wp; wait $rp; echo $? >"$work/$name.run.status"; wait $wp
-  kill -TERM $ip; wait $ip
   # simulate on the very samples libinput delivered, times from the first sample.
   python3 - "$work/$name.watch.jsonl" >"$work/$name.samples" <<'PY'
 import json, sys
@@ -167,7 +198,7 @@ PY
   then echo "input-run: $name: ok"; else echo "input-run: $name: FAILED"; failures=$((failures + 1)); fi
 }
 
-if phase plain 0 swipe,slow,tap,commands,unplug; then
+if phase plain 0 swipe slow tap wheel-forward wheel-back right left down up unplug; then
   check plain '
 k = len(sim)
 assert k >= 3, "simulate predicts a swipe selection, a neighbour and an activation: %s" % sim
@@ -186,7 +217,7 @@ assert status == "0", "run exited %s on SIGTERM" % status
 '
 else failures=$((failures + 1)); fi
 
-if phase rotated 90 swipe,tap; then
+if phase rotated 90 swipe tap; then
   check rotated '
 assert len(sim) == 2, "simulate predicts the swipe and the tap: %s" % sim
 assert run == sim, "run %s != simulate %s" % (run, sim)
