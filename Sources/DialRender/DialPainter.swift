@@ -67,6 +67,12 @@ public final class DialPainter {
         background = PixelBuffer(width: width, height: height)
     }
 
+    /// Paints the background for `geometry` now; otherwise the first `paint` does it (tens of
+    /// milliseconds on a large frame), and that frame would be late.
+    public func prepare(for geometry: DialGeometry) {
+        ensureBackground(geometry)
+    }
+
     /// Paints `pose` into `frame`, restoring only what the previous frame covered.
     public func paint(_ pose: DialPose) {
         ensureBackground(pose.geometry)
@@ -105,7 +111,8 @@ public final class DialPainter {
         // The track's own soft shadow, a band slightly below it (a disc shadow would darken the
         // whole inside of the ring).
         let blur = half * 0.3
-        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, color: RGBColor(hex: 0)) { d in
+        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, hole: inner - blur - 1,
+                      color: RGBColor(hex: 0)) { d in
             Coverage.softDisc(distance: d, radius: outer, blur: blur)
                 * (1 - Coverage.softDisc(distance: d, radius: inner, blur: blur)) * 0.45
         }

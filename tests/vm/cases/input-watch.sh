@@ -26,9 +26,13 @@ failures=0
 
 # Waits up to $2 seconds for the extended regex $3 in file $1.
 wait_for() {
-  local file=$1 seconds=$2 pattern=$3 i
+  local file=$1 seconds=$2 pattern=$3 pid=${4:-} i
   for ((i = 0; i < seconds * 10; i++)); do
     grep -Eq "$pattern" "$file" 2>/dev/null && return 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      echo "${0##*/}: process $pid ended while waiting for /$pattern/ in $file"
+      return 1
+    fi
     sleep 0.1
   done
   echo "input-watch: timed out after ${seconds}s waiting for /$pattern/ in $file"
@@ -42,11 +46,11 @@ phase() {
   local log="$work/$name.inject.log" go="$work/$name.go"
   python3 "$DK_GUEST/inject.py" "$script" --go-file "$go" >"$log" 2>&1 &
   local ip=$!
-  wait_for "$log" 120 "inject: (ready|error)" && grep -q "inject: ready" "$log" || { cat "$log"; kill $ip; return 1; }
+  wait_for "$log" 120 "inject: (ready|error)" $ip && grep -q "inject: ready" "$log" || { cat "$log"; kill $ip; return 1; }
   udevadm settle --timeout=60
   "$bin" list-inputs --watch "$@" >"$work/$name.jsonl" 2>"$work/$name.err" &
   local wp=$!
-  wait_for "$work/$name.jsonl" 120 '"event":"watching"' || { cat "$work/$name.err"; kill $wp $ip; return 1; }
+  wait_for "$work/$name.jsonl" 120 '"event":"watching"' $wp || { cat "$work/$name.err"; kill $wp $ip; return 1; }
   touch "$go"
   wait_for "$log" 120 "inject: (done|error)" && grep -q "inject: done" "$log" || { cat "$log"; kill $wp $ip; return 1; }
   # The last events are read within a poll round; give the emulated CPU time for it.
