@@ -147,7 +147,7 @@ phase() {
   "$bin" list-inputs --watch --size 1024x768 --rotate "$rotate" >"$work/$name.watch.jsonl" 2>"$work/$name.watch.err" &
   local wp=$!
   wait_for "$work/$name.watch.jsonl" 120 '"event":"watching"' $wp || { cat "$work/$name.watch.err"; kill $rp $wp; return 1; }
-  wait_for "$work/$name.run.log" 120 '^run: /dev/dri' $rp || { cat "$work/$name.run.err"; kill $rp $wp; return 1; }
+  wait_for "$work/$name.run.err" 120 '^run: /dev/dri' $rp || { cat "$work/$name.run.err"; kill $rp $wp; return 1; }
   local part
   for part in "$@"; do
     gesture "$name" "$part" || { kill $rp $wp; return 1; }
