@@ -251,7 +251,9 @@ public final class DialPainter {
 
     private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
-        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
+        // Tied to the item size so a big hub does not shout, but never below a readable size.
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio,
+                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6))
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask
