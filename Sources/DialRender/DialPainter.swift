@@ -10,8 +10,11 @@ import DialCore
 ///
 /// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
+    /// The menu, in the order of `DialPose.items`.
     public let items: [MenuItem]
+    /// Colours, sizes and fonts.
     public let theme: Theme
+    /// Size of the logical (upright) frame, in pixels.
     public let width: Int
     public let height: Int
     /// The frame `paint(_:)` paints into (the shadow buffer that is copied to the screen).
