@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the VM test bed: prepare once, then every tests/vm/cases/*.sh (or only the NAMEs given),
-# each booting its own VM. Prints PASS/FAIL per case with the reason and the time it took, and
+# Runs the VM test bed: prepare once, then every executable tests/vm/cases/*.sh (or only the NAMEs
+# given; files there that are not executable are helpers the cases source), each booting its VM. Prints PASS/FAIL per case with the reason and the time it took, and
 # ends with "vm: N passed, M failed". DIALKIOSK_SKIP_VM=1 skips everything.
 # Usage: tests/vm/run-all.sh [NAME...]     (NAME = a case file's name without .sh)
 set -uo pipefail
@@ -15,11 +15,11 @@ cases=()
 if [ $# -gt 0 ]; then
   for name in "$@"; do
     name="${name%.sh}"; name="${name##*/}"
-    [ -f "$vm_dir/cases/$name.sh" ] || vm_die "no case '$name'; cases: $(cd "$vm_dir/cases" && ls -- *.sh | sed 's/\.sh$//' | tr '\n' ' ')"
+    [ -x "$vm_dir/cases/$name.sh" ] || vm_die "no case '$name'; cases: $(cd "$vm_dir/cases" && for c in *.sh; do [ -x "$c" ] && printf '%s ' "${c%.sh}"; done)"
     cases+=("$vm_dir/cases/$name.sh")
   done
 else
-  for f in "$vm_dir"/cases/*.sh; do cases+=("$f"); done
+  for f in "$vm_dir"/cases/*.sh; do [ -x "$f" ] && cases+=("$f"); done
 fi
 
 all=$(vm_now)
@@ -50,7 +50,7 @@ for f in "${cases[@]}"; do
     line="PASS $name (${took}s)"
   else
     failed=$((failed + 1))
-    reason="$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')"
+    reason="$(grep -E 'FAIL: ' "$log" | tail -n1 | sed 's/^.*FAIL: //')"
     line="FAIL $name (${took}s): ${reason:-exit status $rc, see $log}"
   fi
   echo "$line"

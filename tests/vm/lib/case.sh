@@ -1,4 +1,5 @@
-# Helpers for host-side case scripts in tests/vm/cases/NAME.sh (sourced).
+# Helpers for host-side case scripts in tests/vm/cases/NAME.sh (sourced). A case file must be
+# executable; run-all.sh takes the non-executable *.sh files there for sourced helpers.
 # A case boots the VM once with its guest script (tests/vm/cases/NAME.guest by default), then
 # checks what the guest left in $case_out. It exits 0 for PASS; on failure it prints one line
 # "FAIL: reason" (case_fail) and exits non-zero. run-all.sh shows that reason.
