@@ -10,8 +10,11 @@ import DialCore
 ///
 /// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
+    /// The menu, in the order of `DialPose.items`.
     public let items: [MenuItem]
+    /// Colours, sizes and fonts.
     public let theme: Theme
+    /// Size of the logical (upright) frame, in pixels.
     public let width: Int
     public let height: Int
     /// The frame `paint(_:)` paints into (the shadow buffer that is copied to the screen).
@@ -67,6 +70,12 @@ public final class DialPainter {
         background = PixelBuffer(width: width, height: height)
     }
 
+    /// Paints the background for `geometry` now; otherwise the first `paint` does it (tens of
+    /// milliseconds on a large frame), and that frame would be late.
+    public func prepare(for geometry: DialGeometry) {
+        ensureBackground(geometry)
+    }
+
     /// Paints `pose` into `frame`, restoring only what the previous frame covered.
     public func paint(_ pose: DialPose) {
         ensureBackground(pose.geometry)
@@ -105,7 +114,8 @@ public final class DialPainter {
         // The track's own soft shadow, a band slightly below it (a disc shadow would darken the
         // whole inside of the ring).
         let blur = half * 0.3
-        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, color: RGBColor(hex: 0)) { d in
+        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, hole: inner - blur - 1,
+                      color: RGBColor(hex: 0)) { d in
             Coverage.softDisc(distance: d, radius: outer, blur: blur)
                 * (1 - Coverage.softDisc(distance: d, radius: inner, blur: blur)) * 0.45
         }
@@ -244,7 +254,9 @@ public final class DialPainter {
 
     private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
-        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
+        // Tied to the item size so a big hub does not shout, but never below a readable size.
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio,
+                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6))
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask

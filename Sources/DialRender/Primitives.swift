@@ -57,7 +57,7 @@ extension PixelBuffer {
 
     /// Blends `color` into the annulus between `inner` and `outer` radii.
     public mutating func strokeRing(center: Point, inner: Double, outer: Double, color: RGBColor, opacity: Double = 1) {
-        paintRadial(center: center, reach: outer + 1, color: color) { d in
+        paintRadial(center: center, reach: outer + 1, hole: inner - 1, color: color) { d in
             Coverage.ring(distance: d, inner: inner, outer: outer) * opacity
         }
     }
@@ -72,10 +72,11 @@ extension PixelBuffer {
 
     /// Blends `color` over the box around `center` of half-size `reach`, by the weight `weight`
     /// gives for each pixel centre's distance from `center`.
-    mutating func paintRadial(center: Point, reach: Double, color: RGBColor, weight: (Double) -> Double) {
+    /// Inside radius `hole` the weight must be zero; those pixels are skipped.
+    mutating func paintRadial(center: Point, reach: Double, hole: Double = 0, color: RGBColor, weight: (Double) -> Double) {
         let w = width, h = height, pitch = rowPitch
         _ = withUnsafeMutablePixels {
-            Self.paintRadial($0, pitch: pitch, width: w, height: h, center: center, reach: reach,
+            Self.paintRadial($0, pitch: pitch, width: w, height: h, center: center, reach: reach, hole: hole,
                              color: color.xrgb, weight: weight)
         }
     }
@@ -83,7 +84,7 @@ extension PixelBuffer {
     /// `paintRadial` on raw pixels; returns the rectangle it may have touched.
     @discardableResult
     static func paintRadial(_ p: UnsafeMutablePointer<UInt32>, pitch: Int, width: Int, height: Int, center: Point,
-                            reach: Double, color c: UInt32, weight: (Double) -> Double) -> PixelRect {
+                            reach: Double, hole: Double = 0, color c: UInt32, weight: (Double) -> Double) -> PixelRect {
         let x0 = max(0, Int((center.x - reach).rounded(.down)))
         let x1 = min(width, Int((center.x + reach).rounded(.up)) + 1)
         let y0 = max(0, Int((center.y - reach).rounded(.down)))
@@ -93,7 +94,14 @@ extension PixelBuffer {
         for y in y0..<y1 {
             let dy = Double(y) + 0.5 - center.y
             let row = p + y * pitch
-            for x in x0..<x1 {
+            // Columns whose whole pixel lies inside the hole: [skip0, skip1).
+            var skip0 = x1, skip1 = x1
+            if hole > abs(dy) + 1 {
+                let span = (hole * hole - dy * dy).squareRoot() - 1.5
+                skip0 = max(x0, Int((center.x - span).rounded(.up)))
+                skip1 = max(skip0, min(x1, Int((center.x + span).rounded(.down))))
+            }
+            for x in x0..<x1 where x < skip0 || x >= skip1 {
                 let dx = Double(x) + 0.5 - center.x
                 let a = PixelMath.byte(weight((dx * dx + dy * dy).squareRoot()))
                 if a != 0 { row[x] = PixelMath.mix(row[x], c, s: a, a: a) }
@@ -119,11 +127,15 @@ extension PixelBuffer {
 
 /// A half-open pixel rectangle [x0, x1) x [y0, y1).
 public struct PixelRect: Sendable, Equatable {
+    /// Left, top (inclusive), right, bottom (exclusive), in pixels.
     public var x0: Int, y0: Int, x1: Int, y1: Int
+    /// The rectangle [x0, x1) x [y0, y1).
     public init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
     }
+    /// True when it holds no pixel.
     public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
+    /// The part inside a `width` x `height` frame.
     public func clipped(width: Int, height: Int) -> PixelRect {
         PixelRect(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
     }

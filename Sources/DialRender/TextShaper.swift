@@ -28,13 +28,17 @@ struct TextShaper {
 
     /// `text` shaped at `px64` (1/64 pixel) size.
     func shape(_ text: String, px64: Int) -> ShapedLine {
-        var runs: [(face: FontFace, scalars: [Unicode.Scalar])] = []
+        // Runs break where the face changes or the strong direction does (a minimal bidi: each
+        // run is shaped in its own direction, neutrals such as spaces join the run before them).
+        var runs: [(face: FontFace, rtl: Bool?, scalars: [Unicode.Scalar])] = []
         for s in text.unicodeScalars {
             let face = faceFor(s, current: runs.last?.face)
-            if let last = runs.last, last.face === face {
+            let rtl = strongDirection(s)
+            if let last = runs.last, last.face === face, rtl == nil || last.rtl == nil || last.rtl == rtl {
                 runs[runs.count - 1].scalars.append(s)
+                if last.rtl == nil { runs[runs.count - 1].rtl = rtl }
             } else {
-                runs.append((face, [s]))
+                runs.append((face, rtl, [s]))
             }
         }
         if paragraphIsRightToLeft(text) { runs.reverse() }
@@ -89,13 +93,21 @@ struct TextShaper {
     /// True when the first strong character is Arabic, Hebrew or another right-to-left script.
     private func paragraphIsRightToLeft(_ text: String) -> Bool {
         for s in text.unicodeScalars {
-            let v = s.value
-            // Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, and the presentation forms.
-            if (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v) {
-                return true
-            }
-            if s.properties.isAlphabetic { return false }
+            if let rtl = strongDirection(s) { return rtl }
         }
         return false
+    }
+
+    /// True for a right-to-left letter, false for another letter, nil for neutrals (spaces,
+    /// digits, punctuation, marks), which take the direction around them.
+    private func strongDirection(_ s: Unicode.Scalar) -> Bool? {
+        let v = s.value
+        // Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, Mandaic, and the presentation forms.
+        let rtlBlock = (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v)
+        guard s.properties.isAlphabetic else { return nil }
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return nil
+        default: return rtlBlock
+        }
     }
 }

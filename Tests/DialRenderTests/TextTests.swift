@@ -61,6 +61,17 @@ import Testing
         #expect(word.glyphs.last?.glyph == shaper.shape("ש", px64: 16 * 64).glyphs.first?.glyph)
     }
 
+    @Test func mixedDirectionsKeepEachWordReadable() {
+        let px64 = 16 * 64
+        let arabic = shaper.shape("بيرة", px64: px64).glyphs.map(\.glyph)
+        let latin = shaper.shape("IPA", px64: px64).glyphs.map(\.glyph)
+        let space = shaper.shape(" ", px64: px64).glyphs.map(\.glyph)
+        // Left-to-right paragraph: "IPA", the space, then the Arabic word in its own visual order.
+        #expect(shaper.shape("IPA بيرة", px64: px64).glyphs.map(\.glyph) == latin + space + arabic)
+        // Right-to-left paragraph: the Arabic word (and its trailing space) rightmost, "IPA" left of it.
+        #expect(shaper.shape("بيرة IPA", px64: px64).glyphs.map(\.glyph) == latin + space + arabic)
+    }
+
     @Test func arabicLettersJoin() {
         // Joined (initial/medial/final) forms differ from the isolated letters.
         let word = shaper.shape("سلم", px64: 16 * 64).glyphs.map(\.glyph)
