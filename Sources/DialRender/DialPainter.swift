@@ -7,6 +7,8 @@ import DialCore
 /// Items are drawn from caches: a colour-free disc-and-shadow sprite per quarter-pixel radius
 /// (shared by all items), a label mask per item and half-pixel radius, an icon per item and size.
 /// `paint(_:)` keeps its own frame and only restores the background where the last frame drew.
+///
+/// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
     public let items: [MenuItem]
     public let theme: Theme
@@ -31,6 +33,7 @@ public final class DialPainter {
     private var labels: [LabelKey: TextMask?] = [:]
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: [LabelKey: IconSprite] = [:]
+    private var rings: [Int: TextMask] = [:]
 
     private struct LabelKey: Hashable {
         let item: Int
@@ -95,16 +98,25 @@ public final class DialPainter {
         let c = g.center
         let half = theme.ringWidthRatio * g.itemRadius / 2
         let inner = g.ringRadius - half, outer = g.ringRadius + half
-        b.dropShadow(center: Point(x: c.x, y: c.y + half * 0.15), radius: outer, blur: half * 0.35, opacity: 0.35)
+        // A soft glow behind the dial lifts it off the background.
+        b.paintRadial(center: c, reach: outer * 1.6, color: theme.glowColor) { d in
+            Coverage.softDisc(distance: d, radius: outer * 0.95, blur: outer * 0.6) * theme.glowOpacity
+        }
+        // The track's own soft shadow, a band slightly below it (a disc shadow would darken the
+        // whole inside of the ring).
+        let blur = half * 0.3
+        b.paintRadial(center: Point(x: c.x, y: c.y + half * 0.12), reach: outer + blur + 2, color: RGBColor(hex: 0)) { d in
+            Coverage.softDisc(distance: d, radius: outer, blur: blur)
+                * (1 - Coverage.softDisc(distance: d, radius: inner, blur: blur)) * 0.45
+        }
         b.strokeRing(center: c, inner: inner, outer: outer, color: theme.ringColor)
         b.strokeRing(center: c, inner: outer - 1.2, outer: outer, color: theme.ringEdgeColor, opacity: 0.8)
         b.strokeRing(center: c, inner: inner, outer: inner + 1.2, color: theme.ringEdgeColor, opacity: 0.5)
         let hub = g.hubRadius
         b.dropShadow(center: Point(x: c.x, y: c.y + hub * 0.03), radius: hub, blur: hub * 0.08, opacity: 0.6)
-        b.fillDisc(center: c, radius: hub, color: theme.hubColor)
-        // A faint lit cap on the hub's upper half, a rim, and a hairline inside the rim.
-        b.fillDisc(center: Point(x: c.x, y: c.y - hub * 0.12), radius: hub * 0.88,
-                   color: theme.hubColor.mixed(with: theme.hubRimColor, 0.35), opacity: 0.25)
+        b.fillDisc(center: c, radius: hub, top: theme.hubColor.mixed(with: theme.hubRimColor, 0.22),
+                   bottom: theme.hubColor.mixed(with: RGBColor(hex: 0), 0.3))
+        // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
         background = b
@@ -138,14 +150,11 @@ public final class DialPainter {
                 touched.append(sprite.rect(atX: x, y: y))
                 if i == pose.selected {
                     let strength = selectionStrength(pose, i)
-                    if strength > 0 {
-                        let outer = sprite.radius + theme.selectionWidth + 1.5, inner = sprite.radius + 1.5
-                        let a = strength * ip.alpha
-                        touched.append(PixelBuffer.paintRadial(
-                            p, pitch: pitch, width: w, height: h, center: Point(x: Double(x), y: Double(y)),
-                            reach: outer + 1, color: theme.selectionColor.xrgb) {
-                                Coverage.ring(distance: $0, inner: inner, outer: outer) * a
-                            })
+                    if strength > 0 && theme.selectionWidth > 0 {
+                        let ring = selectionRing(sprite)
+                        ring.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
+                                  color: theme.selectionColor.xrgb, alpha: PixelMath.byte(strength * ip.alpha))
+                        touched.append(ring.rect(atX: x, y: y))
                     }
                 }
                 drawContent(i, radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
@@ -211,6 +220,15 @@ public final class DialPainter {
         return sprite
     }
 
+    private func selectionRing(_ sprite: DiscSprite) -> TextMask {
+        let key = Int((sprite.radius * 4).rounded())
+        if let cached = rings[key] { return cached }
+        if rings.count > 2048 { rings.removeAll() }
+        let ring = TextMask.ring(inner: sprite.radius + 1.5, outer: sprite.radius + 1.5 + theme.selectionWidth)
+        rings[key] = ring
+        return ring
+    }
+
     private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
         if let cached = labels[key] { return cached }
         if labels.count > 8192 { labels.removeAll() }
@@ -226,7 +244,7 @@ public final class DialPainter {
 
     private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
-        let nominal = g.hubRadius * theme.hubLabelSizeRatio
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask

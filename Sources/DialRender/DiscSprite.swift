@@ -4,14 +4,15 @@
 /// shade). A pixel becomes `(colour * light + backdrop * (255 - alpha)) / 255`.
 ///
 /// Rows record where any ink is and where the disc is fully opaque; the opaque middle of a row
-/// has one shade and is a plain fill, so only the rim and the shadow are blended.
+/// has one shade and is a plain fill, so only the rim and the shadow are blended, four pixels at
+/// a time. Each pixel's alpha and light share one 32-bit word (alpha low, light high) so that
+/// one vector load fetches both for four pixels.
 final class DiscSprite {
     /// Side of the square sprite; the disc's centre is the corner between pixels `half - 1` and `half`.
     let size: Int
     let half: Int
     let radius: Double
-    private let alpha: [UInt8]
-    private let light: [UInt8]
+    private let masks: [UInt32]
     private let rows: [Row]
 
     struct Row {
@@ -26,8 +27,7 @@ final class DiscSprite {
         self.radius = radius
         half = Int((radius + shadowBlur + abs(shadowOffset) + 2).rounded(.up))
         size = 2 * half
-        var alpha = [UInt8](repeating: 0, count: size * size)
-        var light = [UInt8](repeating: 0, count: size * size)
+        var masks = [UInt32](repeating: 0, count: size * size)
         var rows: [Row] = []
         rows.reserveCapacity(size)
         let c = Double(half)
@@ -46,8 +46,7 @@ final class DiscSprite {
                 let sh = Coverage.softDisc(distance: sd, radius: radius, blur: shadowBlur) * shadowOpacity
                 let a = PixelMath.byte(cov + sh * (1 - cov))
                 let l = cov >= 1 ? shadeByte : min(a, PixelMath.byte(cov * shade))
-                alpha[y * size + x] = UInt8(a)
-                light[y * size + x] = UInt8(l)
+                masks[y * size + x] = a | l << 16
                 if a > 0 {
                     row.inkStart = min(row.inkStart, Int32(x))
                     row.inkEnd = Int32(x + 1)
@@ -61,13 +60,12 @@ final class DiscSprite {
             if row.solidEnd == 0 { row.solidStart = row.inkStart; row.solidEnd = row.inkStart }
             rows.append(row)
         }
-        self.alpha = alpha
-        self.light = light
+        self.masks = masks
         self.rows = rows
     }
 
     /// Bytes held, for the cache's budget.
-    var byteCount: Int { size * size * 2 + rows.count * MemoryLayout<Row>.stride }
+    var byteCount: Int { size * size * 4 + rows.count * MemoryLayout<Row>.stride }
 
     /// The pixels this sprite may touch with the disc's centre at (`x`, `y`).
     func rect(atX x: Int, y: Int) -> PixelRect {
@@ -82,43 +80,64 @@ final class DiscSprite {
         let y0 = max(0, -top), y1 = min(size, clipHeight - top)
         let cx0 = max(0, -left), cx1 = min(size, clipWidth - left)
         guard y0 < y1, cx0 < cx1 else { return }
-        alpha.withUnsafeBufferPointer { ab in
-            light.withUnsafeBufferPointer { lb in
-                rows.withUnsafeBufferPointer { rb in
-                    for sy in y0..<y1 {
-                        let r = rb[sy]
-                        let s0 = max(cx0, Int(r.inkStart)), s1 = min(cx1, Int(r.inkEnd))
-                        guard s0 < s1 else { continue }
-                        let dst = pixels + (top + sy) * pitch + left
-                        let a = ab.baseAddress! + sy * size
-                        let l = lb.baseAddress! + sy * size
-                        if opacity == 255 {
-                            let o0 = min(max(s0, Int(r.solidStart)), s1), o1 = max(o0, min(s1, Int(r.solidEnd)))
-                            blendSpan(dst, a, l, s0, o0, color)
-                            if o0 < o1 {
-                                (dst + o0).update(repeating: PixelMath.scale(color, r.shade), count: o1 - o0)
-                            }
-                            blendSpan(dst, a, l, o1, s1, color)
-                        } else {
-                            for i in s0..<s1 {
-                                let ai = (UInt32(a[i]) &* opacity &+ 127) / 255
-                                let li = (UInt32(l[i]) &* opacity &+ 127) / 255
-                                if ai != 0 { dst[i] = PixelMath.mix(dst[i], color, s: li, a: ai) }
-                            }
+        masks.withUnsafeBufferPointer { mb in
+            rows.withUnsafeBufferPointer { rb in
+                for sy in y0..<y1 {
+                    let r = rb[sy]
+                    let s0 = max(cx0, Int(r.inkStart)), s1 = min(cx1, Int(r.inkEnd))
+                    guard s0 < s1 else { continue }
+                    let dst = pixels + (top + sy) * pitch + left
+                    let m = mb.baseAddress! + sy * size
+                    if opacity == 255 {
+                        let o0 = min(max(s0, Int(r.solidStart)), s1), o1 = max(o0, min(s1, Int(r.solidEnd)))
+                        Self.blendSpan(dst, m, s0, o0, color, opacity: 255)
+                        if o0 < o1 {
+                            (dst + o0).update(repeating: PixelMath.scale(color, r.shade), count: o1 - o0)
                         }
+                        Self.blendSpan(dst, m, o1, s1, color, opacity: 255)
+                    } else {
+                        Self.blendSpan(dst, m, s0, s1, color, opacity: opacity)
                     }
                 }
             }
         }
     }
 
+    /// Blends pixels [from, to) of one row: `(color * light + dst * (255 - alpha)) / 255` with
+    /// alpha and light first scaled by `opacity`. Four pixels per step in 32-bit vector lanes
+    /// (red and blue share a lane, as in `PixelMath.mix`), then the remainder one by one.
     @inline(__always)
-    private func blendSpan(_ dst: UnsafeMutablePointer<UInt32>, _ a: UnsafePointer<UInt8>,
-                           _ l: UnsafePointer<UInt8>, _ from: Int, _ to: Int, _ color: UInt32) {
+    private static func blendSpan(_ dst: UnsafeMutablePointer<UInt32>, _ m: UnsafePointer<UInt32>,
+                                  _ from: Int, _ to: Int, _ color: UInt32, opacity: UInt32) {
+        typealias V = SIMD4<UInt32>
+        let crb = V(repeating: color & 0x00FF_00FF), cg = V(repeating: (color >> 8) & 0xFF)
+        let lowRB = V(repeating: 0x00FF_00FF), low8 = V(repeating: 0xFF)
+        let op = V(repeating: opacity)
         var i = from
+        while i + 4 <= to {
+            let mv = UnsafeRawPointer(m + i).loadUnaligned(as: V.self)
+            var a = mv & 0xFFFF, l = mv &>> 16
+            if opacity != 255 {
+                a = a &* op &+ 128; a = (a &+ (a &>> 8)) &>> 8
+                l = l &* op &+ 128; l = (l &+ (l &>> 8)) &>> 8
+            }
+            let raw = UnsafeMutableRawPointer(dst + i)
+            let d = raw.loadUnaligned(as: V.self)
+            let ia = 255 &- a
+            let rb = crb &* l &+ (d & lowRB) &* ia
+            let g = cg &* l &+ ((d &>> 8) & low8) &* ia
+            let rbq = ((rb &+ 0x0080_0080 &+ ((rb &>> 8) & lowRB)) &>> 8) & lowRB
+            let gq = ((g &+ 0x80 &+ (g &>> 8)) &>> 8) & low8
+            raw.storeBytes(of: rbq | (gq &<< 8), as: V.self)
+            i += 4
+        }
         while i < to {
-            let ai = UInt32(a[i])
-            if ai != 0 { dst[i] = PixelMath.mix(dst[i], color, s: UInt32(l[i]), a: ai) }
+            var a = m[i] & 0xFFFF, l = m[i] >> 16
+            if opacity != 255 {
+                a = (a &* opacity &+ 128); a = (a &+ (a >> 8)) >> 8
+                l = (l &* opacity &+ 128); l = (l &+ (l >> 8)) >> 8
+            }
+            if a != 0 { dst[i] = PixelMath.mix(dst[i], color, s: l, a: a) }
             i += 1
         }
     }

@@ -39,6 +39,22 @@ extension PixelBuffer {
         }
     }
 
+    /// A disc shaded vertically from `top` at its top edge to `bottom` at its bottom edge.
+    public mutating func fillDisc(center: Point, radius: Double, top: RGBColor, bottom: RGBColor, opacity: Double = 1) {
+        let y0 = center.y - radius
+        for y in max(0, Int(y0.rounded(.down)))..<min(height, Int((center.y + radius).rounded(.up)) + 1) {
+            let t = max(0, min(1, (Double(y) + 0.5 - y0) / (2 * radius)))
+            let w = width, h = height, pitch = rowPitch, color = top.mixed(with: bottom, t).xrgb
+            _ = withUnsafeMutablePixels { p in
+                // One row at a time: the band [y, y + 1) of the disc.
+                Self.paintRadial(p + y * pitch, pitch: pitch, width: w, height: min(1, h - y),
+                                 center: Point(x: center.x, y: center.y - Double(y)), reach: radius + 1, color: color) {
+                    Coverage.disc(distance: $0, radius: radius) * opacity
+                }
+            }
+        }
+    }
+
     /// Blends `color` into the annulus between `inner` and `outer` radii.
     public mutating func strokeRing(center: Point, inner: Double, outer: Double, color: RGBColor, opacity: Double = 1) {
         paintRadial(center: center, reach: outer + 1, color: color) { d in

@@ -12,6 +12,9 @@ public struct Theme: Sendable, Equatable {
     public var ringEdgeColor = RGBColor(hex: 0x46536A)
     /// Width of the track as a fraction of the item radius at scale 1 (times two: a diameter).
     public var ringWidthRatio = 1.5
+    /// A soft glow behind the dial and its strongest opacity.
+    public var glowColor = RGBColor(hex: 0x3A4A66)
+    public var glowOpacity = 0.35
     /// The hub's face, its rim, and the selected item's label in it.
     public var hubColor = RGBColor(hex: 0x1A212D)
     public var hubRimColor = RGBColor(hex: 0x5A6B86)
@@ -36,6 +39,8 @@ public struct Theme: Sendable, Equatable {
     public var minimumLabelPixels = 9.0
     /// Selected label size in the hub as a fraction of the hub radius.
     public var hubLabelSizeRatio = 0.24
+    /// ... but no larger than this fraction of the item radius (a big hub on a big screen).
+    public var hubLabelItemRatio = 0.8
     /// Font for item labels and for the hub: a fontconfig name or a file path.
     public var fontName = "DejaVu Sans"
     public var hubFontName = "DejaVu Sans:bold"

@@ -53,6 +53,7 @@ t0=$(vm_now)
 prep="$("$vm_dir/prepare.sh")" || vm_die "prepare.sh failed"
 kdir="$(sed -n 's/^KDIR=//p' <<<"$prep")"
 initramfs="$(sed -n 's/^INITRAMFS=//p' <<<"$prep")"
+tools="$(sed -n 's/^TOOLS=//p' <<<"$prep")"
 t_prepare=$(vm_elapsed "$t0")
 kver="${kdir#"$vm_cache"/kernel-}"; kver="${kver%%-amd64-*}-amd64"
 kernel="$kdir/root/boot/vmlinuz-$kver"
@@ -77,7 +78,7 @@ fi
   printf 'DK_UNIT=%q\n' "$unit"
   printf 'DK_REPO=%q\n' "$vm_repo"
   printf 'DK_VMDIR=%q\n' "$vm_dir"
-  printf 'DK_TOOLS=%q\n' "$vm_cache/tools"
+  printf 'DK_TOOLS=%q\n' "$tools"
 } >"$ctl/config"
 
 serial="$out/serial.log"

@@ -4,7 +4,7 @@
 # (${DIALKIOSK_VM_CACHE:-/var/cache/dialkiosk-vm}), keyed by the kernel package version, and a
 # second run only checks stamps. Network: only Debian's archive, through apt-get download.
 #
-# Prints the kernel directory on stdout as its last line, `KDIR=...`, for boot.sh.
+# Prints KDIR=, INITRAMFS= and TOOLS= lines on stdout for boot.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
@@ -130,21 +130,20 @@ build_initramfs() {
   rm -rf "$tmp"
 }
 
-# Guest tools: compiled with the host's gcc against libdrm, keyed by their source.
+# Guest tools: compiled with the host's gcc against libdrm into a directory keyed by their
+# source, so clones (or worktrees) with different versions sharing the cache never mix them.
 build_tools() {
-  local src="$vm_dir/tools/drmtool.c"
-  [ -f "$src" ] || return 0
-  local key out
-  key="$(cat "$src" | sha256sum | cut -c1-12)"
-  out="$vm_cache/tools/drmtool-$key"
-  if [ ! -x "$out" ]; then
+  local src="$vm_dir/tools/drmtool.c" key
+  key="$(sha256sum "$src" | cut -c1-12)"
+  tools_dir="$vm_cache/tools/$key"
+  if [ ! -x "$tools_dir/drmtool" ]; then
     vm_log "compiling drmtool"
-    mkdir -p "$vm_cache/tools"
+    mkdir -p "$tools_dir"
     # shellcheck disable=SC2046
-    gcc -O2 -Wall -Wextra -Werror -o "$out.tmp" "$src" $(pkg-config --cflags --libs libdrm)
-    mv "$out.tmp" "$out"
+    gcc -O2 -Wall -Wextra -Werror -o "$tools_dir/drmtool.tmp" "$src" \
+      $(pkg-config --cflags --libs libdrm)
+    mv "$tools_dir/drmtool.tmp" "$tools_dir/drmtool"
   fi
-  ln -sfn "$(basename "$out")" "$vm_cache/tools/drmtool"
 }
 
 if [ -f "$vm_kdir/ready" ]; then
@@ -157,3 +156,4 @@ build_tools
 vm_log "prepare took $(vm_elapsed "$start") s"
 echo "KDIR=$vm_kdir"
 echo "INITRAMFS=$vm_kdir/initramfs-$initramfs_key.cpio.gz"
+echo "TOOLS=$tools_dir"

@@ -13,7 +13,8 @@ struct BenchCommand: ParsableCommand {
             Without --size, runs 800x480 with 10 items, 1280x800 with 10 and 1920x1080 with 24. Each \
             frame turns the ring to a new angle (two full turns over the run), is painted into the \
             painter's frame and copied into a separate destination buffer. The memset and memcpy \
-            figures are one full frame of the same size, measured in the same run (median of 21).
+            figures are one full frame of the same size, timed once per iteration next to each frame \
+            (medians reported).
             """
     )
 
@@ -62,7 +63,12 @@ struct BenchCommand: ParsableCommand {
                                   geometry: .fitting(width: logical.width, height: logical.height, count: count))
         let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
         var destination = PixelBuffer(width: size.width, height: size.height)
+        // memset and memcpy of one frame are timed in every iteration, next to the frame they
+        // are compared with, so both see the same caches and the same load on the machine.
+        var scratch = PixelBuffer(width: size.width, height: size.height)
+        let bytes = size.width * size.height * 4
         var paint: [Double] = [], copyTimes: [Double] = [], total: [Double] = []
+        var sets: [Double] = [], copies: [Double] = []
         for k in 0..<frames {
             let angle = 4 * Double.pi * Double(k) / Double(frames)
             let pose = builder.pose(rotation: angle, visibility: .shown, time: 0)
@@ -74,21 +80,16 @@ struct BenchCommand: ParsableCommand {
             paint.append(t1 - t0)
             copyTimes.append(t2 - t1)
             total.append(t2 - t0)
-        }
-        // One frame's memset and memcpy, in the same buffers (median of 21 to damp noise).
-        let bytes = size.width * size.height * 4
-        var sets: [Double] = [], copies: [Double] = []
-        let source = painter.frame
-        destination.withUnsafeMutablePixels { d in
-            source.withUnsafePixels { s in
-                for _ in 0..<21 {
-                    let t0 = monotonicSeconds()
-                    memset(d, Int32(truncatingIfNeeded: frames), bytes)
-                    let t1 = monotonicSeconds()
-                    memcpy(d, s, min(bytes, source.stride * source.height))
-                    let t2 = monotonicSeconds()
-                    sets.append(t1 - t0)
-                    copies.append(t2 - t1)
+            let frame = painter.frame
+            scratch.withUnsafeMutablePixels { d in
+                frame.withUnsafePixels { s in
+                    let t3 = monotonicSeconds()
+                    memset(d, Int32(truncatingIfNeeded: k), bytes)
+                    let t4 = monotonicSeconds()
+                    memcpy(d, s, min(bytes, frame.stride * frame.height))
+                    let t5 = monotonicSeconds()
+                    sets.append(t4 - t3)
+                    copies.append(t5 - t4)
                 }
             }
         }

@@ -32,13 +32,11 @@ hold=$!
 waitfor /out/hold.txt '^hold pid' 300 "$hold" || echo "guest: drmtool hold did not start"
 python3 "$F" start
 
-# 0. The bed's reference: drmtool flipping two buffers as fast as vblank allows.
-"$T" flip 3 >/out/reference-flip.txt 2>&1
-
 # 1. The display path alone (flat painter), exactly as the acceptance runs it.
 python3 "$F" now >/out/flat-t0.txt
 "$BIN" run --painter flat --exit-after 6 --stats --demo-fling 30 >/out/flat.log 2>/out/flat.err
 echo $? >/out/flat.status
+"$T" crtc >/out/crtc-after-flat.txt 2>&1
 python3 "$F" now >/out/flat-t1.txt
 
 # 2. The dial painter: animate, rest, dump the screen, watch a window at rest, SIGTERM.
@@ -64,6 +62,9 @@ python3 "$F" report --from "$(cat /out/t-window-start.txt)" --to "$(cat /out/t-w
 "$T" crtc >/out/crtc-after.txt 2>&1
 kill "$hold"
 wait "$hold"
+# The bed's reference, last (drmtool leaves the CRTC as it likes): two buffers flipped as fast
+# as vblank allows.
+"$T" flip 3 >/out/reference-flip.txt 2>&1
 exit 0
 GUEST
 
@@ -123,6 +124,9 @@ fi
 
 # Restore.
 before=$(sed -n 's/^crtc \([0-9]*\) index 0 fb \([0-9]*\).*/\2/p' crtc-before.txt)
+flat=$(sed -n 's/^crtc \([0-9]*\) index 0 fb \([0-9]*\).*/\2/p' crtc-after-flat.txt)
+[ -n "$before" ] && [ "$before" = "$flat" ] && kms_pass "after --exit-after the CRTC shows fb $flat again" \
+  || kms_fail "CRTC fb before '$before', after the flat run '$flat'"
 after=$(sed -n 's/^crtc \([0-9]*\) index 0 fb \([0-9]*\).*/\2/p' crtc-after.txt)
 if [ -n "$before" ] && [ "$before" = "$after" ] && [ "$before" != 0 ]; then
   kms_pass "after SIGTERM the CRTC shows fb $after again, as before the run"

@@ -4,7 +4,9 @@
 Every page flip requested with DRM_MODE_PAGE_FLIP_EVENT ends in a vblank event delivered to the
 client, which fires the tracepoint drm:drm_vblank_event_delivered. With the trace clock set to
 "mono", the trace timestamps are CLOCK_MONOTONIC seconds, the clock of the flip events themselves.
-(drmWaitVBlank events also fire it; the programs under test do not request them.)
+(drmWaitVBlank events also fire it; the programs under test do not request them.) Commits that
+ask for no event get a kernel-internal one (drm_atomic_helper_setup_commit) with no file: those
+(modesets, the console's updates) are not flips a client asked for and are not counted.
 
   flips.py start             mount tracefs if needed, clear the buffer, enable the tracepoint
   flips.py stop              disable it (the buffer is kept for report)
@@ -13,6 +15,7 @@ client, which fires the tracepoint drm:drm_vblank_event_delivered. With the trac
                              [counts of each whole second from --from (default: the first
                              event)]}; T in CLOCK_MONOTONIC seconds
   flips.py now               print CLOCK_MONOTONIC seconds (to mark windows from a shell)
+  flips.py raw               print the tracepoint's lines as recorded (for debugging)
 """
 import argparse
 import json
@@ -25,7 +28,8 @@ import time
 TRACING = "/sys/kernel/tracing"
 EVENT = "events/drm/drm_vblank_event_delivered/enable"
 # e.g. "  <idle>-0  [001] d.h2.  123.456789: drm_vblank_event_delivered: file=..., crtc=0, seq=42"
-LINE = re.compile(r"\s(\d+\.\d+): drm_vblank_event_delivered: .*crtc=(\d+)")
+LINE = re.compile(r"\s(\d+\.\d+): drm_vblank_event_delivered: file=([^,]*), crtc=(\d+)")
+NO_FILE = re.compile(r"^(\(null\)|0+)$")
 
 
 def write(name, value):
@@ -56,7 +60,7 @@ def events(crtc=None):
     with open(os.path.join(TRACING, "trace")) as f:
         for line in f:
             m = LINE.search(line)
-            if m and (crtc is None or int(m.group(2)) == crtc):
+            if m and not NO_FILE.match(m.group(2)) and (crtc is None or int(m.group(3)) == crtc):
                 yield float(m.group(1))
 
 
@@ -76,7 +80,7 @@ def report(t_from, t_to, crtc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=["start", "stop", "report", "now"])
+    ap.add_argument("command", choices=["start", "stop", "report", "now", "raw"])
     ap.add_argument("--from", dest="t_from", type=float)
     ap.add_argument("--to", dest="t_to", type=float)
     ap.add_argument("--crtc", type=int, help="CRTC index (pipe) to count, default all")
@@ -86,6 +90,9 @@ def main():
             start()
         elif args.command == "stop":
             stop()
+        elif args.command == "raw":
+            with open(os.path.join(TRACING, "trace")) as f:
+                sys.stdout.write(f.read())
         elif args.command == "now":
             print(f"{time.clock_gettime(time.CLOCK_MONOTONIC):.6f}")
         else:

@@ -13,7 +13,8 @@ vm_now() { date +%s.%N; }
 vm_elapsed() { awk -v a="$1" -v b="$(vm_now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # The kernel ABI name (e.g. 6.1.0-56-amd64) and package version the bed uses. Pinned with
-# DIALKIOSK_VM_KVER; otherwise whatever linux-image-amd64 points at in the apt lists.
+# DIALKIOSK_VM_KVER (and DIALKIOSK_VM_KPKGVER); otherwise whatever linux-image-amd64 points at
+# in the apt lists. run-all.sh resolves once and exports both (apt-cache takes seconds).
 vm_resolve_kernel() {
   if [ -n "${DIALKIOSK_VM_KVER:-}" ]; then
     vm_kver="$DIALKIOSK_VM_KVER"
@@ -22,7 +23,8 @@ vm_resolve_kernel() {
       | sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*-amd64\)$/\1/p' | head -n1)"
     [ -n "$vm_kver" ] || vm_die "cannot resolve the kernel from linux-image-amd64 (run apt-get update?)"
   fi
-  vm_kpkgver="$(apt-cache policy "linux-image-$vm_kver-unsigned" 2>/dev/null \
+  vm_kpkgver="${DIALKIOSK_VM_KPKGVER:-}"
+  [ -n "$vm_kpkgver" ] || vm_kpkgver="$(apt-cache policy "linux-image-$vm_kver-unsigned" 2>/dev/null \
     | sed -n 's/^ *Candidate: //p')"
   [ -n "$vm_kpkgver" ] && [ "$vm_kpkgver" != "(none)" ] \
     || vm_die "linux-image-$vm_kver-unsigned has no candidate version in the apt lists"

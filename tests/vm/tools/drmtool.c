@@ -111,6 +111,9 @@ static uint32_t crtc_of_connector(int fd, drmModeConnectorPtr c) {
 }
 
 static int cmd_crtc(int fd) {
+    drmVersionPtr v = drmGetVersion(fd);
+    printf("driver %s\n", v ? v->name : "unknown");
+    drmFreeVersion(v);
     drmModeResPtr res = resources(fd);
     for (int i = 0; i < res->count_crtcs; i++) {
         drmModeCrtcPtr c = drmModeGetCrtc(fd, res->crtcs[i]);
@@ -141,13 +144,24 @@ static int cmd_crtc(int fd) {
     return 0;
 }
 
-static void wait_for_termination(void) {
+static sigset_t termination_signals(void) {
     sigset_t set;
-    int sig;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    return set;
+}
+
+/* Blocked from the start, so a SIGTERM sent right after the ready line is not lost in the gap
+ * before sigwait and ends the process through its teardown, not by default action. */
+static void block_termination(void) {
+    sigset_t set = termination_signals();
     sigprocmask(SIG_BLOCK, &set, NULL);
+}
+
+static void wait_for_termination(void) {
+    sigset_t set = termination_signals();
+    int sig;
     sigwait(&set, &sig);
 }
 
@@ -423,6 +437,8 @@ int main(int argc, char **argv) {
 
     if (strcmp(cmd, "crtc") == 0)
         return cmd_crtc(open_card(card, driver, false));
+    if (strcmp(cmd, "hold") == 0 || strcmp(cmd, "master") == 0)
+        block_termination();
     if (strcmp(cmd, "hold") == 0)
         return cmd_hold(open_card(card, driver, false));
     if (strcmp(cmd, "dump") == 0) {

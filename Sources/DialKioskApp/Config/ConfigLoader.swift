@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a configuration file from disk and parses it. No path means the demo menu.
+public enum ConfigLoader {
+    /// A hand-edited file is small; anything bigger is the wrong file.
+    static let maximumSize = 1 << 20
+
+    /// The configuration in `path`, or `KioskConfig.demo` when `path` is nil.
+    public static func load(path: String?) throws -> KioskConfig {
+        guard let path else { return .demo }
+        return try ConfigParser.parse(try readText(path), file: path)
+    }
+
+    /// The file's text as UTF-8; a missing or unreadable file is `.unreadable` (exit 66).
+    static func readText(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil,
+                              message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                // EISDIR lands here: open(2) succeeds on a directory, read(2) fails.
+                throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil,
+                                  message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > maximumSize {
+                throw ConfigError(file: path, line: nil, key: nil, message: "larger than 1 MiB; is this the right file?")
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: firstInvalidLine(bytes), key: nil, message: "not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The line of the first byte sequence that is not UTF-8, for the message.
+    static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        var start = 0
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            if String(validating: bytes[start..<i], as: UTF8.self) == nil { return line }
+            line += 1
+            start = i + 1
+        }
+        return line
+    }
+}

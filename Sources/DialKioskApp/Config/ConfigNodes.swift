@@ -1,0 +1,177 @@
+import DialCore
+import Yams
+
+/// One YAML mapping of the configuration with its place in the document: typed field reads that
+/// fail with the file, line and dotted key of the offending value.
+struct ConfigSection {
+    let file: String
+    /// `""` for the document root, `theme`, `items[3]`...
+    let path: String
+    let node: Node
+    private let entries: [(key: String, keyNode: Node, value: Node)]
+
+    /// Accepts `node` only if it is a mapping whose keys are all in `known` (typos must not pass).
+    init(file: String, path: String, node: Node, known: [String]) throws {
+        self.file = file
+        self.path = path
+        self.node = node
+        guard case .mapping(let mapping) = node else {
+            throw ConfigError(file: file, line: node.mark?.line, key: path.isEmpty ? nil : path,
+                              message: "expected a mapping of keys, got \(ConfigSection.describe(node))")
+        }
+        var entries: [(String, Node, Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                throw ConfigError(file: file, line: keyNode.mark?.line, key: path.isEmpty ? nil : path,
+                                  message: "keys must be plain names, got \(ConfigSection.describe(keyNode))")
+            }
+            let key = scalar.string
+            guard known.contains(key) else {
+                var message = "unknown key"
+                if let near = KeySuggestion.closest(to: key, among: known) { message += " (did you mean '\(near)'?)" }
+                message += "; known keys: " + known.joined(separator: ", ")
+                throw ConfigError(file: file, line: keyNode.mark?.line, key: ConfigSection.join(path, key),
+                                  message: message)
+            }
+            entries.append((key, keyNode, value))
+        }
+        self.entries = entries
+    }
+
+    /// The dotted key of a field of this section.
+    func keyPath(_ key: String) -> String { ConfigSection.join(path, key) }
+
+    /// The value node of `key`, or nil when the key is absent or explicitly null (`key: ~`).
+    func value(_ key: String) -> Node? {
+        guard let value = entries.first(where: { $0.key == key })?.value else { return nil }
+        // YAML's null spellings, only unquoted: `key: ""` is an empty string, not an absent key.
+        if case .scalar(let scalar) = value, scalar.style == .plain || scalar.style == .any,
+           ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+            return nil
+        }
+        return value
+    }
+
+    func error(_ key: String, _ node: Node?, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: (node ?? self.node).mark?.line, key: keyPath(key), message: message)
+    }
+
+    /// The text of a scalar field (any scalar: `label: 42` is the label "42").
+    func string(_ key: String, expecting expectation: String = "a text value") throws -> String? {
+        guard let node = value(key) else { return nil }
+        guard case .scalar(let scalar) = node else {
+            throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
+        }
+        return scalar.string
+    }
+
+    /// A non-empty single-line string.
+    func name(_ key: String) throws -> String? {
+        guard let text = try string(key) else { return nil }
+        guard !text.isEmpty, !text.contains(where: { $0.isNewline }) else {
+            throw error(key, value(key), "expected a non-empty single-line text, got '\(text)'")
+        }
+        return text
+    }
+
+    /// A number inside `range` (`what` words the range for the message, e.g. "between 0 and 1").
+    func number(_ key: String, where valid: (Double) -> Bool, _ what: String) throws -> Double? {
+        guard let text = try string(key, expecting: "a number \(what)") else { return nil }
+        guard let number = ConfigValues.number(text) else {
+            throw error(key, value(key), "expected a number \(what), got '\(text)'")
+        }
+        guard valid(number) else { throw error(key, value(key), "expected a number \(what), got \(text)") }
+        return number
+    }
+
+    /// Either one number (a fixed value) or `[min, max]`, each inside `bounds`.
+    func numberRange(_ key: String, within bounds: ClosedRange<Double>, _ unit: String) throws -> ClosedRange<Double>? {
+        guard let node = value(key) else { return nil }
+        let expectation = "a number or [min, max] between \(bounds.lowerBound) and \(bounds.upperBound) (\(unit))"
+        var texts: [String] = []
+        switch node {
+        case .scalar(let scalar): texts = [scalar.string]
+        case .sequence(let sequence) where sequence.count == 2:
+            for element in sequence {
+                guard case .scalar(let scalar) = element else {
+                    throw error(key, node, "expected \(expectation), got a nested list or mapping")
+                }
+                texts.append(scalar.string)
+            }
+        default:
+            throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
+        }
+        let numbers = texts.compactMap(ConfigValues.number)
+        let shown = texts.count == 1 ? "'\(texts[0])'" : "[" + texts.joined(separator: ", ") + "]"
+        guard numbers.count == texts.count, numbers.allSatisfy(bounds.contains), numbers[0] <= numbers[numbers.count - 1] else {
+            throw error(key, node, "expected \(expectation), got \(shown)")
+        }
+        return numbers[0]...numbers[numbers.count - 1]
+    }
+
+    func color(_ key: String) throws -> RGBColor? {
+        guard let text = try string(key, expecting: "#RRGGBB") else { return nil }
+        guard let color = ConfigValues.color(text) else {
+            throw error(key, value(key), "expected #RRGGBB, got '\(text)'")
+        }
+        return color
+    }
+
+    func bool(_ key: String) throws -> Bool? {
+        guard let text = try string(key, expecting: "true or false") else { return nil }
+        guard let flag = ConfigValues.bool(text) else {
+            throw error(key, value(key), "expected true or false, got '\(text)'")
+        }
+        return flag
+    }
+
+    /// One of a fixed set of words (an enum's raw values).
+    func choice<E: RawRepresentable & CaseIterable>(_ key: String, _ type: E.Type) throws -> E? where E.RawValue == String {
+        let words = E.allCases.map(\.rawValue)
+        let list = words.joined(separator: ", ")
+        guard let text = try string(key, expecting: "one of \(list)") else { return nil }
+        guard let choice = E(rawValue: text) else {
+            throw error(key, value(key), "expected one of \(list), got '\(text)'")
+        }
+        return choice
+    }
+
+    /// A list of non-empty strings (an argv): never a single string, which would suggest a shell.
+    func argv(_ key: String) throws -> [String]? {
+        guard let node = value(key) else { return nil }
+        let expectation = "a list of strings (program and arguments; no shell)"
+        guard case .sequence(let sequence) = node else {
+            throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
+        }
+        var argv: [String] = []
+        for (i, element) in sequence.enumerated() {
+            guard case .scalar(let scalar) = element else {
+                throw ConfigError(file: file, line: element.mark?.line, key: "\(keyPath(key))[\(i)]",
+                                  message: "expected a string, got \(ConfigSection.describe(element))")
+            }
+            argv.append(scalar.string)
+        }
+        guard let program = argv.first, !program.isEmpty else {
+            throw error(key, node, "expected \(expectation), got an empty list or an empty program name")
+        }
+        return argv
+    }
+
+    /// A child mapping section; nil when absent.
+    func section(_ key: String, known: [String]) throws -> ConfigSection? {
+        guard let node = value(key) else { return nil }
+        return try ConfigSection(file: file, path: keyPath(key), node: node, known: known)
+    }
+
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// How a node reads in a message: `'blu'` for scalars, "a list" or "a mapping" otherwise.
+    static func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): return "'\(scalar.string)'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import DialCore
+import Yams
+
+/// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
+/// Built on Yams' node tree (not Codable) so every value keeps its line for the message.
+public enum ConfigParser {
+    /// The keys each section accepts, in the order the README documents them.
+    static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour"]
+    static let itemKeys = ["id", "label", "color", "icon", "command"]
+    static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
+    static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
+    static let displayKeys = ["device", "connector", "mode", "rotation"]
+    static let inputKeys = ["seat", "calibration"]
+    static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
+                                "wake_on_touch"]
+
+    /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
+    public static func parse(_ text: String, file: String) throws -> KioskConfig {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw syntaxError(error, text: text, file: file)
+        }
+        guard let root else { return KioskConfig() }  // empty or comments only
+        if case .scalar(let scalar) = root, scalar.style == .plain, scalar.string.isEmpty { return KioskConfig() }
+        let document = try ConfigSection(file: file, path: "", node: root, known: rootKeys)
+
+        var config = KioskConfig()
+        if let items = try parseItems(document) { config.items = items }
+        if let theme = try document.section("theme", known: themeKeys) { config.theme = try parseTheme(theme) }
+        if let physics = try document.section("physics", known: physicsKeys) {
+            config.physics = try parsePhysics(physics)
+        }
+        if let display = try document.section("display", known: displayKeys) {
+            config.display = try parseDisplay(display)
+        }
+        if let input = try document.section("input", known: inputKeys) { config.input = try parseInput(input) }
+        if let behaviour = try document.section("behaviour", known: behaviourKeys) {
+            config.behaviour = try parseBehaviour(behaviour, items: config.items)
+        }
+        return config
+    }
+
+    // MARK: sections
+
+    static func parseItems(_ document: ConfigSection) throws -> [MenuItem]? {
+        guard let node = document.entryNode("items") else { return nil }
+        guard case .sequence(let sequence) = node else {
+            throw document.error("items", node, "expected a list of items (each a mapping with id, label, color), "
+                                 + "got \(ConfigSection.describe(node))")
+        }
+        guard !sequence.isEmpty else {
+            throw document.error("items", node, "the menu needs at least one item")
+        }
+        var items: [MenuItem] = []
+        var firstLine: [String: Int] = [:]
+        for (i, itemNode) in sequence.enumerated() {
+            let item = try ConfigSection(file: document.file, path: "items[\(i)]", node: itemNode, known: itemKeys)
+            guard let id = try item.string("id") else {
+                throw ConfigError(file: document.file, line: itemNode.mark?.line, key: item.keyPath("id"),
+                                  message: "every item needs an id")
+            }
+            guard ConfigValues.isValidID(id) else {
+                throw item.error("id", item.value("id"),
+                                 "expected letters, digits, '-', '_' or '.' (at most 64), got '\(id)'")
+            }
+            if let line = firstLine[id] {
+                throw item.error("id", item.value("id"), "duplicate item id '\(id)' (first used on line \(line))")
+            }
+            firstLine[id] = item.value("id")?.mark?.line ?? 0
+            let label = try item.name("label") ?? id
+            let color = try item.color("color") ?? DemoMenu.numbered(i + 1)[i].color
+            let icon = try item.name("icon")
+            if let icon, !icon.hasPrefix("/") {
+                throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
+            }
+            let command = try item.argv("command")
+            items.append(MenuItem(id: id, label: label, color: color, iconPath: icon, command: command))
+        }
+        return items
+    }
+
+    static func parseTheme(_ section: ConfigSection) throws -> KioskConfig.Theme {
+        var theme = KioskConfig.Theme()
+        if let c = try section.color("background") { theme.background = c }
+        if let c = try section.color("ring") { theme.ring = c }
+        if let c = try section.color("hub") { theme.hub = c }
+        if let c = try section.color("label") { theme.label = c }
+        if let font = try section.name("font") {
+            // A slash means a file; anything else is a fontconfig family name.
+            theme.font = font.contains("/") ? .path(font) : .family(font)
+        }
+        if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
+            theme.labelSize = size
+        }
+        return theme
+    }
+
+    static func parsePhysics(_ section: ConfigSection) throws -> KioskConfig.Physics {
+        var physics = KioskConfig.Physics()
+        if let v = try section.number("decay", where: { $0 > 0 && $0 < 1 }, "strictly between 0 and 1") {
+            physics.decay = v
+        }
+        if let v = try section.number("min_fling_speed", where: { $0 >= 0 && $0 <= 100 }, "between 0 and 100 (rad/s)") {
+            physics.minFlingSpeed = v
+        }
+        if let range = try section.numberRange("snap_duration", within: 0.05...1, "seconds") {
+            physics.snapDuration = range
+        }
+        if let v = try section.number("inflate_min", where: { $0 >= 0.1 && $0 <= 1 }, "between 0.1 and 1") {
+            physics.inflateMin = v
+        }
+        if let v = try section.number("inflate_max", where: { $0 >= 1 && $0 <= 2 }, "between 1 and 2") {
+            physics.inflateMax = v
+        }
+        return physics
+    }
+
+    static func parseDisplay(_ section: ConfigSection) throws -> KioskConfig.Display {
+        var display = KioskConfig.Display()
+        if let device = try section.name("device") {
+            guard device.hasPrefix("/dev/") else {
+                throw section.error("device", section.value("device"), "expected a path like /dev/dri/card0, got '\(device)'")
+            }
+            display.device = device
+        }
+        if let connector = try section.name("connector") {
+            guard !connector.contains(" ") else {
+                throw section.error("connector", section.value("connector"),
+                                    "expected a connector name like HDMI-A-1 (see dialkiosk list-outputs), got '\(connector)'")
+            }
+            display.connector = connector
+        }
+        if let text = try section.string("mode", expecting: "WxH or WxH@Hz") {
+            guard let mode = ConfigValues.mode(text) else {
+                throw section.error("mode", section.value("mode"), "expected WxH or WxH@Hz (like 1280x800@60), got '\(text)'")
+            }
+            display.mode = mode
+        }
+        if let text = try section.string("rotation", expecting: "0, 90, 180 or 270") {
+            guard let degrees = Int(text), let rotation = DisplayRotation(degrees: degrees) else {
+                throw section.error("rotation", section.value("rotation"), "expected 0, 90, 180 or 270, got '\(text)'")
+            }
+            display.rotation = rotation
+        }
+        return display
+    }
+
+    static func parseInput(_ section: ConfigSection) throws -> KioskConfig.Input {
+        var input = KioskConfig.Input()
+        if let seat = try section.name("seat") { input.seat = seat }
+        if let text = try section.string("calibration", expecting: "six numbers \"a b c d e f\"") {
+            guard let matrix = ConfigValues.calibration(text) else {
+                throw section.error("calibration", section.value("calibration"),
+                                    "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
+            }
+            input.calibration = matrix
+        }
+        return input
+    }
+
+    static func parseBehaviour(_ section: ConfigSection, items: [MenuItem]) throws -> KioskConfig.Behaviour {
+        var behaviour = KioskConfig.Behaviour()
+        if let id = try section.name("default_item") {
+            guard items.contains(where: { $0.id == id }) else {
+                throw section.error("default_item", section.value("default_item"),
+                                    "no item has the id '\(id)'; ids: " + items.map(\.id).joined(separator: ", "))
+            }
+            behaviour.defaultItem = id
+        }
+        if let s = try section.number("return_after_seconds", where: { $0 >= 0 && $0 <= 86_400 },
+                                      "of seconds between 0 (never) and 86400") {
+            behaviour.returnAfter = s > 0 ? s : nil
+        }
+        if let start = try section.choice("start", KioskConfig.StartState.self) { behaviour.start = start }
+        if let idle = try section.choice("idle", KioskConfig.IdleAction.self) { behaviour.idle = idle }
+        if let m = try section.number("idle_after_minutes", where: { $0 >= 0 && $0 <= 10_080 },
+                                      "of minutes between 0 (never) and 10080") {
+            behaviour.idleAfterMinutes = m > 0 ? m : nil
+        }
+        if let wake = try section.bool("wake_on_touch") { behaviour.wakeOnTouch = wake }
+        return behaviour
+    }
+
+    // MARK: YAML syntax
+
+    /// Yams' own error, reduced to one located line.
+    static func syntaxError(_ error: YamlError, text: String, file: String) -> ConfigError {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+             let .composer(context, problem, mark, _):
+            var message = "YAML syntax error: \(problem)"
+            if let context { message += " (\(context.text) at line \(context.mark.line))" }
+            return ConfigError(file: file, line: mark.line, key: nil, message: message)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return ConfigError(file: file, line: context.mark.line, key: nil,
+                               message: "key \(keys) appears more than once in the same mapping")
+        case let .reader(problem, offset, _, _):
+            let line = offset.map { offset in 1 + text.prefix(offset).reduce(0) { $0 + ($1.isNewline ? 1 : 0) } }
+            return ConfigError(file: file, line: line, key: nil, message: "unreadable text: \(problem)")
+        default:
+            return ConfigError(file: file, line: nil, key: nil, message: "YAML error: \(error)")
+        }
+    }
+}
+
+extension ConfigSection {
+    /// The raw node of `key` even when it is null (items: a null list is an error, not a default).
+    func entryNode(_ key: String) -> Node? {
+        guard case .mapping(let mapping) = node else { return nil }
+        return mapping.first(where: { $0.key.string == key })?.value
+    }
+}

@@ -1,0 +1,25 @@
+/// The one line `check-config` prints for a valid file.
+enum ConfigSummary {
+    static func line(_ config: KioskConfig, file: String) -> String {
+        let items = config.items
+        var parts: [String] = []
+        parts.append("\(items.count) item" + (items.count == 1 ? "" : "s"))
+        let commands = items.filter { $0.command != nil }.count
+        if commands > 0 { parts.append("\(commands) with a command") }
+        parts.append("default '\(config.behaviour.defaultItem ?? items.first?.id ?? "-")'")
+        let display = config.display
+        parts.append("output " + (display.connector ?? "first connected")
+                     + " on " + (display.device ?? "first card")
+                     + ", mode " + (display.mode?.description ?? "preferred")
+                     + ", rotation \(display.rotation.degrees)")
+        parts.append("seat \(config.input.seat)")
+        if let minutes = config.behaviour.idleAfterMinutes, config.behaviour.idle != .none {
+            parts.append("\(config.behaviour.idle.rawValue) after \(format(minutes)) min")
+        }
+        return "\(file): OK: " + parts.joined(separator: "; ")
+    }
+
+    private static func format(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,95 @@
+import DialCore
+
+/// Parsers for the configuration's textual value forms. Each returns nil for text it does not
+/// accept; the caller words the error, because it knows the key and the line.
+enum ConfigValues {
+    /// `#RRGGBB` (exactly six hex digits after the hash).
+    static func color(_ text: String) -> RGBColor? {
+        let digits = text.utf8
+        guard digits.count == 7, digits.first == UInt8(ascii: "#") else { return nil }
+        guard let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return RGBColor(hex: value)
+    }
+
+    /// `WxH` or `WxH@Hz`, for example `1920x1080` or `800x480@60`.
+    static func mode(_ text: String) -> DisplayMode? {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, let width = positiveInt(size[0]), let height = positiveInt(size[1]) else {
+            return nil
+        }
+        guard parts.count == 2 else { return DisplayMode(width: width, height: height) }
+        guard let hz = number(String(parts[1])), hz > 0, hz <= 1000 else { return nil }
+        return DisplayMode(width: width, height: height, refresh: hz)
+    }
+
+    /// Six numbers separated by spaces, as udev's LIBINPUT_CALIBRATION_MATRIX writes them.
+    static func calibration(_ text: String) -> Calibration? {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+        let values = fields.compactMap { number(String($0)) }
+        guard fields.count == 6, values.count == 6 else { return nil }
+        return Calibration(values[0], values[1], values[2], values[3], values[4], values[5])
+    }
+
+    /// A finite decimal number (YAML's plain forms: `1`, `0.92`, `-3`, `1e-3`); no hex, no inf/nan.
+    static func number(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ isNumberByte($0) }) else { return nil }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// YAML 1.1's booleans as people type them.
+    static func bool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: return nil
+        }
+    }
+
+    /// An item id: letters, digits, `-`, `_`, `.`; it travels in `select <id>` lines and
+    /// environment variables, so no spaces or control characters.
+    static func isValidID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || scalar == "-" || scalar == "_" || scalar == "."
+        }
+    }
+
+    private static func positiveInt<S: StringProtocol>(_ text: S) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let value = Int(text), value > 0, value <= 16384 else { return nil }
+        return value
+    }
+
+    private static func isNumberByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e")
+            || byte == UInt8(ascii: "E")
+    }
+}
+
+/// The closest known key to a misspelt one, for "did you mean" hints (Levenshtein distance <= 2).
+enum KeySuggestion {
+    static func closest(to key: String, among known: [String]) -> String? {
+        let scored = known.map { ($0, distance(Array(key.lowercased().utf8), Array($0.utf8))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 < key.utf8.count else { return nil }
+        return best.0
+    }
+
+    static func distance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,183 @@
+import DialCore
+
+/// Everything the configuration file can say, as plain values. Every field has a default, so an
+/// empty file (or no file at all) is the demo menu on the first connected output.
+public struct KioskConfig: Sendable, Equatable {
+    public var items: [MenuItem]
+    public var theme: Theme
+    public var physics: Physics
+    public var display: Display
+    public var input: Input
+    public var behaviour: Behaviour
+
+    public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
+                display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {
+        self.items = items
+        self.theme = theme
+        self.physics = physics
+        self.display = display
+        self.input = input
+        self.behaviour = behaviour
+    }
+
+    /// The configuration used when no file is given: the demo menu with every default.
+    public static let demo = KioskConfig()
+
+    /// Colours, font and text size of the painted dial.
+    public struct Theme: Sendable, Equatable {
+        public var background: RGBColor
+        /// The ring (track) the items sit on.
+        public var ring: RGBColor
+        public var hub: RGBColor
+        /// Text colour of item labels and of the hub's large label.
+        public var label: RGBColor
+        public var font: FontChoice
+        /// Label text size in pixels at item scale 1.
+        public var labelSize: Double?
+
+        public init(background: RGBColor = RGBColor(hex: 0x0A0D13), ring: RGBColor = RGBColor(hex: 0x2E3949),
+                    hub: RGBColor = RGBColor(hex: 0x1A212D), label: RGBColor = RGBColor(hex: 0xFFFFFF),
+                    font: FontChoice = .family("DejaVu Sans"), labelSize: Double? = nil) {
+            self.background = background
+            self.ring = ring
+            self.hub = hub
+            self.label = label
+            self.font = font
+            self.labelSize = labelSize
+        }
+    }
+
+    /// How labels find their font: a fontconfig family name, or a font file.
+    public enum FontChoice: Sendable, Equatable {
+        case family(String)
+        case path(String)
+    }
+
+    /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent").
+    public struct Physics: Sendable, Equatable {
+        /// Velocity kept per 60 Hz frame while coasting, in (0, 1): 0.92 stops in about a second.
+        public var decay: Double
+        /// Below this release speed (rad/s) the ring snaps to the nearest item instead of coasting.
+        public var minFlingSpeed: Double
+        /// Shortest and longest ease to an item, seconds; the time grows with the distance to go.
+        public var snapDuration: ClosedRange<Double>
+        /// Item scale far from 12 o'clock and at 12 o'clock.
+        public var inflateMin: Double
+        public var inflateMax: Double
+
+        public init(decay: Double = 0.92, minFlingSpeed: Double = 1.5, snapDuration: ClosedRange<Double> = 0.2...0.4,
+                    inflateMin: Double = 0.66, inflateMax: Double = 1.33) {
+            self.decay = decay
+            self.minFlingSpeed = minFlingSpeed
+            self.snapDuration = snapDuration
+            self.inflateMin = inflateMin
+            self.inflateMax = inflateMax
+        }
+
+    }
+
+    /// Which card, connector and mode to drive, and how the panel is mounted.
+    public struct Display: Sendable, Equatable {
+        /// A DRM card path such as /dev/dri/card0; nil picks the first card with a connected output.
+        public var device: String?
+        /// A connector name such as HDMI-A-1 or Virtual-1; nil picks the first connected one.
+        public var connector: String?
+        /// A mode; nil uses the connector's preferred mode.
+        public var mode: DisplayMode?
+        public var rotation: DisplayRotation
+
+        public init(device: String? = nil, connector: String? = nil, mode: DisplayMode? = nil,
+                    rotation: DisplayRotation = .none) {
+            self.device = device
+            self.connector = connector
+            self.mode = mode
+            self.rotation = rotation
+        }
+    }
+
+    /// Which seat's touch devices to read, and how the digitizer maps onto the panel.
+    public struct Input: Sendable, Equatable {
+        public var seat: String
+        /// libinput's calibration matrix (the first two rows, normalized); nil keeps the device's own.
+        public var calibration: Calibration?
+
+        public init(seat: String = "seat0", calibration: Calibration? = nil) {
+            self.seat = seat
+            self.calibration = calibration
+        }
+    }
+
+    /// What the kiosk does on its own: where it starts, when it goes back, when the screen sleeps.
+    public struct Behaviour: Sendable, Equatable {
+        /// The item selected at start and after `returnAfter`; nil is the first item.
+        public var defaultItem: String?
+        /// Seconds without touch after which the ring turns back to the default item; nil never.
+        public var returnAfter: Double?
+        public var start: StartState
+        public var idle: IdleAction
+        /// Minutes without touch before `idle` applies; nil never.
+        public var idleAfterMinutes: Double?
+        /// A touch on a dimmed or blanked screen wakes it (and is not passed to the dial).
+        public var wakeOnTouch: Bool
+
+        public init(defaultItem: String? = nil, returnAfter: Double? = nil, start: StartState = .expanded,
+                    idle: IdleAction = .dim, idleAfterMinutes: Double? = nil, wakeOnTouch: Bool = true) {
+            self.defaultItem = defaultItem
+            self.returnAfter = returnAfter
+            self.start = start
+            self.idle = idle
+            self.idleAfterMinutes = idleAfterMinutes
+            self.wakeOnTouch = wakeOnTouch
+        }
+    }
+
+    /// Whether the dial starts collapsed into the hub or fanned out.
+    public enum StartState: String, Sendable, Equatable, CaseIterable {
+        case collapsed, expanded
+    }
+
+    /// What an idle screen does.
+    public enum IdleAction: String, Sendable, Equatable, CaseIterable {
+        /// Keep drawing at reduced brightness.
+        case dim
+        /// Show black (the CRTC stays on, so waking is one frame).
+        case blank
+        /// Stay as it is.
+        case none
+    }
+}
+
+/// A display mode request, "WxH" or "WxH@Hz".
+public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    /// Vertical refresh in Hz; nil takes the connector's preferred (or highest) rate at that size.
+    public var refresh: Double?
+
+    public init(width: Int, height: Int, refresh: Double? = nil) {
+        self.width = width
+        self.height = height
+        self.refresh = refresh
+    }
+
+    public var description: String {
+        guard let refresh else { return "\(width)x\(height)" }
+        let whole = refresh.rounded() == refresh
+        return "\(width)x\(height)@" + (whole ? String(Int(refresh)) : String(refresh))
+    }
+}
+
+/// libinput's calibration matrix: x' = a x + b y + c, y' = d x + e y + f, in normalized (0...1)
+/// device coordinates (LIBINPUT_CALIBRATION_MATRIX, "a b c d e f").
+public struct Calibration: Sendable, Equatable {
+    public var a, b, c, d, e, f: Double
+
+    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
+
+    public static let identity = Calibration(1, 0, 0, 0, 1, 0)
+
+    /// The six values in libinput's order.
+    public var values: [Double] { [a, b, c, d, e, f] }
+}

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DialCore
+
+/// Runs items' commands without a shell and without ever blocking the render loop: posix_spawn,
+/// then `reap()` with waitpid(WNOHANG) whenever the loop sees SIGCHLD (or on a tick).
+public final class CommandRunner {
+    /// What `run` did.
+    public enum Launch: Equatable {
+        case started(pid: Int32)
+        /// The item has no `command`.
+        case noCommand
+        /// The item's previous run has not finished; a double tap must not order twice.
+        case alreadyRunning(pid: Int32)
+        case failed(SystemCallError)
+    }
+
+    /// How a child ended.
+    public enum Outcome: Equatable {
+        case exited(status: Int32)
+        case killed(signal: Int32)
+
+        public var succeeded: Bool { self == .exited(status: 0) }
+    }
+
+    /// A reaped child.
+    public struct Finished: Equatable {
+        public var itemID: String
+        public var pid: Int32
+        public var outcome: Outcome
+    }
+
+    private struct Running {
+        var pid: Int32
+        var itemID: String
+        var program: String
+    }
+
+    /// Variables the service got from systemd that a child must not see (it would otherwise
+    /// be able to notify or claim sockets on the service's behalf).
+    static let withheldVariables: Set<String> = ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID",
+                                                 "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"]
+
+    private let environment: [String: String]
+    private let logger: JournalLogger?
+    private var running: [Running] = []
+
+    /// `environment` is the base every child gets (usually `ProcessEnvironment.current()`).
+    public init(environment: [String: String], logger: JournalLogger?) {
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Children started and not yet reaped.
+    public var runningCount: Int { running.count }
+
+    /// The environment of `item`'s command: ours without systemd's variables, plus the item's
+    /// id and label. Sorted, so it is reproducible.
+    public static func childEnvironment(base: [String: String], item: MenuItem) -> [String] {
+        var env = base.filter { !withheldVariables.contains($0.key) }
+        env["DIALKIOSK_ITEM_ID"] = item.id
+        env["DIALKIOSK_ITEM_LABEL"] = item.label
+        return env.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    /// Starts `item`'s command, if it has one and it is not still running. Failures are logged
+    /// and returned; nothing here waits.
+    @discardableResult
+    public func run(_ item: MenuItem) -> Launch {
+        guard let argv = item.command, let program = argv.first else { return .noCommand }
+        if let previous = running.first(where: { $0.itemID == item.id }) {
+            logger?.warning("item '\(item.id)': \(program) is still running (pid \(previous.pid)); not started again")
+            return .alreadyRunning(pid: previous.pid)
+        }
+        switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item)) {
+        case .success(let pid):
+            running.append(Running(pid: pid, itemID: item.id, program: program))
+            logger?.info("item '\(item.id)': started \(program) (pid \(pid))")
+            return .started(pid: pid)
+        case .failure(let failure):
+            let error = SystemCallError("run the command of item '\(item.id)' (\(program))", errno: failure.code)
+            logger?.error(error.description)
+            return .failed(error)
+        }
+    }
+
+    /// Collects every child that has ended, without waiting; logs the ones that failed.
+    @discardableResult
+    public func reap() -> [Finished] {
+        var finished: [Finished] = []
+        running.removeAll { child in
+            var status: Int32 = 0
+            // Only our own pids: a blanket waitpid(-1) would steal other children's statuses.
+            let pid = waitpid(child.pid, &status, WNOHANG)
+            if pid == 0 { return false }
+            if pid < 0 {
+                // ECHILD: someone else reaped it; nothing more will come.
+                return errno == ECHILD
+            }
+            let outcome = Self.outcome(status)
+            finished.append(Finished(itemID: child.itemID, pid: pid, outcome: outcome))
+            switch outcome {
+            case .exited(0):
+                logger?.info("item '\(child.itemID)': \(child.program) (pid \(pid)) finished")
+            case .exited(let code):
+                logger?.error("item '\(child.itemID)': \(child.program) (pid \(pid)) exited with status \(code)")
+            case .killed(let signal):
+                logger?.error("item '\(child.itemID)': \(child.program) (pid \(pid)) killed by signal \(signal)")
+            }
+            return true
+        }
+        return finished
+    }
+
+    /// Decodes a wait status (the WIFEXITED/WEXITSTATUS macros, which Swift does not import).
+    static func outcome(_ status: Int32) -> Outcome {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .killed(signal: signal)
+    }
+
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    /// glibc 2.34's posix_spawn_file_actions_addclosefrom_np; the Glibc module does not export
+    /// it (it is a GNU extension), so it is looked up at run time.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
+    }()
+
+    /// posix_spawnp with the child's standard streams and signal state made safe for a service.
+    private func spawn(argv: [String], environment: [String]) -> Result<Int32, SpawnErrno> {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        // stdin from /dev/null: the service owns tty1 and the child must not read it.
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        // stdout is the service's JSON event stream; the child's output goes to stderr (the journal).
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        // The DRM master fd and the input fds must never leak, even if one lacks O_CLOEXEC.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+
+        // The main loop blocks signals for its signalfd and ignores SIGPIPE; both would be
+        // inherited across exec, so the child gets an empty mask and default dispositions.
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGTERM, SIGCHLD, SIGPIPE, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // Its own process group, so a terminal's Ctrl-C during development reaches only us.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup($0) } + [nil]
+        defer {
+            cArgv.forEach { free($0) }
+            cEnv.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
+        return rc == 0 ? .success(pid) : .failure(SpawnErrno(code: rc))
+    }
+}
+
+/// An errno from posix_spawn (it returns the error instead of setting errno).
+struct SpawnErrno: Error {
+    var code: Int32
+}

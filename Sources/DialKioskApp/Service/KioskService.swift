@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DialCore
+
+/// The service's outside world in one place, for the run loop to call at fixed points: systemd
+/// notifications and the watchdog, event lines on stdout and the control socket, item commands,
+/// the behaviour timers. It owns the notifier, the control server and the command runner;
+/// `stop` tears them down in reverse order and is safe to call twice.
+final class KioskService {
+    private(set) var config: KioskConfig
+    let configPath: String?
+    let logger: JournalLogger
+    private let notifier: SystemdNotifier
+    private var watchdog: WatchdogSchedule?
+    private let runner: CommandRunner
+    private let control: ControlServer?
+    private var events: LineWriter
+    private(set) var idle: IdleSchedule
+    private var stopped = false
+
+    /// - Parameters:
+    ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
+    ///   - controlPath: `--control PATH`, or nil for no socket.
+    ///   - eventsFD: where event lines go (stdout, 1).
+    init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
+         logger: JournalLogger, eventsFD: Int32 = 1, now: Double) throws {
+        self.config = config
+        self.configPath = configPath
+        self.logger = logger
+        notifier = SystemdNotifier(environment: environment)
+        watchdog = WatchdogSchedule.fromEnvironment(environment, pid: getpid())
+        runner = CommandRunner(environment: environment, logger: logger)
+        control = try controlPath.map { try ControlServer(path: $0, logger: logger) }
+        events = LineWriter(fd: eventsFD)
+        idle = IdleSchedule(behaviour: config.behaviour, start: now)
+    }
+
+    deinit { stop(reason: "exit", now: .nan) }
+
+    /// The first frame is on the glass: systemd may call the service started.
+    func started(now: Double) {
+        notify([.ready, .status("Showing \(config.items.count) items")])
+        emit(.started(time: now, items: config.items.count))
+    }
+
+    /// Reports the dial's events; an `activated` item's command is started.
+    func report(_ dialEvents: [DialEvent], frames: Int) {
+        for event in dialEvents {
+            emit(.dial(event, frames: frames))
+            if case .activated(let index, _) = event, config.items.indices.contains(index) {
+                runner.run(config.items[index])
+            }
+        }
+    }
+
+    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due, and
+    /// children that have ended (SIGCHLD need not be caught: a turn comes at least every
+    /// `nextWakeup`). Returns the behaviour actions that came due.
+    func tick(now: Double) -> [IdleSchedule.Action] {
+        if var schedule = watchdog, schedule.isDue(now: now) {
+            notify([.watchdog])
+            schedule.pinged(at: now)
+            watchdog = schedule
+        }
+        runner.reap()
+        return idle.advance(to: now)
+    }
+
+    /// The latest time the loop may sleep until (for poll's timeout or a timerfd), or nil.
+    func nextWakeup(now: Double) -> Double? {
+        var times: [Double] = []
+        if let watchdog { times.append(watchdog.nextDue) }
+        if let deadline = idle.nextDeadline { times.append(deadline) }
+        // Children still running: look again within a second so they are reaped promptly.
+        if runner.runningCount > 0 { times.append(now + 1) }
+        return times.min()
+    }
+
+    /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
+    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
+        idle.input(event)
+    }
+
+    /// The control socket's descriptors, for poll.
+    var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
+
+    /// Commands from the control socket. `show` also wakes the screen (its actions come back
+    /// through `wake`).
+    func handleControl(_ ready: pollfd, now: Double) -> [ControlServer.Request] {
+        control?.handle(ready, now: now) ?? []
+    }
+
+    /// Tells one control client a command failed (for example `select` of an unknown id).
+    func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
+        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), items: []))
+    }
+
+    /// An outside wake-up (`show`).
+    func wake(now: Double) -> [IdleSchedule.Action] { idle.wake(at: now) }
+
+    /// SIGHUP or `reload`: re-reads the file. Returns the new configuration to apply, or nil
+    /// when nothing changes or the file is broken (then the error is logged with its line and
+    /// the running menu stays).
+    func reload(now: Double) -> (KioskConfig, ConfigReload.Changes)? {
+        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        defer { notify([.ready]) }
+        switch ConfigReload.reload(path: configPath, current: config) {
+        case .keep(let error):
+            logger.error("reload: \(error.description); keeping the running configuration")
+            notify([.status("Reload failed: \(error.description)")])
+            return nil
+        case .unchanged:
+            logger.info("reload: \(configPath ?? "demo menu"): no change")
+            return nil
+        case .apply(let new, let changes):
+            config = new
+            idle = IdleSchedule(behaviour: new.behaviour, start: now)
+            emit(.reloaded(time: now, items: new.items.count))
+            notify([.status("Showing \(new.items.count) items")])
+            return (new, changes)
+        }
+    }
+
+    /// On the way out: STOPPING=1, the `stopping` line, then the control socket closes.
+    func stop(reason: String, now: Double) {
+        guard !stopped else { return }
+        stopped = true
+        notify([.stopping])
+        if now.isFinite { emit(.stopping(time: now, reason: reason)) }
+        events.flush()
+        control?.close()
+        notifier.close()
+    }
+
+    private func emit(_ event: KioskEvent) {
+        let line = EventLine.kiosk(event, items: config.items)
+        events.write(line.text)
+        // Event lines are what integrators wait for: never hold them in the buffer.
+        events.flush()
+        control?.broadcast(line)
+    }
+
+    private func notify(_ messages: [NotifyMessage]) {
+        do {
+            try notifier.send(messages)
+        } catch {
+            logger.warning("\(error)")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Testing
+@testable import DialKioskApp
+
+@Suite struct ConfigReloadTests {
+    @Test func validChangeIsAppliedWithWhatChanged() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        writeFile(path, "items: [{id: a, label: Old}]\n")
+        let current = try ConfigLoader.load(path: path)
+        writeFile(path, "items: [{id: a, label: New}]\ndisplay: {rotation: 90}\n")
+        guard case .apply(let new, let changes) = ConfigReload.reload(path: path, current: current) else {
+            Issue.record("not applied")
+            return
+        }
+        #expect(new.items[0].label == "New")
+        #expect(changes == [.items, .display])
+        #expect(changes.needsOutputRestart)
+    }
+
+    @Test func brokenFileKeepsTheRunningMenu() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        writeFile(path, "items:\n  - id: a\n    color: blu\n")
+        let outcome = ConfigReload.reload(path: path, current: .demo)
+        #expect(outcome == .keep(ConfigError(file: path, line: 3, key: "items[0].color", message: "expected #RRGGBB, got 'blu'")))
+    }
+
+    @Test func missingFileKeepsTheRunningMenu() {
+        guard case .keep(let error) = ConfigReload.reload(path: "/nonexistent/c.yaml", current: .demo) else {
+            Issue.record("not kept")
+            return
+        }
+        #expect(error.exitStatus == .noInput)
+    }
+
+    @Test func sameContentIsUnchanged() {
+        #expect(ConfigReload.reload(path: nil, current: .demo) == .unchanged)
+        var themed = KioskConfig.demo
+        themed.theme.labelSize = 30
+        #expect(ConfigReload.decide(current: .demo, loaded: .success(themed)) == .apply(themed, [.theme]))
+        #expect(!ConfigReload.Changes.theme.needsOutputRestart)
+    }
+}

@@ -1,0 +1,22 @@
+import Testing
+@testable import DialKioskApp
+
+/// The example shipped as /etc/dialkiosk/config.yaml must be accepted as it is.
+@Suite struct ExampleConfigTests {
+    static let examplePath: String = {
+        // Tests/DialKioskAppTests/ExampleConfigTests.swift -> repository root.
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/systemd/dialkiosk.yaml"
+    }()
+
+    @Test func exampleIsValidAndNotTheDemo() throws {
+        let config = try ConfigLoader.load(path: Self.examplePath)
+        #expect(config.items.map(\.id) == ["coffee", "tea", "water", "juice", "soup", "help"])
+        #expect(config.items[2].command == ["/usr/bin/logger", "-t", "dialkiosk-demo", "water chosen"])
+        #expect(config.behaviour.defaultItem == "coffee")
+        #expect(config.behaviour.returnAfter == 60)
+        #expect(config.physics == KioskConfig.Physics())
+        #expect(ConfigSummary.line(config, file: "x.yaml").hasPrefix("x.yaml: OK: 6 items; 1 with a command;"))
+    }
+}

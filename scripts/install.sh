@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds DialKiosk in release mode and installs it as a systemd service.
+#
+#   sudo scripts/install.sh            # build, install, create the user, reload systemd
+#   sudo scripts/install.sh --enable   # ... and enable and start dialkiosk.service
+#
+# Options:
+#   --enable         also `systemctl enable --now dialkiosk.service`
+#   --binary PATH    install this binary instead of building (packaging, tests)
+# Environment:
+#   PREFIX=/usr/local  where bin/dialkiosk goes; the unit and sysusers file go to
+#                      $PREFIX/lib/{systemd/system,sysusers.d} for /usr and /usr/local, else to /etc
+#   DESTDIR=           staging root: nothing outside it is touched, no user is created and
+#                      systemd is not asked to reload (`--enable` only creates the symlink)
+# Works whether or not systemd is running (containers, image builds): steps that need a
+# running systemd are skipped with a note.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")/.." && pwd)"
+PREFIX="${PREFIX:-/usr/local}"
+DESTDIR="${DESTDIR:-}"
+enable=0
+binary=""
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --enable) enable=1 ;;
+    --binary) [ $# -ge 2 ] || { echo "install.sh: --binary needs a path" >&2; exit 64; }; binary="$2"; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
+  esac
+  shift
+done
+
+case "$PREFIX" in
+  /*) ;;
+  *) echo "install.sh: PREFIX must be an absolute path, got '$PREFIX'" >&2; exit 64 ;;
+esac
+PREFIX="${PREFIX%/}"
+case "$PREFIX" in
+  /usr|/usr/local) unitdir="$PREFIX/lib/systemd/system"; sysusersdir="$PREFIX/lib/sysusers.d" ;;
+  *) unitdir="/etc/systemd/system"; sysusersdir="/etc/sysusers.d" ;;
+esac
+bindir="$PREFIX/bin"
+confdir="/etc/dialkiosk"
+
+# systemd is the init system and running (sd_booted(3)'s test); DESTDIR installs never touch it.
+systemd_running() { [ -z "$DESTDIR" ] && [ -d /run/systemd/system ]; }
+
+if [ -z "$binary" ]; then
+  export PATH="$PATH:/opt/swift/usr/bin"
+  echo "install.sh: building (swift build -c release)"
+  (cd "$here" && swift build -c release --product dialkiosk)
+  binary="$(cd "$here" && swift build -c release --show-bin-path)/dialkiosk"
+fi
+[ -x "$binary" ] || { echo "install.sh: no executable at $binary" >&2; exit 66; }
+
+echo "install.sh: installing into ${DESTDIR:-/} with PREFIX=$PREFIX"
+install -d -m 0755 "$DESTDIR$bindir" "$DESTDIR$unitdir" "$DESTDIR$sysusersdir" "$DESTDIR$confdir"
+install -m 0755 "$binary" "$DESTDIR$bindir/dialkiosk"
+# The unit names the binary by its installed path.
+sed "s#/usr/local/bin/dialkiosk#$bindir/dialkiosk#g" "$here/systemd/dialkiosk.service" > "$DESTDIR$unitdir/dialkiosk.service.tmp"
+chmod 0644 "$DESTDIR$unitdir/dialkiosk.service.tmp"
+mv -f "$DESTDIR$unitdir/dialkiosk.service.tmp" "$DESTDIR$unitdir/dialkiosk.service"
+install -m 0644 "$here/systemd/dialkiosk.conf" "$DESTDIR$sysusersdir/dialkiosk.conf"
+if [ -e "$DESTDIR$confdir/config.yaml" ]; then
+  echo "install.sh: keeping the existing $confdir/config.yaml"
+else
+  install -m 0644 "$here/systemd/dialkiosk.yaml" "$DESTDIR$confdir/config.yaml"
+fi
+
+if [ -z "$DESTDIR" ]; then
+  # systemd-sysusers works without a running systemd (it only edits /etc/passwd and /etc/group).
+  systemd-sysusers "$sysusersdir/dialkiosk.conf"
+  "$bindir/dialkiosk" check-config "$confdir/config.yaml" ||
+    echo "install.sh: warning: $confdir/config.yaml does not validate; the service will exit with status 78" >&2
+fi
+
+if systemd_running; then
+  systemctl daemon-reload
+else
+  echo "install.sh: systemd is not running here (or DESTDIR is set): skipped daemon-reload"
+fi
+
+if [ "$enable" = 1 ]; then
+  if systemd_running; then
+    systemctl enable --now dialkiosk.service
+    systemctl --no-pager --lines=0 status dialkiosk.service || true
+  else
+    systemctl --root="${DESTDIR:-/}" enable dialkiosk.service
+    echo "install.sh: enabled; it starts at the next boot (systemd is not running here)"
+  fi
+fi
+echo "install.sh: done. Logs and events: journalctl -u dialkiosk -o cat"

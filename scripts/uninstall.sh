@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Reverses scripts/install.sh: stops and disables the service, removes the binary, the unit and
+# the sysusers file, and reloads systemd. /etc/dialkiosk (your configuration) stays unless
+# --purge is given. The dialkiosk user stays (removing a system user can orphan files it owns).
+#
+#   sudo scripts/uninstall.sh [--purge]
+# Environment: PREFIX and DESTDIR as given to install.sh.
+set -euo pipefail
+
+PREFIX="${PREFIX:-/usr/local}"
+DESTDIR="${DESTDIR:-}"
+purge=0
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --purge) purge=1 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "uninstall.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
+  esac
+  shift
+done
+
+PREFIX="${PREFIX%/}"
+case "$PREFIX" in
+  /usr|/usr/local) unitdir="$PREFIX/lib/systemd/system"; sysusersdir="$PREFIX/lib/sysusers.d" ;;
+  *) unitdir="/etc/systemd/system"; sysusersdir="/etc/sysusers.d" ;;
+esac
+systemd_running() { [ -z "$DESTDIR" ] && [ -d /run/systemd/system ]; }
+
+if [ -e "$DESTDIR$unitdir/dialkiosk.service" ]; then
+  if systemd_running; then
+    systemctl disable --now dialkiosk.service || true
+  else
+    systemctl --root="${DESTDIR:-/}" disable dialkiosk.service || true
+  fi
+fi
+
+rm -f "$DESTDIR$PREFIX/bin/dialkiosk" "$DESTDIR$unitdir/dialkiosk.service" "$DESTDIR$sysusersdir/dialkiosk.conf"
+
+if [ "$purge" = 1 ]; then
+  rm -rf "$DESTDIR/etc/dialkiosk"
+else
+  [ -d "$DESTDIR/etc/dialkiosk" ] && echo "uninstall.sh: kept /etc/dialkiosk (use --purge to remove it)"
+fi
+
+if systemd_running; then
+  systemctl daemon-reload
+  systemctl reset-failed dialkiosk.service 2>/dev/null || true
+fi
+echo "uninstall.sh: done"
