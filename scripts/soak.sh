@@ -11,13 +11,13 @@ frames=${1:-1000000}
 asan_frames=${2:-100000}
 
 echo "== release soak: $frames frames"
-swift build -c release --product dialkiosk >/dev/null
+swift build -c release --product dialkiosk 2>&1 | tail -n 3
 start=$(date +%s.%N)
 .build/release/dialkiosk simulate --generate-frames "$frames" --memory-every 100000 --quiet --seed 42
 echo "soak: $frames frames in $(echo "$(date +%s.%N) - $start" | bc) s"
 
 echo "== address sanitizer soak: $asan_frames frames"
-swift build --scratch-path .build-asan -Xswiftc -sanitize=address --product dialkiosk >/dev/null
+swift build --scratch-path .build-asan -Xswiftc -sanitize=address --product dialkiosk 2>&1 | tail -n 3
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
   .build-asan/debug/dialkiosk simulate --generate-frames "$asan_frames" --memory-every 50000 --quiet --seed 42
 echo "asan: no error reported (exit $?)"

@@ -108,7 +108,7 @@ private final class Rig {
         rig.clock += 0.017
         _ = try rig.loop.step(timeoutMS: 0)
         #expect(rig.loop.state == .awaitingFrame)
-        #expect(rig.loop.pollTimeoutMS() == -1)
+        #expect(rig.loop.pollTimeoutMS() == 2000)  // only the overdue-flip guard while a frame is queued
         _ = try rig.runFrames()
         #expect(rig.loop.state == .idle)
         #expect(abs(rig.dial.rotation - rig.dial.layout.nearestSlot(to: rig.dial.rotation)!.rotation) < 1e-9)
@@ -170,6 +170,19 @@ private final class Rig {
         #expect(late.loop.state == .idle)
         #expect(late.dial.rotation == steady.dial.rotation)
         #expect(late.dial.selectedIndex == steady.dial.selectedIndex)
+    }
+
+    @Test func aFlipEventThatNeverComesIsNotWaitedForForever() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.pollTimeoutMS() == 2000)
+        // The card was unbound: no flip event, and the next attempt finds it gone.
+        rig.display.failures = [ENODEV]
+        rig.clock += 2.0
+        let error = #expect(throws: DisplayError.self) { _ = try rig.loop.step(timeoutMS: 0) }
+        #expect(error?.exitStatus == .noDevice)
+        #expect(rig.lines.contains("display: no flip event for 2.0 s; queuing the frame again"))
     }
 
     @Test func terminateDuringAFlingEndsTheRunWithAFlipPending() throws {

@@ -65,6 +65,10 @@ final class FrameLoop {
     var retryPolicy = PresentRetryPolicy()
     var refreshPeriod = 1.0 / 60
     private(set) var retryAt: Double?
+    /// A queued frame whose flip event has not come after this long is queued again: an
+    /// unbound or wedged card never answers, and waiting for it would hang the kiosk.
+    var flipTimeout = 2.0
+    private var awaitingSince: Double?
     private var lastPaintSeconds = 0.0
 
     init(presenter: FramePresenter, displaySources: [DisplayEventSource], inputSources: [InputSource],
@@ -97,14 +101,23 @@ final class FrameLoop {
         }
     }
 
-    /// -1 (wait for an event) unless a failed frame is due for another try.
+    /// -1 (wait for an event) while idle; otherwise until a failed frame is due for another
+    /// try or a queued frame's flip event is overdue.
     func pollTimeoutMS() -> Int32 {
-        guard let retryAt else { return -1 }
-        return Int32(max(0, min(1000, ((retryAt - now()) * 1000).rounded(.up))))
+        let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
+        guard let due = [retryAt, flipDue].compactMap({ $0 }).min() else { return -1 }
+        return Int32(max(0, min(10_000, ((due - now()) * 1000).rounded(.up))))
     }
 
-    /// Tries a failed frame again once its time has come.
+    /// Tries a failed frame again once its time has come; queues an overdue frame again.
     private func retryIfDue() throws {
+        if state == .awaitingFrame, let since = awaitingSince, now() - since >= flipTimeout {
+            log("display: no flip event for \(fixed(flipTimeout, 1)) s; queuing the frame again")
+            state = .idle
+            awaitingSince = nil
+            try presentFrame()
+            return
+        }
         guard let due = retryAt, now() >= due else { return }
         retryAt = nil
         if state == .idle { try presentFrame() }
@@ -221,6 +234,7 @@ final class FrameLoop {
         }
         failuresInARow = 0
         retryAt = nil
+        awaitingSince = now()
         lastPaintSeconds = seconds
         presented += 1
         state = .awaitingFrame
