@@ -79,6 +79,7 @@ fi
   printf 'DK_REPO=%q\n' "$vm_repo"
   printf 'DK_VMDIR=%q\n' "$vm_dir"
   printf 'DK_TOOLS=%q\n' "$tools"
+  printf 'DK_BOCHS=%q\n' "$bochs"
 } >"$ctl/config"
 
 serial="$out/serial.log"

@@ -13,6 +13,8 @@
  *                          become DRM master, show a test pattern on the connector and hold it
  *                          until SIGTERM/SIGINT; --expect writes the pattern as a PPM
  *     vblank [CRTC_INDEX]  print the CRTC's vblank counter and its timestamp (CLOCK_MONOTONIC)
+ *     writeback FILE       become master and capture what the active CRTC shows through the
+ *                          writeback connector (vkms enable_writeback=1) as a PPM
  *     flip SECONDS         become master and page-flip between two buffers (with flip events)
  *                          for SECONDS, then print the count and rate: the bed's 60 Hz reference
  *
@@ -409,9 +411,104 @@ static int cmd_flip(int fd, double seconds) {
     return 0;
 }
 
+/* The id of the named property of a KMS object, or dies. */
+static uint32_t property_id(int fd, uint32_t object, uint32_t type, const char *name) {
+    drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, object, type);
+    if (!props)
+        die_errno("drmModeObjectGetProperties", object);
+    uint32_t id = 0;
+    for (uint32_t i = 0; i < props->count_props && !id; i++) {
+        drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
+        if (p && strcmp(p->name, name) == 0)
+            id = p->prop_id;
+        drmModeFreeProperty(p);
+    }
+    drmModeFreeObjectProperties(props);
+    if (!id)
+        die("object %" PRIu32 " has no property %s", object, name);
+    return id;
+}
+
+static void atomic_add(drmModeAtomicReqPtr req, uint32_t object, uint32_t prop, uint64_t value) {
+    if (drmModeAtomicAddProperty(req, object, prop, value) < 0)
+        die_errno("drmModeAtomicAddProperty on object", object);
+}
+
+static int cmd_writeback(int fd, const char *file) {
+    if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1))
+        die_errno("drmSetClientCap ATOMIC", 1);
+    if (drmSetClientCap(fd, DRM_CLIENT_CAP_WRITEBACK_CONNECTORS, 1))
+        die_errno("drmSetClientCap WRITEBACK_CONNECTORS", 1);
+    if (drmSetMaster(fd))
+        die("drmSetMaster: %s (writeback needs master; is another program master?)", strerror(errno));
+    uint32_t crtc_id = first_active_crtc(fd);
+    drmModeCrtcPtr crtc = drmModeGetCrtc(fd, crtc_id);
+    if (!crtc)
+        die_errno("drmModeGetCrtc", crtc_id);
+    drmModeResPtr res = resources(fd);
+    uint32_t wb = 0;
+    for (int i = 0; i < res->count_connectors && !wb; i++) {
+        drmModeConnectorPtr c = drmModeGetConnector(fd, res->connectors[i]);
+        if (c && c->connector_type == DRM_MODE_CONNECTOR_WRITEBACK)
+            wb = c->connector_id;
+        drmModeFreeConnector(c);
+    }
+    if (!wb)
+        die("no writeback connector (load vkms with enable_writeback=1)");
+
+    uint32_t w = crtc->mode.hdisplay, h = crtc->mode.vdisplay;
+    struct drm_mode_create_dumb create = {.width = w, .height = h, .bpp = 32};
+    if (drmIoctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &create))
+        die_errno("DRM_IOCTL_MODE_CREATE_DUMB width", w);
+    uint32_t handles[4] = {create.handle}, pitches[4] = {create.pitch}, offsets[4] = {0}, fb;
+    if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &fb, 0))
+        die_errno("drmModeAddFB2 handle", create.handle);
+
+    /* Attaching the writeback connector to the CRTC is a modeset for the atomic core. */
+    int32_t fence = -1;
+    uint32_t crtc_prop = property_id(fd, wb, DRM_MODE_OBJECT_CONNECTOR, "CRTC_ID");
+    drmModeAtomicReqPtr req = drmModeAtomicAlloc();
+    atomic_add(req, wb, crtc_prop, crtc_id);
+    atomic_add(req, wb, property_id(fd, wb, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_FB_ID"), fb);
+    atomic_add(req, wb, property_id(fd, wb, DRM_MODE_OBJECT_CONNECTOR, "WRITEBACK_OUT_FENCE_PTR"),
+               (uint64_t)(uintptr_t)&fence);
+    if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+        die_errno("drmModeAtomicCommit with writeback connector", wb);
+    drmModeAtomicFree(req);
+    struct pollfd pfd = {.fd = fence, .events = POLLIN};
+    if (fence < 0 || poll(&pfd, 1, 10000) != 1)
+        die("the writeback fence did not signal within 10 s");
+    close(fence);
+
+    struct drm_mode_map_dumb map = {.handle = create.handle};
+    if (drmIoctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &map))
+        die_errno("DRM_IOCTL_MODE_MAP_DUMB handle", create.handle);
+    uint8_t *p = mmap(NULL, create.size, PROT_READ, MAP_SHARED, fd, map.offset);
+    if (p == MAP_FAILED)
+        die_errno("mmap of dumb buffer", create.handle);
+    write_ppm(file, w, h, p, create.pitch, false);
+    printf("writeback crtc %" PRIu32 " connector %" PRIu32 " %ux%u %s\n", crtc_id, wb, w, h, file);
+    munmap(p, create.size);
+
+    /* Detach the writeback connector again, then free the buffer. */
+    req = drmModeAtomicAlloc();
+    atomic_add(req, wb, crtc_prop, 0);
+    if (drmModeAtomicCommit(fd, req, DRM_MODE_ATOMIC_ALLOW_MODESET, NULL))
+        die_errno("drmModeAtomicCommit detaching writeback connector", wb);
+    drmModeAtomicFree(req);
+    drmModeRmFB(fd, fb);
+    struct drm_mode_destroy_dumb destroy = {.handle = create.handle};
+    drmIoctl(fd, DRM_IOCTL_MODE_DESTROY_DUMB, &destroy);
+    drmModeFreeResources(res);
+    drmModeFreeCrtc(crtc);
+    close(fd);
+    return 0;
+}
+
 static void usage(void) {
     fputs("usage: drmtool [--card PATH | --driver NAME] crtc | hold | dump FILE [CRTC_ID] |\n"
-          "       master [--connector NAME] [--expect FILE] | vblank [CRTC_INDEX] | flip SECONDS\n",
+          "       master [--connector NAME] [--expect FILE] | vblank [CRTC_INDEX] | flip SECONDS |\n"
+          "       writeback FILE\n",
           stderr);
     exit(2);
 }
@@ -464,6 +561,8 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "vblank") == 0)
         return cmd_vblank(open_card(card, driver, false),
                           rest > 0 ? (unsigned)strtoul(args[0], NULL, 10) : 0);
+    if (strcmp(cmd, "writeback") == 0 && rest == 1)
+        return cmd_writeback(open_card(card, driver, true), args[0]);
     if (strcmp(cmd, "flip") == 0 && rest == 1)
         return cmd_flip(open_card(card, driver, true), strtod(args[0], NULL));
     usage();
