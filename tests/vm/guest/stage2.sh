@@ -60,6 +60,18 @@ if [ "$DK_MODE" = systemd ]; then
       postgresql.service; do
     ln -sf /dev/null "/etc/systemd/system/$u"
   done
+  # The host was never booted by systemd, so ConditionNeedsUpdate= would rebuild the hwdb and
+  # the ld cache at every boot: mark /etc and /var up to date.
+  touch /etc/.updated /var/.updated
+  # A volatile journal spares the flush to /var/log; udev replays only what the bed uses.
+  mkdir -p /etc/systemd/journald.conf.d /etc/systemd/system/systemd-udev-trigger.service.d
+  printf '[Journal]\nStorage=volatile\n' >/etc/systemd/journald.conf.d/dialkiosk-vm.conf
+  cat >/etc/systemd/system/systemd-udev-trigger.service.d/dialkiosk-vm.conf <<UNIT
+[Service]
+ExecStart=
+ExecStart=-udevadm trigger --type=subsystems --action=add
+ExecStart=-udevadm trigger --type=devices --action=add --subsystem-match=drm --subsystem-match=input --subsystem-match=misc --subsystem-match=graphics
+UNIT
   if [ -d "$ctl/units" ]; then
     cp -r "$ctl/units/." /etc/systemd/system/
   fi
