@@ -68,6 +68,10 @@ done
 
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+# qemu's -virtfs splits on commas and the kernel command line on spaces.
+for p in "$out" "$vm_dir" "$moddir"; do
+  [[ "$p" != *[,\ ]* ]] || vm_die "paths given to qemu must not contain commas or spaces: $p"
+done
 ctl="$out/.vm"
 rm -rf "$ctl"
 mkdir -p "$ctl"
