@@ -9,13 +9,21 @@
 import DialKioskApp
 import Foundation
 
-let environment = ProcessInfo.processInfo.environment
-guard let target = FuzzTarget(rawValue: environment["DIALKIOSK_FUZZ_TARGET"] ?? "config") else {
-    FileHandle.standardError.write(Data("dialkiosk-fuzz: DIALKIOSK_FUZZ_TARGET must be config or record\n".utf8))
-    exit(64)
+/// The parser under test, from DIALKIOSK_FUZZ_TARGET (a static, so libFuzzer's C callback can
+/// reach it without capturing anything).
+enum Selected {
+    static let target: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["DIALKIOSK_FUZZ_TARGET"] ?? "config"
+        guard let target = FuzzTarget(rawValue: name) else {
+            FileHandle.standardError.write(Data("dialkiosk-fuzz: DIALKIOSK_FUZZ_TARGET must be config or record\n".utf8))
+            exit(64)
+        }
+        return target
+    }()
 }
 
 func testOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let target = Selected.target
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
     if let finding = FuzzOracle.check(target, bytes) {
         FileHandle.standardError.write(Data("dialkiosk-fuzz: \(target): \(finding)\n".utf8))
@@ -35,7 +43,8 @@ func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { te
 
 var argc = CommandLine.argc
 var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzerTestOneInput(data, size) })
+_ = Selected.target
+exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzerTestOneInput))
 #else
 // dialkiosk-fuzz [ITERATIONS] [SEED] CORPUS_FILE...
 var args = Array(CommandLine.arguments.dropFirst())
@@ -49,5 +58,5 @@ for _ in 0..<iterations {
     let input = fuzzer.next()
     _ = input.withUnsafeBufferPointer { testOne($0.baseAddress, $0.count) }
 }
-print("dialkiosk-fuzz: \(target): \(iterations) inputs from \(corpus.count) corpus files, no finding")
+print("dialkiosk-fuzz: \(Selected.target): \(iterations) inputs from \(corpus.count) corpus files, no finding")
 #endif

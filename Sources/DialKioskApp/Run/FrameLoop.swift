@@ -79,6 +79,16 @@ final class FrameLoop {
 
     private(set) var state: FrameState = .idle
     private(set) var presented = 0
+    /// Frames that failed to queue in a row, the decision what to do about it, and when the
+    /// frame is tried again (nil: nothing to retry).
+    private var failuresInARow = 0
+    var retryPolicy = PresentRetryPolicy()
+    var refreshPeriod = 1.0 / 60
+    private(set) var retryAt: Double?
+    /// A queued frame whose flip event has not come after this long is queued again: an
+    /// unbound or wedged card never answers, and waiting for it would hang the kiosk.
+    var flipTimeout = 2.0
+    private var awaitingSince: Double?
     private var lastPaintSeconds = 0.0
     /// Something other than the dial changed the picture (dim, wake, reload): paint once more.
     private var repaintPending = false
@@ -116,18 +126,37 @@ final class FrameLoop {
         }
     }
 
-    /// How long poll() may sleep: until the service's next deadline (the watchdog ping, a
-    /// behaviour timer, a child to reap), forever (-1) when nothing is pending. Frames need no
-    /// timeout: their flip events wake poll.
+    /// How long poll() may sleep: -1 (until an event) while idle with nothing pending;
+    /// otherwise until the service's next deadline (the watchdog ping, a behaviour timer, a
+    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event.
     func pollTimeout(now: Double) -> Int32 {
-        guard let wakeup = service?.nextWakeup(now: now) else { return -1 }
-        let ms = ((wakeup - now) * 1000).rounded(.up)
+        let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
+        let due = [retryAt, flipDue, service?.nextWakeup(now: now)].compactMap { $0 }.min()
+        guard let due else { return -1 }
+        let ms = ((due - now) * 1000).rounded(.up)
         guard ms > 0 else { return 0 }
         return Int32(min(ms, Double(Int32.max)))
     }
 
-    /// One poll() and everything it found, then the service's housekeeping. `timeoutMS` -1
-    /// waits forever; `run` passes `pollTimeout`, tests pass 0.
+    /// `pollTimeout` at the loop's clock.
+    func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
+
+    /// Tries a failed frame again once its time has come; queues an overdue frame again.
+    private func retryIfDue() throws {
+        if state == .awaitingFrame, let since = awaitingSince, now() - since >= flipTimeout {
+            log("display: no flip event for \(fixed(flipTimeout, 1)) s; queuing the frame again")
+            state = .idle
+            awaitingSince = nil
+            try presentFrame()
+            return
+        }
+        guard let due = retryAt, now() >= due else { return }
+        retryAt = nil
+        if state == .idle { try presentFrame() }
+    }
+
+    /// One poll() and everything it found, then retries and the service's housekeeping.
+    /// `timeoutMS` -1 waits forever; `run` passes `pollTimeout`, tests pass 0.
     func step(timeoutMS: Int32) throws -> Ending? {
         var fds: [pollfd] = []
         for s in displaySources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
@@ -142,6 +171,7 @@ final class FrameLoop {
             throw CommandFailure("poll failed: \(String(cString: strerror(errno)))", status: .osError)
         }
         if r == 0 {
+            try retryIfDue()
             try housekeeping()
             return nil
         }
@@ -167,6 +197,7 @@ final class FrameLoop {
         for pfd in fds[controlStart...] where pfd.revents != 0 {
             try handleControl(pfd)
         }
+        try retryIfDue()
         try housekeeping()
         return nil
     }
@@ -261,19 +292,38 @@ final class FrameLoop {
         let screen = self.screen
         let paint = scene.paint
         var seconds = 0.0
-        try presenter.present { target in
-            let before = now()
-            switch screen {
-            case .awake:
-                try paint(pose, target)
-            case .dimmed:
-                try paint(pose, target)
-                Dimming.darken(target)
-            case .blanked:
-                Dimming.black(target)
+        do {
+            try presenter.present { target in
+                let before = now()
+                switch screen {
+                case .awake:
+                    try paint(pose, target)
+                case .dimmed:
+                    try paint(pose, target)
+                    Dimming.darken(target)
+                case .blanked:
+                    Dimming.black(target)
+                }
+                seconds = now() - before
             }
-            seconds = now() - before
+        } catch {
+            // The frame was not queued: retry where the kernel's answer says it can clear,
+            // otherwise leave with the error (teardown restores the CRTC).
+            failuresInARow += 1
+            let failure = PresentFailure(error)
+            switch retryPolicy.recovery(for: failure, failuresInARow: failuresInARow, refreshPeriod: refreshPeriod) {
+            case .retry(let delay):
+                log("display: \(error); trying again in \(fixed(delay * 1000, 0)) ms")
+                state = .idle
+                retryAt = now() + delay
+                return
+            case .giveUp:
+                throw error
+            }
         }
+        failuresInARow = 0
+        retryAt = nil
+        awaitingSince = now()
         if screen == .blanked { blankShown = true }
         repaintPending = false
         lastPaintSeconds = seconds
