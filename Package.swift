@@ -57,12 +57,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp"]),
+        // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
+        .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]
 )

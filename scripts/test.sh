@@ -8,6 +8,11 @@ export PATH="$PATH:/opt/swift/usr/bin"
 echo "== swift test"
 swift test 2>&1
 
+if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== libFuzzer (fixed budget)"
+  scripts/fuzz.sh "${DIALKIOSK_FUZZ_RUNS:-10000}"
+fi
+
 if [ "${DIALKIOSK_SKIP_VM:-0}" != 1 ] && [ -x tests/vm/run-all.sh ]; then
   echo "== VM test bed"
   tests/vm/run-all.sh

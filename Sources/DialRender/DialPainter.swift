@@ -10,8 +10,11 @@ import DialCore
 ///
 /// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
+    /// The menu, in the order of `DialPose.items`.
     public let items: [MenuItem]
+    /// Colours, sizes and fonts.
     public let theme: Theme
+    /// Size of the logical (upright) frame, in pixels.
     public let width: Int
     public let height: Int
     /// The frame `paint(_:)` paints into (the shadow buffer that is copied to the screen).
@@ -251,7 +254,9 @@ public final class DialPainter {
 
     private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
-        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio, g.itemRadius * theme.hubLabelItemRatio)
+        // Tied to the item size so a big hub does not shout, but never below a readable size.
+        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio,
+                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6))
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask

@@ -46,11 +46,13 @@ public enum PNGWriter {
 
 /// An 8-bit RGBA image with straight (not premultiplied) alpha, as read from a PNG.
 public struct RGBAImage: Sendable, Equatable {
+    /// Size in pixels.
     public var width: Int
     public var height: Int
     /// `width * height * 4` bytes, R G B A per pixel, rows top to bottom.
     public var bytes: [UInt8]
 
+    /// An image of `width` x `height` pixels from RGBA bytes, rows top to bottom.
     public init(width: Int, height: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * 4, "RGBA bytes do not match the size")
         self.width = width

@@ -2,6 +2,7 @@
 /// what it was applied to, and why ("Failed to load font 'Foo': no installed font has this
 /// family"). DialKioskApp maps `kind` to an exit status.
 public struct RenderError: Error, CustomStringConvertible, Equatable {
+    /// What kind of thing failed, for choosing an exit status.
     public enum Kind: Sendable, Equatable {
         /// A font named by family or path does not exist or cannot be read.
         case fontNotFound
@@ -13,17 +14,20 @@ public struct RenderError: Error, CustomStringConvertible, Equatable {
         case library
     }
 
+    /// What kind of thing failed.
     public var kind: Kind
     /// What was being done, e.g. "load font 'DejaVu Sans'" or "write PNG /tmp/x.png".
     public var operation: String
     /// Why it failed, e.g. the errno text or the library's message.
     public var reason: String
 
+    /// An error of `kind`: "Failed to `operation`: `reason`".
     public init(_ kind: Kind, _ operation: String, _ reason: String) {
         self.kind = kind
         self.operation = operation
         self.reason = reason
     }
 
+    /// The one-line message.
     public var description: String { "Failed to \(operation): \(reason)" }
 }

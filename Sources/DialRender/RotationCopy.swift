@@ -6,7 +6,7 @@ import DialCore
 /// buffers are often write-combined, where reads are an order of magnitude slower.
 ///
 /// 0 degrees is one memcpy per row; 180 degrees walks each source row backwards; 90 and 270 are
-/// a transpose in strips of 16 panel columns (one cache line per panel row).
+/// a transpose in strips of 16 panel columns (one cache line per panel row), 4x4 blocks at a time.
 public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation) {
     let w = src.width, h = src.height
     let expected = rotation.swapsAxes ? (h, w) : (w, h)
@@ -29,31 +29,29 @@ public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotat
         case .quarter:
             // Panel (px, py) shows logical (x: py, y: h - 1 - px): panel column px is source row
             // h - 1 - px, read left to right as py grows.
-            strips(panelWidth: h, panelHeight: w) { px0, px1 in
-                var rows: [UnsafePointer<UInt32>] = []
-                for px in px0..<px1 { rows.append(s + (h - 1 - px) * sp) }
-                copyStrip(rows, to: d + px0, pitch: dp, count: w, step: 1, start: 0)
+            strips(panelWidth: h) { px0, px1 in
+                transposeStrip(rows: { s + (h - 1 - px0 - $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
+                               count: w, reversed: false)
             }
         case .threeQuarters:
             // Panel (px, py) shows logical (x: w - 1 - py, y: px): panel column px is source row
             // px, read right to left as py grows.
-            strips(panelWidth: h, panelHeight: w) { px0, px1 in
-                var rows: [UnsafePointer<UInt32>] = []
-                for px in px0..<px1 { rows.append(s + px * sp) }
-                copyStrip(rows, to: d + px0, pitch: dp, count: w, step: -1, start: w - 1)
+            strips(panelWidth: h) { px0, px1 in
+                transposeStrip(rows: { s + (px0 + $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
+                               count: w, reversed: true)
             }
         }
     }
 }
 
 /// Width of a strip of panel columns: 16 pixels are one 64-byte cache line of the destination,
-/// so every destination write fills whole lines, while the 16 source rows it reads from stream
-/// sequentially (a pattern hardware prefetchers follow).
+/// so every destination line is filled by one pass, while the 16 source rows it reads from
+/// stream sequentially (a pattern hardware prefetchers follow).
 private let stripWidth = 16
 
 /// Calls `body` for each strip [px0, px1) of panel columns.
 @inline(__always)
-private func strips(panelWidth: Int, panelHeight: Int, _ body: (Int, Int) -> Void) {
+private func strips(panelWidth: Int, _ body: (Int, Int) -> Void) {
     var px0 = 0
     while px0 < panelWidth {
         let px1 = min(panelWidth, px0 + stripWidth)
@@ -62,31 +60,43 @@ private func strips(panelWidth: Int, panelHeight: Int, _ body: (Int, Int) -> Voi
     }
 }
 
-/// Writes `count` panel rows of one strip: panel row `py`, column `k` of the strip, gets pixel
-/// `start + step * py` of source row `rows[k]`.
+/// Writes `count` panel rows of a strip `width` columns wide: panel row `py`, strip column `k`
+/// gets pixel `py` (or `count - 1 - py` when `reversed`) of source row `rows(k)`. Full strips go
+/// in 4x4 blocks: four 16-byte loads from four source rows, a register transpose, four 16-byte
+/// stores into four panel rows.
 @inline(__always)
-private func copyStrip(_ rows: [UnsafePointer<UInt32>], to dst: UnsafeMutablePointer<UInt32>, pitch: Int,
-                       count: Int, step: Int, start: Int) {
-    rows.withUnsafeBufferPointer { r in
-        let n = r.count
-        var out = dst
-        var i = start
-        if n == stripWidth {
-            for _ in 0..<count {
-                // Sixteen loads gathered into a 64-byte vector, stored as one cache line.
-                var v = SIMD16<UInt32>()
-                for k in 0..<16 { v[k] = r[k][i] }
-                UnsafeMutableRawPointer(out).storeBytes(of: v, as: SIMD16<UInt32>.self)
-                out += pitch
-                i += step
+private func transposeStrip(rows: (Int) -> UnsafePointer<UInt32>, width: Int, to dst: UnsafeMutablePointer<UInt32>,
+                            pitch: Int, count: Int, reversed: Bool) {
+    typealias V = SIMD4<UInt32>
+    var py = 0
+    if width == stripWidth {
+        let r0 = rows(0), r1 = rows(1), r2 = rows(2), r3 = rows(3), r4 = rows(4), r5 = rows(5), r6 = rows(6), r7 = rows(7)
+        let r8 = rows(8), r9 = rows(9), r10 = rows(10), r11 = rows(11), r12 = rows(12), r13 = rows(13), r14 = rows(14)
+        let r15 = rows(15)
+        let groups = [(r0, r1, r2, r3), (r4, r5, r6, r7), (r8, r9, r10, r11), (r12, r13, r14, r15)]
+        while py + 4 <= count {
+            // The four source pixels for panel rows py...py+3, in source order.
+            let x = reversed ? count - 4 - py : py
+            for (g, (ra, rb, rc, rd)) in groups.enumerated() {
+                let a = UnsafeRawPointer(ra + x).loadUnaligned(as: V.self)
+                let b = UnsafeRawPointer(rb + x).loadUnaligned(as: V.self)
+                let c = UnsafeRawPointer(rc + x).loadUnaligned(as: V.self)
+                let e = UnsafeRawPointer(rd + x).loadUnaligned(as: V.self)
+                for j in 0..<4 {
+                    let lane = reversed ? 3 - j : j
+                    let t = V(a[lane], b[lane], c[lane], e[lane])
+                    UnsafeMutableRawPointer(dst + (py + j) * pitch + 4 * g).storeBytes(of: t, as: V.self)
+                }
             }
-        } else {
-            for _ in 0..<count {
-                for k in 0..<n { out[k] = r[k][i] }
-                out += pitch
-                i += step
-            }
+            py += 4
         }
+    }
+    // Narrow last strip and the last rows: one pixel at a time.
+    while py < count {
+        let i = reversed ? count - 1 - py : py
+        let out = dst + py * pitch
+        for k in 0..<width { out[k] = rows(k)[i] }
+        py += 1
     }
 }
 

@@ -2,6 +2,7 @@ import DialCore
 
 /// Text (or any shape) as 8-bit coverage, placed relative to the point it is centred on.
 public struct TextMask: Sendable {
+    /// Size of the mask, in pixels.
     public let width: Int
     public let height: Int
     /// Row-major coverage, 0 = no ink, 255 = full ink.
@@ -14,6 +15,8 @@ public struct TextMask: Sendable {
     private let runs: [Int32]
     private let rowRuns: [Int32]
 
+    /// A mask of `width` x `height` coverage bytes whose top-left lies at (`originX`, `originY`)
+    /// from its anchor.
     public init(width: Int, height: Int, coverage: [UInt8], originX: Int, originY: Int) {
         precondition(coverage.count == width * height, "coverage does not match the mask size")
         self.width = width

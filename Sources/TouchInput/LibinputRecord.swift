@@ -56,7 +56,7 @@ public struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         let place = line.map { "line \($0)" } ?? "the file"
-        return path.isEmpty ? "\(place): \(problem)" : "\(place): \(path): \(problem)"
+        return (path.isEmpty ? "\(place): \(problem)" : "\(place): \(path): \(problem)").oneLine()
     }
 }
 
@@ -148,8 +148,16 @@ public enum LibinputRecordReader {
         switch error {
         case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
             return LibinputRecordError(line: mark.line, path: "", problem: "not valid YAML: \(problem)")
+        case let .duplicatedKeysInMapping(duplicates, context):
+            return LibinputRecordError(line: context.mark.line, path: "",
+                                       problem: "not valid YAML: duplicate key \(duplicates.joined(separator: ", "))")
         default:
-            return LibinputRecordError(line: nil, path: "", problem: "not valid YAML: \(error)")
+            // Other Yams errors (the reader's) describe themselves as "LINE:COLUMN: error: ..."
+            // followed by the offending text: keep the place and the first line.
+            let text = "\(error)"
+            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
+            let line = first.split(separator: ":", maxSplits: 1).first.flatMap { Int($0) }
+            return LibinputRecordError(line: line, path: "", problem: "not valid YAML: \(first)")
         }
     }
 }

@@ -18,12 +18,12 @@ import Testing
 
     @Test func themeDefaults() {
         let theme = KioskConfig.demo.theme
-        #expect(theme.background == RGBColor(hex: 0x101418))
-        #expect(theme.ring == RGBColor(hex: 0x2A3038))
-        #expect(theme.hub == RGBColor(hex: 0x1C2128))
+        #expect(theme.background == RGBColor(hex: 0x0A0D13))
+        #expect(theme.ring == RGBColor(hex: 0x2E3949))
+        #expect(theme.hub == RGBColor(hex: 0x1A212D))
         #expect(theme.label == RGBColor(hex: 0xFFFFFF))
         #expect(theme.font == .family("DejaVu Sans"))
-        #expect(theme.labelSize == 18)
+        #expect(theme.labelSize == nil)  // proportional to the item size
     }
 
     @Test func physicsDefaults() {
@@ -113,7 +113,7 @@ import Testing
 
     @Test func dialFromConfig() throws {
         let c = try ConfigParser.parse("items: [{id: a}, {id: b}, {id: c}]\nbehaviour: {default_item: c}\n", file: "c.yaml")
-        let dial = c.makeDial(width: 800, height: 480)
+        let dial = DialSetup(config: c, width: 800, height: 480).makeDial()
         #expect(dial.items.map(\.id) == ["a", "b", "c"])
         #expect(dial.selectedIndex == 2)
         #expect(KioskConfig.demo.defaultIndex == 0)

@@ -102,36 +102,5 @@ import Testing
         #expect(status(["check-config", dir.path + "/missing.yaml"]) == 66)
         #expect(status(["check-config"]) == 64)
     }
-
-    /// Seeded mutations of the example and the corpus: the parser never crashes, and anything
-    /// it rejects is one located line with status 78. (A short run here; a longer budget belongs
-    /// to the fuzz job.)
-    @Test func mutatedConfigsNeverCrashAndAlwaysLocateTheirError() throws {
-        let example = try ConfigLoader.readText(ExampleConfigTests.examplePath)
-        let seeds = [example] + Self.corpus.map(\.0)
-        var random = SplitMix64(seed: 0xD1A1_C0DE)
-        let alphabet = Array("#:-[]{}\"' \n\t,0123456789abcxyz.@&*!|>%".utf8)
-        var rejected = 0
-        for _ in 0..<600 {
-            var bytes = Array(seeds[Int(random.next() % UInt64(seeds.count))].utf8)
-            for _ in 0..<(1 + Int(random.next() % 4)) where !bytes.isEmpty {
-                let at = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 3 {
-                case 0: bytes[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                case 1: bytes.remove(at: at)
-                default: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                }
-            }
-            let text = String(decoding: bytes, as: UTF8.self)
-            do {
-                _ = try ConfigParser.parse(text, file: "m.yaml")
-            } catch let error as ConfigError {
-                rejected += 1
-                #expect(error.exitStatus == .config)
-                #expect(!error.description.contains("\n"), "\(error.description)")
-                #expect(error.line != nil, "no line: \(error.description)")
-            }
-        }
-        #expect(rejected > 0)
-    }
+    // Mutated configurations: FuzzTests.swift (the fuzz oracle and its seeded budget).
 }

@@ -98,6 +98,34 @@ import Testing
         }
     }
 
+    @Test func iconAboveTheLabelLeavesRoomForIt() throws {
+        let path = "/tmp/dialkiosk-test-icon-\(UInt32.random(in: 0...UInt32.max)).png"
+        try PNGWriter.write(PixelBuffer(width: 32, height: 32, fill: 0x0000FF), to: path)
+        var theme = Theme()
+        theme.itemBottomShade = 1
+        let white = RGBColor(hex: 0xFFFFFF)
+        let items = [MenuItem(id: "a", label: "Tea", color: white, iconPath: path),
+                     MenuItem(id: "b", label: "B", color: white), MenuItem(id: "c", label: "C", color: white)]
+        let b = builder(3, 400, 400)
+        let painter = try DialPainter(items: items, theme: theme, width: 400, height: 400)
+        let pose = b.pose(rotation: 0, visibility: .shown, time: 0)
+        painter.paint(pose)
+        let c = pose.items[0].center, r = b.geometry.itemRadius * pose.items[0].scale
+        let cx = Int(c.x.rounded()), cy = Int(c.y.rounded())
+        // The icon sits above the centre ...
+        #expect(painter.frame[cx, cy - Int(r * 0.22)] == 0x0000FF)
+        // ... and the label's dark ink below it, with no blue there.
+        var ink = 0, blue = 0
+        for y in (cy + Int(r * 0.3))..<(cy + Int(r * 0.7)) {
+            for x in (cx - Int(r * 0.5))..<(cx + Int(r * 0.5)) {
+                let px = painter.frame[x, y]
+                if px == 0x0000FF { blue += 1 } else if px & 0xFF < 0x80 { ink += 1 }
+            }
+        }
+        #expect(ink > 10)
+        #expect(blue == 0)
+    }
+
     @Test func pngRoundTripsExactly() throws {
         var b = PixelBuffer(width: 37, height: 23)
         for y in 0..<23 { for x in 0..<37 { b[x, y] = UInt32(x * 7) << 16 | UInt32(y * 11) << 8 | UInt32((x ^ y) & 0xFF) } }

@@ -68,6 +68,42 @@ private func inkSum(_ b: PixelBuffer) -> Double {
         #expect(abs(mid - 128) <= 2)
     }
 
+    @Test(arguments: [255, 128])
+    func discSpriteCoversItsAreaAtAnyOpacity(opacity: Int) {
+        // No shadow and no shading: the sprite's ink is the disc's coverage times the opacity,
+        // through the vector span blend and the opaque-row fill.
+        let radius = 23.25
+        let sprite = DiscSprite(radius: radius, bottomShade: 1, shadowBlur: 0, shadowOffset: 0, shadowOpacity: 0)
+        var b = PixelBuffer(width: 64, height: 64)
+        b.withUnsafeMutablePixels { p in
+            sprite.blit(into: p, pitch: 64, clipWidth: 64, clipHeight: 64, x: 32, y: 32, color: 0xFFFFFF,
+                        opacity: UInt32(opacity))
+        }
+        let area = Double.pi * radius * radius * Double(opacity) / 255
+        #expect(abs(inkSum(b) - area) / area < 0.005, "ink \(inkSum(b)) vs \(area)")
+        // Same pixels as the reference primitive at full opacity.
+        if opacity == 255 {
+            var reference = PixelBuffer(width: 64, height: 64)
+            reference.fillDisc(center: Point(x: 32, y: 32), radius: radius, color: RGBColor(hex: 0xFFFFFF))
+            #expect(b.samePixels(as: reference))
+        }
+    }
+
+    @Test func discSpriteClipsAtTheFrameEdges() {
+        let sprite = DiscSprite(radius: 10, bottomShade: 0.8, shadowBlur: 3, shadowOffset: 2, shadowOpacity: 0.5)
+        var b = PixelBuffer(width: 20, height: 20, stride: 24 * 4, fill: 0x808080)
+        // Padding columns 20..<24 act as a guard: nothing may be written there.
+        b.withUnsafeMutablePixels { p in
+            for y in 0..<20 { for x in 20..<24 { p[y * 24 + x] = 0xDEAD_BEEF } }
+            for (x, y) in [(0, 0), (19, 19), (-5, 10), (25, 10), (10, -8), (10, 27)] {
+                sprite.blit(into: p, pitch: 24, clipWidth: 20, clipHeight: 20, x: x, y: y, color: 0xFF0000, opacity: 255)
+            }
+            for y in 0..<20 { for x in 20..<24 { #expect(p[y * 24 + x] == 0xDEAD_BEEF) } }
+        }
+        // The disc centred on the corner covers pixel (0, 0) with shaded red.
+        #expect((b[0, 0] >> 16) & 0xFF > 0xC0 && b[0, 0] & 0xFFFF == 0)
+    }
+
     @Test func mixIsExactAtTheEnds() {
         #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 255, a: 255) == 0xABCDEF)
         #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 0, a: 0) == 0x123456)

@@ -38,6 +38,9 @@ struct RenderCommand: ParsableCommand {
             help: ArgumentHelp("Freeze the show animation at this fraction, 0 (hidden) to 1 (shown).", valueName: "P"))
     var showProgress: Double?
 
+    @Option(help: ArgumentHelp("Configuration file (menu, theme, physics); the demo menu when omitted.", valueName: "FILE"))
+    var config: String?
+
     @Option(help: ArgumentHelp("PNG file to write.", valueName: "FILE"))
     var out: String
 
@@ -58,18 +61,11 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             let rotation = DisplayRotation(degrees: rotate) ?? .none
             let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
-            let menu = items.map { DemoMenu.numbered($0) } ?? DemoMenu.items
-            let builder = PoseBuilder(layout: DialLayout(count: menu.count),
-                                      geometry: .fitting(width: logical.width, height: logical.height, count: menu.count))
-            let pose: DialPose
-            if let p = showProgress {
-                let t = p * builder.reveal.totalDuration
-                pose = builder.pose(rotation: angle, visibility: .showing(since: 0), time: t)
-            } else {
-                pose = builder.pose(rotation: angle, visibility: .shown, time: 0)
-            }
-            let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
-            painter.paint(pose)
+            var config = try ConfigLoader.load(path: self.config)
+            if let items { config.items = DemoMenu.numbered(items) }
+            let setup = DialSetup(config: config, width: logical.width, height: logical.height)
+            let painter = try setup.makePainter()
+            painter.paint(setup.pose(rotation: angle, showProgress: showProgress))
             try PNGWriter.write(painter.frame.rotated(rotation), to: out)
         }
     }

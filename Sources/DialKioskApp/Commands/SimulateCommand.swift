@@ -1,6 +1,8 @@
 import ArgumentParser
 import DialCore
+import DialRender
 import Foundation
+import TouchInput
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
 /// dial's events come out as JSON Lines, on a virtual frame clock.
@@ -38,6 +40,15 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this much simulated time even if the ring still moves.", valueName: "seconds"))
     var maxSeconds: Double = 3600
 
+    @Option(help: ArgumentHelp("Configuration file (menu, physics, theme); the demo menu when omitted.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Replay a capture made with `libinput record` instead of a touch script, mapped onto --size.", valueName: "file"))
+    var libinputRecord: String?
+
+    @Option(help: ArgumentHelp("Write every rendered frame into this directory as frame-NNNNNN.png.", valueName: "dir"))
+    var framesDir: String?
+
     @Option(help: ArgumentHelp("Instead of a script, run a generated gesture load (seeded by --seed) until this many frames.", valueName: "frames"))
     var generateFrames: Int?
 
@@ -50,8 +61,8 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         if let n = generateFrames, n < 1 { throw ValidationError("--generate-frames must be at least 1, got \(n)") }
         if let n = memoryEvery, n < 1 { throw ValidationError("--memory-every must be at least 1, got \(n)") }
-        if generateFrames != nil, script != nil {
-            throw ValidationError("--generate-frames and --script exclude each other")
+        if [generateFrames != nil, script != nil, libinputRecord != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("--script, --libinput-record and --generate-frames exclude each other")
         }
         guard refresh.isFinite, refresh >= 1, refresh <= 1000 else {
             throw ValidationError("--refresh must be between 1 and 1000 Hz, got \(refresh)")
@@ -69,9 +80,13 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let menu = items.map(DemoMenu.numbered) ?? DemoMenu.items
-            let geometry = DialGeometry.fitting(width: size.width, height: size.height, count: menu.count)
-            let dial = Dial(items: menu, geometry: geometry, screen: (Double(size.width), Double(size.height)))
+            var config = try ConfigLoader.load(path: self.config)
+            if let items { config.items = DemoMenu.numbered(items) }
+            let setup = DialSetup(config: config, width: size.width, height: size.height)
+            let menu = setup.items
+            let geometry = setup.geometry
+            let dial = setup.makeDial()
+            let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
             var simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
                                                   maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
@@ -80,7 +95,8 @@ struct SimulateCommand: ParsableCommand {
                 if !quiet { out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
             }
             var nextReport = 0
-            func onFrame(_ time: Double, _ pose: DialPose) {
+            func onFrame(_ time: Double, _ pose: DialPose) throws {
+                try recorder?.write(pose)
                 // Called before the frame is counted: `frames` below is the count so far.
                 guard let every = memoryEvery else { return }
                 let frames = nextReport
@@ -91,16 +107,32 @@ struct SimulateCommand: ParsableCommand {
                 simulation.maxFrames = frames
                 simulation.maxSeconds = .infinity
                 if memoryEvery != nil { memory.write("memory: start rss_kb=\(residentKilobytes())") }
-                let summary = simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
-                                             onEvent: onEvent, onFrame: onFrame)
+                let summary = try simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
+                                                 onEvent: onEvent, onFrame: onFrame)
                 if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
             } else {
-                let (text, source) = try readScript()
-                let touches = try TouchScript.parse(text, source: source)
-                simulation.run(dial, inputs: touches.lazy.map { .touch($0) }, onEvent: onEvent, onFrame: onFrame)
+                let touches = try readTouches()
+                try simulation.run(dial, inputs: touches.lazy.map { .touch($0) }, onEvent: onEvent, onFrame: onFrame)
             }
             out.flush()
             memory.flush()
+        }
+    }
+
+    /// The touch samples of the script, or of the `libinput record` capture, checked whole.
+    private func readTouches() throws -> [TouchEvent] {
+        guard let path = libinputRecord else {
+            let (text, source) = try readScript()
+            return try TouchScript.parse(text, source: source)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path): no such libinput record file", status: .noInput)
+        }
+        do {
+            return try parseLibinputRecord(yaml: String(decoding: data, as: UTF8.self),
+                                           screenWidth: size.width, screenHeight: size.height)
+        } catch let error as LibinputRecordError {
+            throw CommandFailure("\(path): \(error)", status: .dataError)
         }
     }
 

@@ -1,3 +1,5 @@
+import DialCore
+
 /// A configuration problem, located: `config.yaml:14: items[3].color: expected #RRGGBB, got 'blu'`.
 public struct ConfigError: ReportableError, Equatable {
     /// Why the configuration could not be used.
@@ -36,6 +38,6 @@ public struct ConfigError: ReportableError, Equatable {
         var text = file
         if let line { text += ":\(line)" }
         if let key { text += ": \(key)" }
-        return text + ": " + message
+        return text + ": " + message.oneLine()
     }
 }

@@ -22,11 +22,4 @@ extension KioskConfig {
 
     /// Whether the dial starts collapsed into the hub.
     public var startsHidden: Bool { behaviour.start == .collapsed }
-
-    /// A dial for this configuration on a frame of `width` x `height`.
-    public func makeDial(width: Int, height: Int) -> Dial {
-        let geometry = DialGeometry.fitting(width: width, height: height, count: items.count, maxScale: physics.inflateMax)
-        return Dial(items: items, geometry: geometry, physics: physicsSettings, inflate: inflate,
-                    screen: (Double(width), Double(height)), initialIndex: defaultIndex, startHidden: startsHidden)
-    }
 }

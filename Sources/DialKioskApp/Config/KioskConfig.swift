@@ -33,11 +33,11 @@ public struct KioskConfig: Sendable, Equatable {
         public var label: RGBColor
         public var font: FontChoice
         /// Label text size in pixels at item scale 1.
-        public var labelSize: Double
+        public var labelSize: Double?
 
-        public init(background: RGBColor = RGBColor(hex: 0x101418), ring: RGBColor = RGBColor(hex: 0x2A3038),
-                    hub: RGBColor = RGBColor(hex: 0x1C2128), label: RGBColor = RGBColor(hex: 0xFFFFFF),
-                    font: FontChoice = .family("DejaVu Sans"), labelSize: Double = 18) {
+        public init(background: RGBColor = RGBColor(hex: 0x0A0D13), ring: RGBColor = RGBColor(hex: 0x2E3949),
+                    hub: RGBColor = RGBColor(hex: 0x1A212D), label: RGBColor = RGBColor(hex: 0xFFFFFF),
+                    font: FontChoice = .family("DejaVu Sans"), labelSize: Double? = nil) {
             self.background = background
             self.ring = ring
             self.hub = hub

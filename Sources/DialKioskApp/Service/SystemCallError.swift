@@ -18,20 +18,3 @@ public struct SystemCallError: ReportableError, Equatable {
 
     public var description: String { "Failed to \(operation): \(String(cString: strerror(errno)))" }
 }
-
-/// The process environment as a dictionary (components take it as an argument so tests can
-/// pass their own).
-public enum ProcessEnvironment {
-    public static func current() -> [String: String] {
-        var result: [String: String] = [:]
-        var cursor = environ
-        while let entry = cursor.pointee {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") {
-                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
-            }
-            cursor += 1
-        }
-        return result
-    }
-}

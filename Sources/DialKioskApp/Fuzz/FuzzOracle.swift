@@ -1,0 +1,123 @@
+import DialCore
+import TouchInput
+
+/// What must hold for any bytes fed to the two parsers that read files people hand us: the
+/// configuration and `libinput record` captures. Parsing either succeeds with finite values or
+/// throws the parser's own error as one located line; anything else (a crash, another error
+/// type, a message without a place, a NaN) is a finding.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case config
+    case record
+}
+
+public enum FuzzOracle {
+    /// The file name errors are reported against.
+    static let fileName = "fuzz.yaml"
+
+    /// Nil when `bytes` were handled as promised; otherwise what went wrong.
+    public static func check(_ target: FuzzTarget, _ bytes: [UInt8]) -> String? {
+        // Both readers take UTF-8 text; ConfigLoader rejects other bytes with a located error
+        // before parsing, which `firstInvalidLine` covers.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            let line = ConfigLoader.firstInvalidLine(bytes)
+            return line >= 1 ? nil : "invalid UTF-8 not located"
+        }
+        switch target {
+        case .config: return checkConfig(text)
+        case .record: return checkRecord(text)
+        }
+    }
+
+    static func checkConfig(_ text: String) -> String? {
+        do {
+            let config = try ConfigParser.parse(text, file: fileName)
+            if config.items.isEmpty { return "accepted a menu with no items" }
+            let p = config.physics
+            guard p.decay > 0, p.decay < 1, p.minFlingSpeed.isFinite, p.inflateMin.isFinite, p.inflateMax.isFinite else {
+                return "accepted physics out of range: \(p)"
+            }
+            return nil
+        } catch let error as ConfigError {
+            let line = error.description
+            if line.contains("\n") { return "error spans lines: \(line.debugDescription)" }
+            guard error.exitStatus == .config, error.line != nil,
+                  line.hasPrefix("\(fileName):\(error.line!): ") else {
+                return "error not located: \(line)"
+            }
+            return nil
+        } catch {
+            return "unexpected error type \(type(of: error)): \(error)"
+        }
+    }
+
+    static func checkRecord(_ text: String) -> String? {
+        do {
+            let events = try parseLibinputRecord(yaml: text, screenWidth: 800, screenHeight: 480)
+            if let bad = events.first(where: { !($0.x.isFinite && $0.y.isFinite && $0.time.isFinite) }) {
+                return "non-finite touch \(bad)"
+            }
+            return nil
+        } catch let error as LibinputRecordError {
+            let line = error.description
+            if line.contains("\n") { return "error spans lines: \(line.debugDescription)" }
+            if error.line == nil && error.path.isEmpty && !line.contains("empty") { return "error not located: \(line)" }
+            return nil
+        } catch {
+            return "unexpected error type \(type(of: error)): \(error)"
+        }
+    }
+}
+
+/// A seeded mutation fuzzer for machines where libFuzzer cannot link: byte flips, insertions,
+/// deletions, duplications, splices of two corpus entries and YAML tokens, reproducible by seed.
+public struct MutationFuzzer {
+    private var rng: SplitMix64
+    private let corpus: [[UInt8]]
+    private static let tokens: [String] = [
+        ":", ": ", "- ", "-", "[", "]", "{", "}", ",", "\n", "\n  ", "#", "&a ", "*a", "!!int ", "!!str ",
+        "\t", "\"", "'", "~", "null", "1e309", "-1e309", ".nan", ".inf", "0x1F", "#FFFFFF", "#GG0000",
+        "items:", "- id: x\n", "color: ", "command: [", "physics:", "decay: ", "rotation: ", "devices:",
+        "events:", "- evdev:", "absinfo:", "53: [0, 4095, 0, 0, 0]", "- [0, 0, 3, 57, 1]", "\u{FEFF}", "é", "\u{0}",
+        "? ", "|\n", ">\n", "---\n", "...\n", "%YAML 1.2\n", "<<: *a\n",
+    ]
+
+    public init(seed: UInt64, corpus: [[UInt8]]) {
+        rng = SplitMix64(seed: seed)
+        self.corpus = corpus.isEmpty ? [[]] : corpus
+    }
+
+    /// The next input: a corpus entry with one to four mutations.
+    public mutating func next() -> [UInt8] {
+        var bytes = corpus.randomElement(using: &rng)!
+        for _ in 0..<Int.random(in: 1...4, using: &rng) { mutate(&bytes) }
+        return bytes.count > 65_536 ? Array(bytes.prefix(65_536)) : bytes
+    }
+
+    private mutating func position(_ bytes: [UInt8]) -> Int { Int.random(in: 0...bytes.count, using: &rng) }
+
+    private mutating func mutate(_ bytes: inout [UInt8]) {
+        switch Int.random(in: 0..<7, using: &rng) {
+        case 0 where !bytes.isEmpty:
+            let i = Int.random(in: 0..<bytes.count, using: &rng)
+            bytes[i] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+        case 1:
+            bytes.insert(UInt8.random(in: 0...255, using: &rng), at: position(bytes))
+        case 2 where !bytes.isEmpty:
+            let a = Int.random(in: 0..<bytes.count, using: &rng)
+            let b = min(bytes.count, a + Int.random(in: 1...32, using: &rng))
+            bytes.removeSubrange(a..<b)
+        case 3 where !bytes.isEmpty:
+            let a = Int.random(in: 0..<bytes.count, using: &rng)
+            let b = min(bytes.count, a + Int.random(in: 1...64, using: &rng))
+            bytes.insert(contentsOf: bytes[a..<b], at: position(bytes))
+        case 4:
+            let other = corpus.randomElement(using: &rng)!
+            guard !other.isEmpty else { return }
+            let a = Int.random(in: 0..<other.count, using: &rng)
+            let b = min(other.count, a + Int.random(in: 1...128, using: &rng))
+            bytes.insert(contentsOf: other[a..<b], at: position(bytes))
+        default:
+            bytes.insert(contentsOf: Array(Self.tokens.randomElement(using: &rng)!.utf8), at: position(bytes))
+        }
+    }
+}

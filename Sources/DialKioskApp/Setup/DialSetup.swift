@@ -1,0 +1,79 @@
+import DialCore
+import DialRender
+
+/// What one configuration makes for one frame: the dial's parameters and the painter's theme.
+/// `run`, `render` and `simulate` all build from here, so the same file and the same state give
+/// the same picture everywhere (the VM test compares `run`'s scanout with `render`).
+struct DialSetup {
+    let config: KioskConfig
+    /// The logical (upright) frame the dial is laid out on.
+    let width: Int
+    let height: Int
+
+    init(config: KioskConfig, width: Int, height: Int) {
+        self.config = config
+        self.width = width
+        self.height = height
+    }
+
+    var items: [MenuItem] { config.items }
+
+    var geometry: DialGeometry {
+        .fitting(width: width, height: height, count: items.count, maxScale: config.physics.inflateMax)
+    }
+
+    /// A dial at rest on `index` (the default item when nil).
+    func makeDial(restingOn index: Int? = nil) -> Dial {
+        Dial(items: items, geometry: geometry, physics: config.physicsSettings, inflate: config.inflate,
+             screen: (Double(width), Double(height)), initialIndex: index ?? config.defaultIndex,
+             startHidden: config.startsHidden)
+    }
+
+    /// The pose `render` paints: the ring turned by `rotation`, the show animation frozen at
+    /// `showProgress` (nil: fully shown).
+    func pose(rotation: Double, showProgress: Double? = nil) -> DialPose {
+        let builder = PoseBuilder(layout: DialLayout(count: items.count), geometry: geometry, inflate: config.inflate)
+        guard let p = showProgress else { return builder.pose(rotation: rotation, visibility: .shown, time: 0) }
+        return builder.pose(rotation: rotation, visibility: .showing(since: 0), time: p * builder.reveal.totalDuration)
+    }
+
+    /// The renderer's theme with the configured colours, font and label size.
+    var theme: Theme {
+        var theme = Theme()
+        let t = config.theme
+        theme.backgroundBottom = t.background
+        // The background is a soft vertical gradient: lighter at the top, towards the ring colour.
+        theme.backgroundTop = t.background.mixed(with: t.ring, 0.5)
+        theme.ringColor = t.ring
+        theme.ringEdgeColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.12)
+        theme.glowColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.06)
+        theme.hubColor = t.hub
+        theme.hubRimColor = t.hub.mixed(with: RGBColor(hex: 0xFFFFFF), 0.3)
+        theme.hubTextColor = t.label
+        theme.lightLabelColor = t.label
+        switch t.font {
+        case .family(let name):
+            theme.fontName = name
+            theme.hubFontName = name + ":bold"
+        case .path(let path):
+            theme.fontName = path
+            theme.hubFontName = path
+        }
+        if let size = t.labelSize { theme.labelSizeRatio = size / max(1, geometry.itemRadius) }
+        return theme
+    }
+
+    func makePainter() throws -> DialPainter {
+        try DialPainter(items: items, theme: theme, width: width, height: height)
+    }
+}
+
+extension RGBColor {
+    /// This colour moved `amount` (0...1) of the way towards `other`.
+    func mixed(with other: RGBColor, _ amount: Double) -> RGBColor {
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            UInt8((Double(a) + (Double(b) - Double(a)) * amount).rounded())
+        }
+        return RGBColor(r: mix(r, other.r), g: mix(g, other.g), b: mix(b, other.b))
+    }
+}

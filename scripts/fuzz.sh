@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# libFuzzer on the two parsers that read files people hand us (the configuration and
+# `libinput record` captures), for a fixed budget of inputs each. Builds dialkiosk-fuzz with
+# -sanitize=fuzzer,address (linked with lld: gold fails on the fuzzer runtime here) into
+# .build-fuzz, seeds each run with the committed corpus, and fails on any finding: a crash,
+# a sanitizer report, or the oracle's abort (an error that is not one located line).
+# Usage: scripts/fuzz.sh [RUNS]    (default 20000 inputs per target)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+runs=${1:-20000}
+swift build --scratch-path .build-fuzz --product dialkiosk-fuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER \
+  -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >/dev/null
+fuzzer=.build-fuzz/debug/dialkiosk-fuzz
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for target in config record; do
+  mkdir -p "$work/$target"
+  if [ "$target" = config ]; then
+    cp Tests/DialKioskAppTests/Fixtures/bad-configs/*.yaml systemd/dialkiosk.yaml "$work/$target/"
+  else
+    cp Tests/TouchInputTests/Fixtures/*.yml "$work/$target/"
+  fi
+  echo "== libFuzzer: $target, $runs inputs"
+  DIALKIOSK_FUZZ_TARGET=$target "$fuzzer" -runs="$runs" -max_len=8192 -artifact_prefix="$work/" \
+    "$work/$target" 2>&1 | grep -E "^(#[0-9]+ +DONE|Done|==[0-9]+==ERROR|dialkiosk-fuzz)" || true
+  if ls "$work"/crash-* "$work"/leak-* >/dev/null 2>&1; then
+    echo "fuzz: finding for $target:"; ls "$work"/crash-* "$work"/leak-* 2>/dev/null
+    for f in "$work"/crash-* "$work"/leak-*; do [ -f "$f" ] && cp "$f" . ; done
+    exit 1
+  fi
+done
+echo "fuzz: no finding"
