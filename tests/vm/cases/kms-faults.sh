@@ -39,9 +39,9 @@ waitfor /out/hold.txt '^hold pid' 300 "$hold" || echo "guest: drmtool hold did n
 # 1. SIGTERM mid-fling: a fast fling, the signal as soon as frames flow.
 "$BIN" run --exit-after 120 --stats --demo-fling 60 >/out/term.log 2>/out/term.err &
 run=$!
-waitfor /out/term.log '^run: ' 600 "$run" || echo "guest: run did not start"
+waitfor /out/term.err '^run: ' 600 "$run" || echo "guest: run did not start"
 sleep 0.5
-grep -c '^rest ' /out/term.log >/out/rests-before-term.txt
+grep -c '"event": "rest"' /out/term.log >/out/rests-before-term.txt
 kill -TERM "$run"
 waitexit "$run" 100 >/out/term.status
 "$T" crtc >/out/crtc-after-term.txt 2>&1
@@ -50,7 +50,7 @@ kill "$hold"; wait "$hold" 2>/dev/null
 # 2. The card goes away under a running fling: unbind the vkms platform device.
 "$BIN" run --exit-after 120 --stats --demo-fling 60 >/out/unbind.log 2>/out/unbind.err &
 run=$!
-waitfor /out/unbind.log '^run: ' 600 "$run" || echo "guest: run did not start"
+waitfor /out/unbind.err '^run: ' 600 "$run" || echo "guest: run did not start"
 sleep 0.5
 dev=$(ls /sys/bus/platform/drivers/vkms/ | grep -v -E '^(bind|unbind|uevent|module)$' | head -n1)
 echo "$dev" >/out/unbound-device.txt
