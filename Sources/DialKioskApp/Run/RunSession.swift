@@ -67,7 +67,7 @@ final class RunSession: VTSwitching {
         let input: LibinputInputSource
         do {
             input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
-                                                 config: config.input)
+                                                 config: config.input, format: logger.format)
         } catch {
             hotplug?.close()
             display.close()
