@@ -64,6 +64,11 @@ kms_check "the journal names the broken line" \
   grep -q "reload: /etc/dialkiosk/config.yaml:3: items\[0\]\.color: expected #RRGGBB, got 'blu'" journal.txt
 kms_check "the reload error has priority err (<3>)" grep -q 'reload: /etc/dialkiosk/config.yaml:3:' journal-err.txt
 
+# 5b. VT switching still works after the reloads.
+kms_check "VT switch away after the reloads suspends the output" grep -q '^vt away: suspended$' vt.txt
+kms_check "VT switch back resumes it" grep -q '^vt back: resumed$' vt.txt
+kms_check "the same process across the VT switch" grep -q "^MainPID=$pid0$" vt.txt
+
 # 6. Stop.
 before=$(kms_fb crtc-before.txt)
 kms_check "before the start the console's fb is on the CRTC ($before)" test -n "$before" -a "$before" != 0
