@@ -75,15 +75,14 @@ extension FrameLoop {
         if changes.needsOutputRestart {
             service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }
-        guard let rebuild else { return }
         let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
         do {
-            replaceScene(try rebuild(config, index))
+            if let rebuild { replaceScene(try rebuild(config, index)) }
+            service.logger.info("reload: \(service.configPath ?? "demo menu"): \(config.items.count) items")
         } catch {
             service.logger.error("reload: \(error); the previous picture stays")
-            return
         }
-        service.logger.info("reload: \(service.configPath ?? "demo menu"): \(config.items.count) items")
+        // Also after a failed rebuild: the behaviour timers started afresh and the screen is awake.
         try repaint(at: time)
     }
 }
