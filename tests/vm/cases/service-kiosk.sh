@@ -56,6 +56,8 @@ fi
 kms_check "the new labels changed the picture" bash -c '! cmp -s screen-old.ppm screen-new.ppm'
 kms_check "reload kept the process ($pid0)" grep -q "^MainPID=$pid0$" reload.txt
 kms_check "a reloaded event" grep -q '"event": "reloaded"' journal.txt
+kms_check "one reload per systemctl reload (no second SIGHUP from a tty hangup)" \
+  bash -c '! grep -q "reload: /etc/dialkiosk/config.yaml: no change" journal.txt'
 
 # 5. Broken reload.
 kms_check "a broken reload keeps the process" grep -q "^MainPID=$pid0$" reload-broken.txt
