@@ -3,21 +3,28 @@
 #  1. release build, `simulate` over a generated gesture load of 1,000,000 frames, resident
 #     memory at start, every 100,000 frames and at the end;
 #  2. AddressSanitizer/LeakSanitizer build, the same load for 100,000 frames.
-# Usage: scripts/soak.sh [FRAMES] [ASAN_FRAMES]
+#  (and the same load painted into the 800x480 frame, as the device does, for PAINT_FRAMES).
+# Usage: scripts/soak.sh [FRAMES] [ASAN_FRAMES] [PAINT_FRAMES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 frames=${1:-1000000}
 asan_frames=${2:-100000}
+paint_frames=${3:-300000}
 
 echo "== release soak: $frames frames"
-swift build -c release --product dialkiosk >/dev/null
+swift build -c release --product dialkiosk 2>&1 | tail -n 3
 start=$(date +%s.%N)
 .build/release/dialkiosk simulate --generate-frames "$frames" --memory-every 100000 --quiet --seed 42
-echo "soak: $frames frames in $(echo "$(date +%s.%N) - $start" | bc) s"
+echo "soak: $frames frames in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+
+echo "== release soak with painting: $paint_frames frames painted at 800x480"
+start=$(date +%s.%N)
+.build/release/dialkiosk simulate --generate-frames "$paint_frames" --memory-every 100000 --quiet --seed 42 --paint
+echo "soak: $paint_frames painted frames in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 
 echo "== address sanitizer soak: $asan_frames frames"
-swift build --scratch-path .build-asan -Xswiftc -sanitize=address --product dialkiosk >/dev/null
+swift build --scratch-path .build-asan -Xswiftc -sanitize=address --product dialkiosk 2>&1 | tail -n 3
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
   .build-asan/debug/dialkiosk simulate --generate-frames "$asan_frames" --memory-every 50000 --quiet --seed 42
 echo "asan: no error reported (exit $?)"

@@ -82,7 +82,14 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             try setCrtc(card: card, framebuffer: fb)
             flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
         }
-        try queueFlip(card: card, framebuffer: fb)
+        do {
+            try queueFlip(card: card, framebuffer: fb)
+        } catch let error as DisplayError where error.code == EINVAL {
+            // The CRTC no longer takes flips of this buffer (a mode or connector change under
+            // us): the next frame sets the CRTC again instead of flipping.
+            flipState = flipState.after(.outputLost) ?? flipState
+            throw error
+        }
         flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
     }
 

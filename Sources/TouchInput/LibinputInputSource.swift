@@ -10,6 +10,8 @@ public final class LibinputInputSource: InputSource {
     private var copier: LibinputEventCopier
     private var translator: EventTranslator
     private let log: InputLog
+    /// Events read before the first drain (while opening the seat).
+    private var pending: [InputEvent] = []
 
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
     /// given, is set on every device that accepts one as it is added.
@@ -20,6 +22,9 @@ public final class LibinputInputSource: InputSource {
         self.log = log
         copier = LibinputEventCopier(panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
         translator = EventTranslator(transform: transform)
+        // assign_seat queued DEVICE_ADDED for every present device without making the fd
+        // readable: take them now, so devices are configured (calibration) before the first touch.
+        pending = try read()
     }
 
     public var pollDescriptor: Int32 { context.fileDescriptor }
@@ -28,6 +33,12 @@ public final class LibinputInputSource: InputSource {
     public var devices: [InputDeviceID: InputDeviceInfo] { translator.devices }
 
     public func drain() throws -> [InputEvent] {
+        defer { pending = [] }
+        return try pending + read()
+    }
+
+    /// One libinput_dispatch and everything it queued, translated.
+    private func read() throws -> [InputEvent] {
         try context.dispatch()
         var records: [DeviceRecord] = []
         context.forEachEvent { event in

@@ -21,12 +21,13 @@ Usage: tests/vm/boot.sh --script FILE --out DIR [options]
                        (repeatable)
   --bochs              add a bochs VGA (qemu -device bochs-display) as a second KMS driver
   --memory MB          guest memory (default 2048)
+  --kernel-arg ARG     add ARG to the kernel command line, e.g. drm.debug=0x1e (repeatable)
   -h, --help           this text
 USAGE
 }
 
 script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048
-units=()
+units=() kargs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --script) script="${2:?--script needs a file}"; shift 2 ;;
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
     --unit) units+=("${2:?--unit needs a file}"); shift 2 ;;
     --bochs) bochs=1; shift ;;
     --memory) memory="${2:?--memory needs megabytes}"; shift 2 ;;
+    --kernel-arg) kargs+=("${2:?--kernel-arg needs an argument}"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; vm_die "unknown argument: $1" ;;
   esac
@@ -44,6 +46,7 @@ done
 [ -n "$script" ] || { usage >&2; vm_die "--script is required"; }
 [ -n "$out" ] || { usage >&2; vm_die "--out is required"; }
 [ -f "$script" ] || vm_die "guest script not found: $script"
+[[ "$memory" =~ ^[0-9]+$ ]] || vm_die "--memory must be megabytes, got '$memory'"
 [[ "$timeout" =~ ^[0-9]+$ ]] && [ "$timeout" -gt 0 ] || vm_die "--timeout must be a positive number of seconds, got '$timeout'"
 [ ${#units[@]} -eq 0 ] || [ "$mode" = systemd ] || vm_die "--unit needs --systemd"
 for f in "${units[@]}"; do [ -f "$f" ] || vm_die "unit file not found: $f"; done
@@ -65,6 +68,10 @@ done
 
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+# qemu's -virtfs splits on commas and the kernel command line on spaces.
+for p in "$out" "$vm_dir" "$moddir"; do
+  [[ "$p" != *[,\ ]* ]] || vm_die "paths given to qemu must not contain commas or spaces: $p"
+done
 ctl="$out/.vm"
 rm -rf "$ctl"
 mkdir -p "$ctl"
@@ -79,6 +86,7 @@ fi
   printf 'DK_REPO=%q\n' "$vm_repo"
   printf 'DK_VMDIR=%q\n' "$vm_dir"
   printf 'DK_TOOLS=%q\n' "$tools"
+  printf 'DK_BOCHS=%q\n' "$bochs"
 } >"$ctl/config"
 
 serial="$out/serial.log"
@@ -86,7 +94,7 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_S
   -m "$memory" -nodefaults -no-reboot -display none -monitor none
   -serial "file:$serial"
   -kernel "$kernel" -initrd "$initramfs"
-  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh"
+  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh${kargs[*]:+ ${kargs[*]}}"
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
   -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap")
 # -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.

@@ -133,14 +133,14 @@ build_initramfs() {
 # Guest tools: compiled with the host's gcc against libdrm into a directory keyed by their
 # source, so clones (or worktrees) with different versions sharing the cache never mix them.
 build_tools() {
-  local src="$vm_dir/tools/drmtool.c" key
-  key="$(sha256sum "$src" | cut -c1-12)"
+  local key
+  key="$(cat "$vm_dir"/tools/*.[ch] | sha256sum | cut -c1-12)"
   tools_dir="$vm_cache/tools/$key"
   if [ ! -x "$tools_dir/drmtool" ]; then
     vm_log "compiling drmtool"
     mkdir -p "$tools_dir"
     # shellcheck disable=SC2046
-    gcc -O2 -Wall -Wextra -Werror -o "$tools_dir/drmtool.tmp" "$src" \
+    gcc -O2 -Wall -Wextra -Werror -o "$tools_dir/drmtool.tmp" "$vm_dir"/tools/*.c \
       $(pkg-config --cflags --libs libdrm)
     mv "$tools_dir/drmtool.tmp" "$tools_dir/drmtool"
   fi

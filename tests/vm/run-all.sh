@@ -23,10 +23,19 @@ else
 fi
 
 all=$(vm_now)
-t=$(vm_now)
+passed=0 failed=0 summary=()
+# The bed's own tools first, on the host (no VM): the injector's event encoding.
+if unit="$(PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m unittest discover -s "$vm_dir/guest" \
+    -p 'test_*.py' 2>&1)"; then
+  passed=$((passed + 1)); summary+=("PASS bed-tools (host unit tests of inject.py)")
+  tail -n 3 <<<"$unit"
+else
+  failed=$((failed + 1)); summary+=("FAIL bed-tools: tests/vm/guest/test_inject.py failed (output above)")
+  echo "$unit"
+fi
 if ! "$vm_dir/prepare.sh" >/dev/null; then
   echo "FAIL prepare: tests/vm/prepare.sh failed (output above)"
-  echo "vm: 0 passed, ${#cases[@]} failed"
+  echo "vm: $passed passed, $((failed + ${#cases[@]})) failed"
   exit 1
 fi
 
@@ -36,7 +45,6 @@ export DIALKIOSK_VM_KVER="$vm_kver" DIALKIOSK_VM_KPKGVER="$vm_kpkgver"
 
 log_dir="${DIALKIOSK_VM_OUT:-$vm_repo/.build/vm-out}"
 mkdir -p "$log_dir"
-passed=0 failed=0 summary=()
 for f in "${cases[@]}"; do
   name="$(basename "$f" .sh)"
   log="$log_dir/$name.log"

@@ -58,6 +58,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Do not print the dial's events (for soak runs).")
     var quiet = false
 
+    @Flag(help: "Paint every frame in memory, as the device does, without writing it anywhere (for soak runs).")
+    var paint = false
+
     func validate() throws {
         if let n = generateFrames, n < 1 { throw ValidationError("--generate-frames must be at least 1, got \(n)") }
         if let n = memoryEvery, n < 1 { throw ValidationError("--memory-every must be at least 1, got \(n)") }
@@ -87,6 +90,7 @@ struct SimulateCommand: ParsableCommand {
             let geometry = setup.geometry
             let dial = setup.makeDial()
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
+            let painter = paint ? try setup.makePainter() : nil
             var simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
                                                   maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
@@ -97,6 +101,7 @@ struct SimulateCommand: ParsableCommand {
             var nextReport = 0
             func onFrame(_ time: Double, _ pose: DialPose) throws {
                 try recorder?.write(pose)
+                painter?.paint(pose)
                 // Called before the frame is counted: `frames` below is the count so far.
                 guard let every = memoryEvery else { return }
                 let frames = nextReport

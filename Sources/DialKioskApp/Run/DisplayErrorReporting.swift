@@ -9,7 +9,9 @@ extension DisplayError: ReportableError {
     public var exitStatus: ExitStatus {
         if isPermissionDenied { return .permissionDenied }
         if isAnotherMaster { return .deviceBusy }
-        if case .open = call, code == ENOENT || code == ENXIO || code == ENODEV { return .noDevice }
+        if case .open = call, code == ENOENT || code == ENXIO { return .noDevice }
+        // ENODEV from any call: the card went away (unplugged or unbound) while in use.
+        if code == ENODEV { return .noDevice }
         return .osError
     }
 }

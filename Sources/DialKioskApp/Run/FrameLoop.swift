@@ -59,6 +59,16 @@ final class FrameLoop {
 
     private(set) var state: FrameState = .idle
     private(set) var presented = 0
+    /// Frames that failed to queue in a row, the decision what to do about it, and when the
+    /// frame is tried again (nil: nothing to retry).
+    private var failuresInARow = 0
+    var retryPolicy = PresentRetryPolicy()
+    var refreshPeriod = 1.0 / 60
+    private(set) var retryAt: Double?
+    /// A queued frame whose flip event has not come after this long is queued again: an
+    /// unbound or wedged card never answers, and waiting for it would hang the kiosk.
+    var flipTimeout = 2.0
+    private var awaitingSince: Double?
     private var lastPaintSeconds = 0.0
 
     init(presenter: FramePresenter, displaySources: [DisplayEventSource], inputSources: [InputSource],
@@ -87,8 +97,30 @@ final class FrameLoop {
     /// Polls until a signal or the exit timer ends the run.
     func run() throws -> Ending {
         while true {
-            if let ending = try step(timeoutMS: -1) { return ending }
+            if let ending = try step(timeoutMS: pollTimeoutMS()) { return ending }
         }
+    }
+
+    /// -1 (wait for an event) while idle; otherwise until a failed frame is due for another
+    /// try or a queued frame's flip event is overdue.
+    func pollTimeoutMS() -> Int32 {
+        let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
+        guard let due = [retryAt, flipDue].compactMap({ $0 }).min() else { return -1 }
+        return Int32(max(0, min(10_000, ((due - now()) * 1000).rounded(.up))))
+    }
+
+    /// Tries a failed frame again once its time has come; queues an overdue frame again.
+    private func retryIfDue() throws {
+        if state == .awaitingFrame, let since = awaitingSince, now() - since >= flipTimeout {
+            log("display: no flip event for \(fixed(flipTimeout, 1)) s; queuing the frame again")
+            state = .idle
+            awaitingSince = nil
+            try presentFrame()
+            return
+        }
+        guard let due = retryAt, now() >= due else { return }
+        retryAt = nil
+        if state == .idle { try presentFrame() }
     }
 
     /// One poll() and everything it found. `timeoutMS` -1 waits forever (the only value `run`
@@ -104,7 +136,10 @@ final class FrameLoop {
             if errno == EINTR { return nil }
             throw CommandFailure("poll failed: \(String(cString: strerror(errno)))", status: .osError)
         }
-        if r == 0 { return nil }
+        if r == 0 {
+            try retryIfDue()
+            return nil
+        }
         let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
         let signalIndex = displaySources.count + inputSources.count
         if ready[signalIndex] {
@@ -124,6 +159,7 @@ final class FrameLoop {
             }
         }
         if gotInput { try frameIfDue(at: now()) }
+        try retryIfDue()
         return nil
     }
 
@@ -175,11 +211,30 @@ final class FrameLoop {
     private func presentFrame() throws {
         let pose = dial.pose
         var seconds = 0.0
-        try presenter.present { target in
-            let before = now()
-            try paint(pose, target)
-            seconds = now() - before
+        do {
+            try presenter.present { target in
+                let before = now()
+                try paint(pose, target)
+                seconds = now() - before
+            }
+        } catch {
+            // The frame was not queued: retry where the kernel's answer says it can clear,
+            // otherwise leave with the error (teardown restores the CRTC).
+            failuresInARow += 1
+            let failure = PresentFailure(error)
+            switch retryPolicy.recovery(for: failure, failuresInARow: failuresInARow, refreshPeriod: refreshPeriod) {
+            case .retry(let delay):
+                log("display: \(error); trying again in \(fixed(delay * 1000, 0)) ms")
+                state = .idle
+                retryAt = now() + delay
+                return
+            case .giveUp:
+                throw error
+            }
         }
+        failuresInARow = 0
+        retryAt = nil
+        awaitingSince = now()
         lastPaintSeconds = seconds
         presented += 1
         state = .awaitingFrame

@@ -10,7 +10,8 @@ struct TouchInputOptions: ParsableArguments {
     @Option(help: "The udev seat whose touchscreens, mice, wheels and keyboards to use.")
     var seat = "seat0"
 
-    @Option(name: .customLong("touch-calibration"), help: ArgumentHelp(
+    // Unconditional: a matrix often starts with a minus ("-1 0 1 0 -1 1"), which is not an option.
+    @Option(name: .customLong("touch-calibration"), parsing: .unconditional, help: ArgumentHelp(
         "libinput calibration matrix for digitizers mounted differently from the panel, e.g. \"0 -1 1 1 0 0\" for a quarter turn clockwise (applied on top of --rotate).",
         valueName: "a b c d e f"))
     var touchCalibration: String?
@@ -23,7 +24,7 @@ struct TouchInputOptions: ParsableArguments {
             do {
                 _ = try CalibrationMatrix(parsing: touchCalibration)
             } catch {
-                throw ValidationError("--\(error.description)")
+                throw ValidationError("--touch-calibration: \(error.description)")
             }
         }
     }

@@ -67,13 +67,3 @@ struct DialSetup {
         try DialPainter(items: items, theme: theme, width: width, height: height)
     }
 }
-
-extension RGBColor {
-    /// This colour moved `amount` (0...1) of the way towards `other`.
-    func mixed(with other: RGBColor, _ amount: Double) -> RGBColor {
-        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
-            UInt8((Double(a) + (Double(b) - Double(a)) * amount).rounded())
-        }
-        return RGBColor(r: mix(r, other.r), g: mix(g, other.g), b: mix(b, other.b))
-    }
-}

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # drmtool master + dump round trip: what a master scans out is read back exactly by a root
 # client; a second master is refused; with a handle held open the kernel leaves the CRTC alone
 # when the master exits, and restores the console only when the last handle closes.

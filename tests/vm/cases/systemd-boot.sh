@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # systemd as PID 1 in the guest (for the service tests): the bed's script runs as a unit, a unit
 # installed with --unit starts and logs to the journal, vkms/uinput came up through
 # modules-load.d with the writeback option.

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # The uinput devices of tests/vm/guest/inject.py are real input devices to udev and libinput:
 # a direct touchscreen at the screen's pixel grid, a wheel mouse with one detent, a keyboard,
 # a cancelled touch and an unplug.

@@ -30,7 +30,7 @@ wait_for_line() {
 start_hold() {
   drmtool hold >/tmp/hold.log 2>&1 &
   HOLD_PID=$!
-  wait_for_line 30 /tmp/hold.log '^hold pid'
+  wait_for_line 120 /tmp/hold.log '^hold pid'
 }
 
 # start_inject [inject.py args...]: starts the uinput injector in the background and waits
@@ -38,7 +38,7 @@ start_hold() {
 start_inject() {
   inject.py "$@" >/tmp/inject.log 2>&1 &
   INJECT_PID=$!
-  wait_for_line 120 /tmp/inject.log '^inject: (ready|error)'
+  wait_for_line 300 /tmp/inject.log '^inject: (ready|error)'
   grep -q '^inject: ready' /tmp/inject.log || guest_fail "$(cat /tmp/inject.log)"
-  udevadm settle --timeout=60
+  udevadm settle --timeout=120
 }

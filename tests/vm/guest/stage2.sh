@@ -46,8 +46,13 @@ mkdir -p /etc/modprobe.d /etc/modules-load.d
 echo "options vkms enable_writeback=1" >/etc/modprobe.d/dialkiosk-vm.conf
 hostname dialkiosk-vm 2>/dev/null || true
 
+# Cards come up in load order: vkms first (card0), bochs (--bochs) second. Loaded by name, since
+# udev is only asked to replay drm/input events, not the PCI ones that would autoload bochs.
+modules=(vkms uinput evdev)
+[ "${DK_BOCHS:-0}" = 1 ] && modules+=(bochs)
+
 if [ "$DK_MODE" = systemd ]; then
-  printf '%s\n' vkms uinput evdev >/etc/modules-load.d/dialkiosk-vm.conf
+  printf '%s\n' "${modules[@]}" >/etc/modules-load.d/dialkiosk-vm.conf
   # The host's enabled timers and services that only cost emulated time here (the overlay keeps
   # the host untouched). A test that needs one can unmask it.
   for u in apt-daily.timer apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer \
@@ -55,6 +60,18 @@ if [ "$DK_MODE" = systemd ]; then
       postgresql.service; do
     ln -sf /dev/null "/etc/systemd/system/$u"
   done
+  # The host was never booted by systemd, so ConditionNeedsUpdate= would rebuild the hwdb and
+  # the ld cache at every boot: mark /etc and /var up to date.
+  touch /etc/.updated /var/.updated
+  # A volatile journal spares the flush to /var/log; udev replays only what the bed uses.
+  mkdir -p /etc/systemd/journald.conf.d /etc/systemd/system/systemd-udev-trigger.service.d
+  printf '[Journal]\nStorage=volatile\n' >/etc/systemd/journald.conf.d/dialkiosk-vm.conf
+  cat >/etc/systemd/system/systemd-udev-trigger.service.d/dialkiosk-vm.conf <<UNIT
+[Service]
+ExecStart=
+ExecStart=-udevadm trigger --type=subsystems --action=add
+ExecStart=-udevadm trigger --type=devices --action=add --subsystem-match=drm --subsystem-match=input --subsystem-match=misc --subsystem-match=graphics
+UNIT
   if [ -d "$ctl/units" ]; then
     cp -r "$ctl/units/." /etc/systemd/system/
   fi
@@ -93,9 +110,8 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
-for m in "vkms enable_writeback=1" uinput evdev; do
-  # shellcheck disable=SC2086
-  modprobe $m || echo "stage2: modprobe $m failed" >&2
+for m in "${modules[@]}"; do
+  modprobe "$m" || echo "stage2: modprobe $m failed" >&2
 done
 /lib/systemd/systemd-udevd --daemon
 # Only what the bed's programs look at: cards, input devices, uinput. Triggering every device

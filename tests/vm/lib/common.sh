@@ -1,7 +1,11 @@
 # Shared settings for the VM test bed scripts (sourced, not run).
 # The cache lives outside the clone so repeated runs on one machine skip downloads and builds.
 
+# Default /var/cache/dialkiosk-vm; a user who cannot write there gets one in their own cache.
 vm_cache="${DIALKIOSK_VM_CACHE:-/var/cache/dialkiosk-vm}"
+if [ -z "${DIALKIOSK_VM_CACHE:-}" ] && ! { mkdir -p "$vm_cache" && [ -w "$vm_cache" ]; } 2>/dev/null; then
+  vm_cache="${XDG_CACHE_HOME:-$HOME/.cache}/dialkiosk-vm"
+fi
 vm_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 vm_repo="$(cd "$vm_dir/../.." && pwd)"
 

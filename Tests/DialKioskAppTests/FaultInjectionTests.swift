@@ -1,0 +1,244 @@
+import DialCore
+import Glibc
+import KMSOutput
+import Testing
+@testable import DialKioskApp
+
+/// A display that fails on demand: each queued errno makes one `present` throw the DisplayError
+/// a page flip with that errno gives. Flip events are bytes in a pipe, as in FrameLoopTests.
+private final class FaultyDisplay: FramePresenter, DisplayEventSource {
+    var frameSize: (width: Int, height: Int) { (64, 48) }
+    var failures: [Int32] = []
+    var presents = 0
+    var attempts = 0
+    private var pixels = [UInt32](repeating: 0, count: 64 * 48)
+    private var pending: [DisplayEvent] = []
+    private var fds: [Int32] = [-1, -1]
+
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+
+    func present(paint: (FrameTarget) throws -> Void) throws {
+        attempts += 1
+        if !failures.isEmpty {
+            throw DisplayError(.pageFlip(crtc: 42), code: failures.removeFirst())
+        }
+        try pixels.withUnsafeMutableBytes { raw in
+            try paint(FrameTarget(base: raw.baseAddress!, width: 64, height: 48, stride: 256))
+        }
+        presents += 1
+    }
+
+    func report(_ event: DisplayEvent) {
+        pending.append(event)
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    var pollDescriptor: Int32 { fds[0] }
+
+    func drainDisplayEvents() throws -> [DisplayEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// A loop over a real Dial and a faulty display, on a fake clock.
+private final class Rig {
+    let display = FaultyDisplay()
+    let dial: Dial
+    let loop: FrameLoop
+    var clock = 100.0
+    var lines: [String] = []
+    var signals: [LoopSignal] = []
+    private var signalPipe: [Int32] = [-1, -1]
+
+    init() {
+        let g = DialGeometry.fitting(width: 64, height: 48, count: 10)
+        dial = Dial(items: DemoMenu.items, geometry: g)
+        var clockRef: (() -> Double)!
+        loop = FrameLoop(presenter: display, displaySources: [display], inputSources: [], dial: dial,
+                         now: { clockRef() }, paint: { _, _ in })
+        clockRef = { [unowned self] in self.clock }
+        loop.log = { [unowned self] in self.lines.append($0) }
+        _ = pipe(&signalPipe)
+        loop.signalFD = signalPipe[0]
+        loop.readSignals = { [unowned self] in defer { self.signals.removeAll() }; return self.signals }
+    }
+
+    deinit { close(signalPipe[0]); close(signalPipe[1]) }
+
+    func send(_ s: [LoopSignal]) {
+        signals += s
+        var b: UInt8 = 1
+        _ = write(signalPipe[1], &b, 1)
+    }
+
+    func fling(_ radPerSecond: Double = 15) throws {
+        try loop.inject(DemoFling.events(geometry: dial.geometry, radPerSecond: radPerSecond, endTime: clock))
+    }
+
+    /// Flip events every `period` (one of them `lateFrame` periods late) until the loop idles.
+    func runFrames(period: Double = 1.0 / 60, lateEvery: Int = 0, lateBy: Double = 10) throws -> Int {
+        var frames = 0
+        while loop.state == .awaitingFrame && frames < 5000 {
+            frames += 1
+            clock += (lateEvery > 0 && frames % lateEvery == 0) ? period * lateBy : period
+            display.report(.frameShown(time: clock))
+            _ = try loop.step(timeoutMS: 0)
+        }
+        return frames
+    }
+}
+
+@Suite struct FaultInjectionTests {
+    @Test func busyFlipIsRetriedAfterARefreshAndTheRingStillLands() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        _ = try rig.runFrames()
+        rig.display.failures = [EBUSY]
+        try rig.fling()
+        // The failed frame is not lost: poll wakes after one refresh and queues it.
+        #expect(rig.loop.state == .idle)
+        #expect(rig.loop.retryAt != nil)
+        #expect(rig.loop.pollTimeoutMS() == 17)
+        #expect(rig.lines.contains { $0.contains("Device or resource busy; trying again in 17 ms") })
+        rig.clock += 0.017
+        _ = try rig.loop.step(timeoutMS: 0)
+        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.pollTimeoutMS() == 2000)  // only the overdue-flip guard while a frame is queued
+        _ = try rig.runFrames()
+        #expect(rig.loop.state == .idle)
+        #expect(abs(rig.dial.rotation - rig.dial.layout.nearestSlot(to: rig.dial.rotation)!.rotation) < 1e-9)
+    }
+
+    @Test func aCRTCBusyForeverEndsTheRunWithTheErrorInsteadOfHanging() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        _ = try rig.runFrames()
+        rig.display.failures = Array(repeating: EBUSY, count: 100)
+        try rig.fling()
+        var thrown: Error?
+        for _ in 0..<20 where thrown == nil {
+            rig.clock += 1
+            do { _ = try rig.loop.step(timeoutMS: 0) } catch { thrown = error }
+        }
+        let error = try #require(thrown as? DisplayError)
+        #expect(error.code == EBUSY)
+        #expect(rig.display.attempts == 1 + 1 + PresentRetryPolicy().maxBusyRetries)
+        #expect(error.description == "Failed to queue a page flip on CRTC 42: Device or resource busy")
+    }
+
+    @Test func aRefusedFlipIsTriedOnceMore() throws {
+        let rig = Rig()
+        rig.display.failures = [EINVAL]
+        try rig.loop.start(at: rig.clock)
+        #expect(rig.loop.retryAt != nil)
+        rig.clock += 0.02
+        _ = try rig.loop.step(timeoutMS: 0)
+        #expect(rig.display.presents == 1)
+        // Twice in a row is not a passing state: give up.
+        _ = try rig.runFrames()
+        rig.display.failures = [EINVAL, EINVAL]
+        try rig.fling()
+        rig.clock += 0.02
+        #expect(throws: DisplayError.self) { _ = try rig.loop.step(timeoutMS: 0) }
+    }
+
+    @Test(arguments: [ENODEV, ENOENT, EACCES, EPERM, EIO])
+    func aVanishedCardOrLostMasterEndsTheRunAtOnce(code: Int32) throws {
+        let rig = Rig()
+        rig.display.failures = [code]
+        #expect(throws: DisplayError(.pageFlip(crtc: 42), code: code)) { try rig.loop.start(at: rig.clock) }
+        #expect(rig.display.attempts == 1)
+    }
+
+    @Test func framesTenRefreshesLateLandOnTheSameItem() throws {
+        let steady = Rig(), late = Rig()
+        for rig in [steady, late] {
+            try rig.loop.start(at: rig.clock)
+            _ = try rig.runFrames()
+            try rig.fling(12)
+        }
+        _ = try steady.runFrames()
+        // Every seventh frame takes ten refresh periods (a paint that stalled): the clamp keeps
+        // the motion continuous and the landing is the same slot, exactly.
+        let frames = try late.runFrames(lateEvery: 7)
+        #expect(frames < 5000)
+        #expect(late.loop.state == .idle)
+        #expect(late.dial.rotation == steady.dial.rotation)
+        #expect(late.dial.selectedIndex == steady.dial.selectedIndex)
+    }
+
+    @Test func aFlipEventThatNeverComesIsNotWaitedForForever() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.pollTimeoutMS() == 2000)
+        // The card was unbound: no flip event, and the next attempt finds it gone.
+        rig.display.failures = [ENODEV]
+        rig.clock += 2.0
+        let error = #expect(throws: DisplayError.self) { _ = try rig.loop.step(timeoutMS: 0) }
+        #expect(error?.exitStatus == .noDevice)
+        #expect(rig.lines.contains("display: no flip event for 2.0 s; queuing the frame again"))
+    }
+
+    @Test func terminateDuringAFlingEndsTheRunWithAFlipPending() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        _ = try rig.runFrames()
+        try rig.fling()
+        for _ in 0..<5 {
+            rig.clock += 1.0 / 60
+            rig.display.report(.frameShown(time: rig.clock))
+            _ = try rig.loop.step(timeoutMS: 0)
+        }
+        #expect(rig.dial.isAnimating)
+        rig.send([.terminate])
+        #expect(try rig.loop.step(timeoutMS: 0) == .signal)
+        // The pending flip is left for teardown (KMSDisplay.close waits for it, then restores).
+        #expect(rig.loop.state == .awaitingFrame)
+    }
+
+    @Test func aStormOfHangUpsQueuesAtMostOneFrame() throws {
+        let rig = Rig()
+        try rig.loop.start(at: rig.clock)
+        _ = try rig.runFrames()
+        let before = rig.display.presents
+        for _ in 0..<50 {
+            rig.send(Array(repeating: .hangUp, count: 20))
+            _ = try rig.loop.step(timeoutMS: 0)
+        }
+        #expect(rig.display.presents - before <= 1)
+        _ = try rig.runFrames()
+        #expect(rig.loop.state == .idle)
+    }
+}
+
+@Suite struct PresentRetryPolicyTests {
+    let policy = PresentRetryPolicy()
+
+    @Test func busyBacksOffThenGivesUp() {
+        #expect(policy.recovery(for: .busy, failuresInARow: 1, refreshPeriod: 0.01) == .retry(after: 0.01))
+        #expect(policy.recovery(for: .busy, failuresInARow: 3, refreshPeriod: 0.01) == .retry(after: 0.03))
+        #expect(policy.recovery(for: .busy, failuresInARow: 6, refreshPeriod: 0.01) == .giveUp)
+    }
+
+    @Test func invalidOnceGoneNever() {
+        #expect(policy.recovery(for: .invalid, failuresInARow: 1, refreshPeriod: 0.01) == .retry(after: 0.01))
+        #expect(policy.recovery(for: .invalid, failuresInARow: 2, refreshPeriod: 0.01) == .giveUp)
+        for f in [PresentFailure.gone, .denied, .other] {
+            #expect(policy.recovery(for: f, failuresInARow: 1, refreshPeriod: 0.01) == .giveUp)
+        }
+    }
+
+    @Test func errnoMapsOntoFailures() {
+        #expect(PresentFailure(DisplayError(.pageFlip(crtc: 1), code: EBUSY)) == .busy)
+        #expect(PresentFailure(DisplayError(.pageFlip(crtc: 1), code: EINVAL)) == .invalid)
+        #expect(PresentFailure(DisplayError(.pageFlip(crtc: 1), code: ENODEV)) == .gone)
+        #expect(PresentFailure(DisplayError(.setCrtc(1), code: EACCES)) == .denied)
+        #expect(PresentFailure(CommandFailure("x", status: .failure)) == .other)
+    }
+}

@@ -1,0 +1,41 @@
+import DialCore
+import Testing
+import TouchInput
+@testable import DialKioskApp
+
+@Suite struct ListInputsTests {
+    @Test func tableIsAlignedAndSortedByKernelName() {
+        let devices = [
+            InputDeviceInfo(name: "Wheel mouse", sysname: "event10", seat: "seat0/default", capabilities: [.pointer]),
+            InputDeviceInfo(name: "ILITEK ILITEK-TP", sysname: "event2", seat: "seat0/default", capabilities: [.touch],
+                            sizeMillimetres: (154.25, 86), acceptsCalibration: true),
+        ]
+        let lines = ListInputsCommand.table(devices)
+        #expect(lines == [
+            "DEVICE   CAPABILITIES  SIZE_MM   CALIBRATION  SEAT           NAME",
+            "event2   touch         154.3x86  yes          seat0/default  ILITEK ILITEK-TP",
+            "event10  pointer       -         no           seat0/default  Wheel mouse",
+        ])
+    }
+
+    @Test func eventsPrintAsJsonLines() {
+        #expect(ListInputsCommand.json(.touch(TouchEvent(slot: 1, phase: .down, x: 10.5, y: 20, time: 3.25)))
+            == #"{"event":"touch","slot":1,"phase":"down","x":10.5,"y":20.0,"time":3.25}"#)
+        #expect(ListInputsCommand.json(.command(.step(-1), time: 2)) == #"{"event":"command","command":"step","by":-1,"time":2.0}"#)
+        #expect(ListInputsCommand.json(.command(.activate, time: 2)) == #"{"event":"command","command":"activate","time":2.0}"#)
+    }
+
+    @Test func inputErrorsMapToExitStatuses() {
+        #expect(InputSystemError(.open, operation: "/dev/input/event3", errno: 13).exitStatus == .permissionDenied)
+        #expect(InputSystemError(.open, operation: "/dev/input/event3", errno: 13).description
+            == "/dev/input/event3: Permission denied (is the user in group input?)")
+        #expect(InputSystemError(.noDevices, operation: "no input devices on seat seat0", errno: 0).exitStatus == .noDevice)
+        #expect(LibinputRecordError(line: 3, path: "devices", problem: "x").exitStatus == .dataError)
+    }
+
+    @Test func badCalibrationIsAUsageError() throws {
+        let result = try runDialkiosk(["list-inputs", "--touch-calibration", "1 0 0"])
+        #expect(result.status == 64)
+        #expect(result.err.contains("expected 6 numbers"))
+    }
+}
