@@ -8,6 +8,9 @@ struct RunOptions: ParsableArguments {
     /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
     @OptionGroup var input: TouchInputOptions
 
+    @Option(help: "Configuration file (YAML); default: the built-in demo menu.")
+    var config: String?
+
     @Option(help: "DRM card node to use (default: the first card with a connected display).")
     var device: String?
 

@@ -19,6 +19,9 @@ final class RunSession: VTSwitching {
     private let fling: Double?
 
     init(options: RunOptions) throws {
+        // The configuration first: a bad file fails (78) before the display is touched.
+        var config = try ConfigLoader.load(path: options.config)
+        if let n = options.items { config.items = DemoMenu.numbered(n) }
         // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
         let signals = try SignalWatcher()
         self.signals = signals
@@ -36,15 +39,16 @@ final class RunSession: VTSwitching {
         print("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees)")
 
         let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
-        let items = options.items.map(DemoMenu.numbered) ?? DemoMenu.items
-        let geometry = DialGeometry.fitting(width: logical.width, height: logical.height, count: items.count)
-        let dial = Dial(items: items, geometry: geometry)
+        // One setup for run, render and simulate: the same configuration and state paint the
+        // same picture (the VM test compares this scanout with `render`).
+        let setup = DialSetup(config: config, width: logical.width, height: logical.height)
+        let dial = setup.makeDial()
         // The painter works on the logical (upright) frame in RAM; the copy turns it onto the
         // panel, writing the dumb buffer once and never reading it (it may be write-combined).
         let paint: (DialPose, FrameTarget) throws -> Void
         switch options.painter {
         case .dial:
-            let painter = try DialPainter(items: items, width: logical.width, height: logical.height)
+            let painter = try setup.makePainter()
             paint = { pose, target in
                 painter.paint(pose)
                 DialRender.copy(painter.frame, to: target, rotation: rotation)

@@ -1,35 +1,46 @@
-# Shared by the kms-*.sh cases (sourced): paths, the case's output directory, checks.
-kms_here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-kms_repo="$(cd "$kms_here/../../.." && pwd)"
-kms_bin="${DIALKIOSK_BIN:-$kms_repo/.build/release/dialkiosk}"
-kms_failed=0
+# Shared by the kms-* cases (sourced after ../lib/case.sh): the release binary they run, and
+# checks that report every failure of a case, not only the first.
+kms_bin="$vm_repo/.build/release/dialkiosk"
+kms_failures=()
 
-kms_log() { echo "kms: $*"; }
-kms_fail() { echo "kms: FAIL: $*"; kms_failed=1; }
-kms_pass() { echo "kms: ok: $*"; }
-
-# kms_setup NAME: fresh output directory under .build/vm (gitignored), the binary checked.
-kms_setup() {
-  kms_out="${DK_CASE_OUT:-$kms_repo/.build/vm}/$1"
-  [ -x "$kms_bin" ] || { echo "kms: $kms_bin is missing: swift build -c release --product dialkiosk" >&2; exit 2; }
-  rm -rf "$kms_out"
-  mkdir -p "$kms_out"
-  printf 'BIN=%q\n' "$kms_bin" >"$kms_out/case.env"
+# kms_build: the guest runs the release build (the debug build paints far too slowly under
+# emulation). Incremental, so cheap when it is up to date.
+kms_build() {
+  local t
+  t=$(vm_now)
+  (cd "$vm_repo" && PATH="$PATH:/opt/swift/usr/bin" swift build -c release --product dialkiosk >/dev/null) \
+    || case_fail "swift build -c release --product dialkiosk failed"
+  case_note "release build of dialkiosk ready in $(vm_elapsed "$t") s"
 }
 
-# kms_boot GUEST_SCRIPT: boots the bed with the guest part; its status is the script's.
-kms_boot() {
-  "$kms_repo/tests/vm/boot.sh" --script "$1" --out "$kms_out" --timeout "${DK_CASE_TIMEOUT:-600}"
-}
-
-# kms_expect_status NAME FILE-PREFIX STATUS MESSAGE: the guest wrote PREFIX.status and
-# PREFIX.err; both must match.
-kms_expect_status() {
-  local name="$1" prefix="$kms_out/$2" want="$3" msg="$4" got
-  got="$(cat "$prefix.status" 2>/dev/null || echo none)"
-  if [ "$got" = "$want" ] && grep -qF -- "$msg" "$prefix.err"; then
-    kms_pass "$name: status $got, \"$(head -n1 "$prefix.err")\""
+# kms_check WHAT COMMAND...: notes WHAT when COMMAND succeeds, records it as a failure if not.
+kms_check() {
+  local what="$1"
+  shift
+  if "$@"; then
+    case_note "ok: $what"
   else
-    kms_fail "$name: status $got (want $want), stderr: $(head -n3 "$prefix.err" 2>/dev/null) (want \"$msg\")"
+    echo "failed: $what"
+    kms_failures+=("$what")
   fi
+}
+
+# kms_finish: PASS when nothing failed; otherwise one FAIL line per failure, the last one shown
+# by run-all.sh.
+kms_finish() {
+  [ ${#kms_failures[@]} -eq 0 ] && exit 0
+  local f
+  for f in "${kms_failures[@]}"; do echo "FAIL: $f"; done
+  exit 1
+}
+
+# kms_fb FILE: the framebuffer id on CRTC index 0 in a `drmtool crtc` listing.
+kms_fb() { sed -n 's/^crtc [0-9]* index 0 fb \([0-9]*\) .*/\1/p' "$case_out/$1"; }
+
+# kms_between VALUE LOW HIGH
+kms_between() { [ -n "$1" ] && awk -v r="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(r >= lo && r <= hi) }'; }
+
+# kms_status NAME STATUS MESSAGE: the guest's NAME.status and NAME.err match.
+kms_status() {
+  [ "$(cat "$case_out/$1.status" 2>/dev/null)" = "$2" ] && grep -qF -- "$3" "$case_out/$1.err"
 }
