@@ -66,13 +66,15 @@ public struct CommandFailure: ReportableError {
 }
 
 /// Runs a command body, turning a `ReportableError` into one line on stderr and its exit status.
+/// The line carries the journal's `<3>` (error) priority when stderr is the journal (LogFormat
+/// decides, as for every other log line).
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as ReportableError {
-        var line = "dialkiosk: \(error.description)\n"
-        _ = line.withUTF8 { fwrite($0.baseAddress, 1, $0.count, stderr) }
-        line = ""
+        let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
+        fflush(stdout)
+        JournalLogger.writeToStandardError(format.format(.error, "dialkiosk: \(error.description)"))
         throw ExitCode(error.exitStatus.rawValue)
     }
 }

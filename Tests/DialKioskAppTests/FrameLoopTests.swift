@@ -76,6 +76,9 @@ private final class ScriptedDial: DialDriving {
         return now >= restAt ? [.rest(time: time, rotation: 0.5, index: 3)] : []
     }
     var needsFrame: Bool { now < restAt }
+    var selectedIndex: Int? { 3 }
+    func select(index: Int, at time: Double) -> [DialEvent] { [] }
+    func setShown(_ shown: Bool, at time: Double) {}
     var pose: DialPose {
         let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
         return PoseBuilder(layout: DialLayout(count: 4), geometry: g).pose(rotation: now, visibility: .shown, time: now)

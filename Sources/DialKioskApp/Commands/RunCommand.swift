@@ -8,18 +8,27 @@ import Glibc
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Show the dial full screen and turn it by touch."
+        abstract: "Show the dial full screen and turn it by touch.",
+        discussion: """
+            Event lines (JSON, one per line: started, selected, activated, rest, reloaded, \
+            stopping) go to stdout; log lines go to stderr, with <N> priorities when stderr is \
+            the journal. SIGHUP re-reads --config; SIGTERM or SIGINT leave cleanly (exit 0).
+            """
     )
 
     @OptionGroup var options: RunOptions
 
     func run() throws {
         try reportingErrors {
-            setvbuf(stdout, nil, _IOLBF, 0)
-            let session = try RunSession(options: options)
+            let environment = ProcessEnvironment.current()
+            // The file is read before anything touches the display: a broken one exits 78 with
+            // its line, and the console keeps whatever it showed.
+            let config = try ConfigLoader.load(path: options.config)
+            let logger = JournalLogger(format: .forStandardError(environment: environment))
+            let session = try RunSession(options: options, config: config, environment: environment, logger: logger)
             defer { session.close() }
             let ending = try session.run()
-            print("run: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")
+            logger.info("run: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")
         }
     }
 }

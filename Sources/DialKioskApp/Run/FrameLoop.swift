@@ -9,6 +9,12 @@ protocol DialDriving: AnyObject {
     func advance(to time: Double) -> [DialEvent]
     var needsFrame: Bool { get }
     var pose: DialPose { get }
+    /// The item at 12 o'clock (kept across a reload by its id).
+    var selectedIndex: Int? { get }
+    /// Turn item `index` to the top (`select <id>`, return to the default item).
+    func select(index: Int, at time: Double) -> [DialEvent]
+    /// Fan the items out or fold them into the hub (`show`, `hide`).
+    func setShown(_ shown: Bool, at time: Double)
 }
 
 extension Dial: DialDriving {}
@@ -21,10 +27,19 @@ protocol VTSwitching: AnyObject {
     func acquire() throws -> [DisplayEvent]
 }
 
-/// One thread, one poll(): the display's descriptors, the input descriptors, the signalfd and
-/// the exit timer. While the dial moves, every `.frameShown(time)` advances it to `time`,
-/// paints and queues the next frame; at rest nothing is queued and poll() waits with no
-/// timeout until input, a signal or a display change arrives.
+/// What is painted: the dial and the painter built for it from one configuration (a reload
+/// swaps both together).
+struct Scene {
+    var dial: DialDriving
+    /// Paints a pose into a scanout buffer (the painter plus the rotated copy).
+    var paint: (DialPose, FrameTarget) throws -> Void
+}
+
+/// One thread, one poll(): the display's descriptors, the input descriptors, the signalfd,
+/// the exit timer and the control socket. While the dial moves, every `.frameShown(time)`
+/// advances it to `time`, paints and queues the next frame; at rest nothing is queued and
+/// poll() waits until input, a signal, a display change or the service's next deadline (the
+/// watchdog ping, a behaviour timer; none without a service).
 final class FrameLoop {
     /// Where the loop stands with the display.
     enum FrameState: Equatable {
@@ -45,10 +60,15 @@ final class FrameLoop {
     let presenter: FramePresenter
     let displaySources: [DisplayEventSource]
     let inputSources: [InputSource]
-    let dial: DialDriving
-    /// Paints a pose into a scanout buffer (the painter plus the rotated copy).
-    let paint: (DialPose, FrameTarget) throws -> Void
+    private(set) var scene: Scene
+    var dial: DialDriving { scene.dial }
     let now: () -> Double
+    /// The kiosk's outside world (systemd, events, control socket, commands, idle timers);
+    /// nil in tests of the display path alone.
+    var service: KioskService?
+    /// Builds the dial and painter for a reloaded configuration, resting on an item index
+    /// (nil: the configuration's default item).
+    var rebuild: ((KioskConfig, Int?) throws -> Scene)?
     var vt: VTSwitching?
     var signalFD: Int32 = -1
     var readSignals: () -> [LoopSignal] = { [] }
@@ -70,6 +90,12 @@ final class FrameLoop {
     var flipTimeout = 2.0
     private var awaitingSince: Double?
     private var lastPaintSeconds = 0.0
+    /// Something other than the dial changed the picture (dim, wake, reload): paint once more.
+    private var repaintPending = false
+    /// READY=1 went out (after the first frame reached the screen).
+    private(set) var announced = false
+    /// The black frame of a blanked screen is queued or shown: no further frames until wake.
+    private var blankShown = false
 
     init(presenter: FramePresenter, displaySources: [DisplayEventSource], inputSources: [InputSource],
          dial: DialDriving, now: @escaping () -> Double,
@@ -77,9 +103,8 @@ final class FrameLoop {
         self.presenter = presenter
         self.displaySources = displaySources
         self.inputSources = inputSources
-        self.dial = dial
+        self.scene = Scene(dial: dial, paint: paint)
         self.now = now
-        self.paint = paint
     }
 
     /// Shows the first frame at `time` (the modeset).
@@ -97,17 +122,24 @@ final class FrameLoop {
     /// Polls until a signal or the exit timer ends the run.
     func run() throws -> Ending {
         while true {
-            if let ending = try step(timeoutMS: pollTimeoutMS()) { return ending }
+            if let ending = try step(timeoutMS: pollTimeout(now: now())) { return ending }
         }
     }
 
-    /// -1 (wait for an event) while idle; otherwise until a failed frame is due for another
-    /// try or a queued frame's flip event is overdue.
-    func pollTimeoutMS() -> Int32 {
+    /// How long poll() may sleep: -1 (until an event) while idle with nothing pending;
+    /// otherwise until the service's next deadline (the watchdog ping, a behaviour timer, a
+    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event.
+    func pollTimeout(now: Double) -> Int32 {
         let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
-        guard let due = [retryAt, flipDue].compactMap({ $0 }).min() else { return -1 }
-        return Int32(max(0, min(10_000, ((due - now()) * 1000).rounded(.up))))
+        let due = [retryAt, flipDue, service?.nextWakeup(now: now)].compactMap { $0 }.min()
+        guard let due else { return -1 }
+        let ms = ((due - now) * 1000).rounded(.up)
+        guard ms > 0 else { return 0 }
+        return Int32(min(ms, Double(Int32.max)))
     }
+
+    /// `pollTimeout` at the loop's clock.
+    func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
 
     /// Tries a failed frame again once its time has come; queues an overdue frame again.
     private func retryIfDue() throws {
@@ -123,14 +155,16 @@ final class FrameLoop {
         if state == .idle { try presentFrame() }
     }
 
-    /// One poll() and everything it found. `timeoutMS` -1 waits forever (the only value `run`
-    /// uses); tests pass 0.
+    /// One poll() and everything it found, then retries and the service's housekeeping.
+    /// `timeoutMS` -1 waits forever; `run` passes `pollTimeout`, tests pass 0.
     func step(timeoutMS: Int32) throws -> Ending? {
         var fds: [pollfd] = []
         for s in displaySources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
         for s in inputSources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
         fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+        let controlStart = fds.count
+        fds += service?.pollDescriptors ?? []
         let r = poll(&fds, nfds_t(fds.count), timeoutMS)
         if r < 0 {
             if errno == EINTR { return nil }
@@ -138,6 +172,7 @@ final class FrameLoop {
         }
         if r == 0 {
             try retryIfDue()
+            try housekeeping()
             return nil
         }
         let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
@@ -154,13 +189,29 @@ final class FrameLoop {
         var gotInput = false
         for (i, s) in inputSources.enumerated() where ready[displaySources.count + i] {
             for e in try s.drain() {
-                report(dial.handle(e))
+                try input(e)
                 gotInput = true
             }
         }
         if gotInput { try frameIfDue(at: now()) }
+        for pfd in fds[controlStart...] where pfd.revents != 0 {
+            try handleControl(pfd)
+        }
         try retryIfDue()
+        try housekeeping()
         return nil
+    }
+
+    /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
+    /// then to the dial.
+    private func input(_ event: InputEvent) throws {
+        guard let service else {
+            report(dial.handle(event))
+            return
+        }
+        let (passOn, actions) = service.filter(event)
+        try apply(actions, at: now())
+        if passOn { report(dial.handle(event)) }
     }
 
     /// The display's news.
@@ -168,9 +219,14 @@ final class FrameLoop {
         switch event {
         case .frameShown(let time):
             guard state == .awaitingFrame else { return }
+            if !announced {
+                // The first frame is on the glass: only now is the service "started".
+                announced = true
+                service?.started(now: time)
+            }
             if let line = stats?.frameShown(at: time, paintSeconds: lastPaintSeconds) { log(line) }
             report(dial.advance(to: time))
-            if dial.needsFrame {
+            if !blankShown && (dial.needsFrame || repaintPending) {
                 try presentFrame()
             } else {
                 state = .idle
@@ -183,6 +239,7 @@ final class FrameLoop {
             log("display: resumed")
             state = .idle
             report(dial.advance(to: now()))
+            blankShown = false
             try presentFrame()
         }
     }
@@ -192,7 +249,11 @@ final class FrameLoop {
         case .terminate:
             return .signal
         case .hangUp:
-            if state == .idle { try presentFrame() }
+            if service != nil {
+                try reload(at: now())
+            } else if state == .idle {
+                try presentFrame()
+            }
         case .vtRelease:
             if let vt { for e in try vt.release() { try handle(e) } }
         case .vtAcquire:
@@ -201,20 +262,48 @@ final class FrameLoop {
         return nil
     }
 
-    /// Input arrived: when resting and the dial now moves, queue a frame at once.
-    private func frameIfDue(at time: Double) throws {
-        guard state == .idle, dial.needsFrame else { return }
+    /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
+    func frameIfDue(at time: Double) throws {
+        guard state == .idle, dial.needsFrame, !blankShown else { return }
         report(dial.advance(to: time))
         try presentFrame()
     }
 
+    /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
+    /// else with the next frame. A blanked screen gets its one black frame.
+    func repaint(at time: Double) throws {
+        repaintPending = true
+        if screen != .blanked { blankShown = false }
+        guard state == .idle else { return }
+        report(dial.advance(to: time))
+        try presentFrame()
+    }
+
+    /// A reloaded configuration's dial and painter take over between two frames.
+    func replaceScene(_ new: Scene) {
+        scene = new
+    }
+
+    /// What the screen shows (always awake without a service).
+    var screen: IdleSchedule.Screen { service?.idle.screen ?? .awake }
+
     private func presentFrame() throws {
         let pose = dial.pose
+        let screen = self.screen
+        let paint = scene.paint
         var seconds = 0.0
         do {
             try presenter.present { target in
                 let before = now()
-                try paint(pose, target)
+                switch screen {
+                case .awake:
+                    try paint(pose, target)
+                case .dimmed:
+                    try paint(pose, target)
+                    Dimming.darken(target)
+                case .blanked:
+                    Dimming.black(target)
+                }
                 seconds = now() - before
             }
         } catch {
@@ -235,12 +324,20 @@ final class FrameLoop {
         failuresInARow = 0
         retryAt = nil
         awaitingSince = now()
+        if screen == .blanked { blankShown = true }
+        repaintPending = false
         lastPaintSeconds = seconds
         presented += 1
         state = .awaitingFrame
     }
 
-    private func report(_ events: [DialEvent]) {
+    /// The dial's events go out as event lines through the service (commands start on
+    /// `activated`), or as log lines without one.
+    func report(_ events: [DialEvent]) {
+        if let service {
+            service.report(events, frames: presented)
+            return
+        }
         for e in events {
             switch e {
             case .selected(let index, let time):

@@ -8,8 +8,11 @@ struct RunOptions: ParsableArguments {
     /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
     @OptionGroup var input: TouchInputOptions
 
-    @Option(help: "Configuration file (YAML); default: the built-in demo menu.")
+    @Option(help: ArgumentHelp("The configuration file (YAML; default: none, the demo menu). Its display and input values are the defaults the options below override.", valueName: "file"))
     var config: String?
+
+    @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id>, activate, show, hide, reload.", valueName: "path"))
+    var control: String?
 
     @Option(help: "DRM card node to use (default: the first card with a connected display).")
     var device: String?
@@ -47,6 +50,17 @@ struct RunOptions: ParsableArguments {
     var modeRequest: ModeRequest? { mode.flatMap(ModeRequest.init(parsing:)) }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
 
+    /// The output to drive: each of card, connector, mode and rotation from the command line
+    /// where given, else from the configuration's `display` section. A configured rotation of 0
+    /// counts as unset, so the panel orientation property still applies.
+    func display(with config: KioskConfig.Display) -> OutputRequest {
+        OutputRequest(
+            device: device ?? config.device,
+            connector: connector ?? config.connector,
+            mode: modeRequest ?? config.mode.map { ModeRequest(width: $0.width, height: $0.height, refreshHz: $0.refresh) },
+            rotation: rotation ?? (config.rotation == .none ? nil : config.rotation))
+    }
+
     func validate() throws {
         if let mode, ModeRequest(parsing: mode) == nil {
             throw ValidationError("--mode \(mode) is not WxH or WxH@Hz (e.g. 1024x768 or 1920x1080@60)")
@@ -66,8 +80,25 @@ struct RunOptions: ParsableArguments {
         if !(2...3).contains(buffers) {
             throw ValidationError("--buffers \(buffers) must be 2 or 3")
         }
+        if let config, config.isEmpty {
+            throw ValidationError("--config needs a file name")
+        }
+        if let control {
+            guard !control.isEmpty, control.utf8.count < 108 else {
+                throw ValidationError("--control '\(control)' must be a socket path of 1 to 107 bytes")
+            }
+        }
         if let connector, connector.isEmpty {
             throw ValidationError("--connector needs a name such as HDMI-A-1")
         }
     }
+}
+
+/// Which output `run` opens, after the command line and the configuration are merged.
+struct OutputRequest: Equatable {
+    var device: String?
+    var connector: String?
+    var mode: ModeRequest?
+    /// nil: the panel orientation property, else upright.
+    var rotation: DisplayRotation?
 }

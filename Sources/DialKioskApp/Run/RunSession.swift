@@ -6,8 +6,9 @@ import TouchInput
 import Glibc
 #endif
 
-/// Everything `run` owns, acquired in order and released in reverse: signals, display, console,
-/// hotplug monitor, exit timer. `close()` is safe twice and also runs on errors.
+/// Everything `run` owns, acquired in order and released in reverse: signals, display, hotplug
+/// monitor, input, the kiosk service (notify socket, control socket, commands), console, exit
+/// timer. `close()` is safe twice and also runs on errors.
 final class RunSession: VTSwitching {
     private var signals: SignalWatcher?
     private var display: KMSDisplay?
@@ -15,46 +16,47 @@ final class RunSession: VTSwitching {
     private var hotplug: HotplugWatcher?
     private var input: LibinputInputSource?
     private var timer: ExitTimer?
+    private var service: KioskService?
     private let loop: FrameLoop
     private let fling: Double?
+    private let logger: JournalLogger
 
-    init(options: RunOptions) throws {
-        // The configuration first: a bad file fails (78) before the display is touched.
-        var config = try ConfigLoader.load(path: options.config)
-        if let n = options.items { config.items = DemoMenu.numbered(n) }
+    /// - Parameters:
+    ///   - config: the loaded configuration (already validated: a bad file never gets here).
+    ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
+    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
+        self.logger = logger
         // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
         let signals = try SignalWatcher()
         self.signals = signals
+        let output = options.display(with: config.display)
         let display: KMSDisplay
         do {
-            display = try OutputOpener.open(device: options.device, connector: options.connector,
-                                            mode: options.modeRequest, bufferCount: options.buffers)
+            display = try OutputOpener.open(device: output.device, connector: output.connector,
+                                            mode: output.mode, bufferCount: options.buffers)
         } catch {
             signals.close()
             throw error
         }
         self.display = display
         let sel = display.selection
-        let rotation = OutputChoice.rotation(requested: options.rotation, panel: sel.connector.panelOrientation)
-        print("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees)")
+        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
+        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees)")
 
         let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
-        // One setup for run, render and simulate: the same configuration and state paint the
-        // same picture (the VM test compares this scanout with `render`).
-        let setup = DialSetup(config: config, width: logical.width, height: logical.height)
-        let dial = setup.makeDial()
-        // The painter works on the logical (upright) frame in RAM; the copy turns it onto the
-        // panel, writing the dumb buffer once and never reading it (it may be write-combined).
-        let paint: (DialPose, FrameTarget) throws -> Void
-        switch options.painter {
-        case .dial:
-            let painter = try setup.makePainter()
-            paint = { pose, target in
-                painter.paint(pose)
-                DialRender.copy(painter.frame, to: target, rotation: rotation)
-            }
-        case .flat:
-            paint = FlatPainter.paint
+        var config = config
+        if let n = options.items { config.items = DemoMenu.numbered(n) }
+        let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+            try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+                                 rotation: rotation, painter: options.painter)
+        }
+        let scene: Scene
+        do {
+            scene = try makeScene(config, nil)
+        } catch {
+            display.close()
+            signals.close()
+            throw error
         }
         var sources: [DisplayEventSource] = [display]
         if let watcher = try? HotplugWatcher(display: display) {
@@ -64,7 +66,8 @@ final class RunSession: VTSwitching {
         // Input after the display: touches map onto the mode's panel size turned by `rotation`.
         let input: LibinputInputSource
         do {
-            input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation)
+            input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
+                                                 config: config.input, format: logger.format)
         } catch {
             hotplug?.close()
             display.close()
@@ -72,14 +75,29 @@ final class RunSession: VTSwitching {
             throw error
         }
         self.input = input
-        loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [input], dial: dial,
-                         now: monotonicNow, paint: paint)
+        loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [input], dial: scene.dial,
+                         now: monotonicNow, paint: scene.paint)
+        loop.log = { logger.info($0) }
         fling = options.demoFling
         loop.signalFD = signals.fd
         loop.readSignals = { signals.drain() }
+        // The service last: a control socket appears only once the display and input work.
+        do {
+            service = try KioskService(config: config, configPath: options.config, controlPath: options.control,
+                                       environment: environment, logger: logger, now: monotonicNow())
+        } catch {
+            close()
+            throw error
+        }
+        loop.service = service
+        loop.rebuild = { config, index in
+            var config = config
+            if let n = options.items { config.items = DemoMenu.numbered(n) }
+            return try makeScene(config, index)
+        }
         if options.stats {
             loop.stats = FrameStats()
-            print("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)")")
+            logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)")")
         }
         if let console = VirtualTerminal(fd: STDIN_FILENO) {
             do {
@@ -88,7 +106,7 @@ final class RunSession: VTSwitching {
                 loop.vt = self
             } catch {
                 console.restore()
-                print("run: console left in text mode: \(error)")
+                logger.warning("run: console left in text mode: \(error)")
             }
         }
         if let seconds = options.exitAfter {
@@ -101,12 +119,34 @@ final class RunSession: VTSwitching {
 
     var flipCount: Int { display?.flipCount ?? 0 }
 
+    /// The dial and painter for `config` on a `width` x `height` logical frame, built through
+    /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
+    /// works on the upright frame in RAM; the copy turns it onto the panel, writing the dumb
+    /// buffer once and never reading it (it may be write-combined).
+    static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
+                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
+        let setup = DialSetup(config: config, width: width, height: height)
+        let dial = setup.makeDial(restingOn: index)
+        switch choice {
+        case .dial:
+            let painter = try setup.makePainter()
+            return Scene(dial: dial) { pose, target in
+                painter.paint(pose)
+                DialRender.copy(painter.frame, to: target, rotation: rotation)
+            }
+        case .flat:
+            return Scene(dial: dial, paint: FlatPainter.paint)
+        }
+    }
+
     func run() throws -> FrameLoop.Ending {
         try loop.start(at: monotonicNow())
         if let fling, let geometry = (loop.dial as? Dial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: monotonicNow()))
         }
-        return try loop.run()
+        let ending = try loop.run()
+        service?.stop(reason: ending == .signal ? "signal" : "exit-after", now: monotonicNow())
+        return ending
     }
 
     // MARK: VTSwitching
@@ -124,6 +164,9 @@ final class RunSession: VTSwitching {
 
     /// Reverse order of acquisition.
     func close() {
+        // STOPPING=1 and the `stopping` line first, while the picture is still up.
+        service?.stop(reason: "exit", now: monotonicNow())
+        service = nil
         timer?.close()
         timer = nil
         input?.context.close()

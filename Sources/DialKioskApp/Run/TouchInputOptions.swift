@@ -7,8 +7,11 @@ import Glibc
 
 /// The input options `run` and `list-inputs --watch` share: which seat, and the touch calibration.
 struct TouchInputOptions: ParsableArguments {
-    @Option(help: "The udev seat whose touchscreens, mice, wheels and keyboards to use.")
-    var seat = "seat0"
+    @Option(name: .customLong("seat"), help: "The udev seat whose touchscreens, mice, wheels and keyboards to use (default: the config's, else seat0).")
+    var seatOption: String?
+
+    /// The seat named on the command line, else seat0.
+    var seat: String { seatOption ?? "seat0" }
 
     // Unconditional: a matrix often starts with a minus ("-1 0 1 0 -1 1"), which is not an option.
     @Option(name: .customLong("touch-calibration"), parsing: .unconditional, help: ArgumentHelp(
@@ -17,7 +20,7 @@ struct TouchInputOptions: ParsableArguments {
     var touchCalibration: String?
 
     func validate() throws {
-        guard !seat.isEmpty, !seat.contains(where: { $0.isWhitespace }) else {
+        if let seat = seatOption, seat.isEmpty || seat.contains(where: { $0.isWhitespace }) {
             throw ValidationError("--seat must be a seat name such as seat0, not \"\(seat)\"")
         }
         if let touchCalibration {
@@ -35,14 +38,28 @@ struct TouchInputOptions: ParsableArguments {
         return m
     }
 
+    /// The seat and matrix to use: the command line's where given, else the configuration's
+    /// `input` section (whose own defaults are seat0 and no matrix).
+    func resolved(with config: KioskConfig.Input) -> (seat: String, calibration: CalibrationMatrix?) {
+        let matrix = touchCalibration != nil ? calibration : config.calibration.flatMap { c in
+            (try? CalibrationMatrix(parsing: c.values.map { "\($0)" }.joined(separator: " "))).flatMap { $0.isIdentity ? nil : $0 }
+        }
+        return (seatOption ?? config.seat, matrix)
+    }
+
     /// A libinput source on the seat for a panel of `panelWidth` x `panelHeight` scanout pixels
-    /// turned by `rotation`. Log lines at `minimum` and above go to stderr.
+    /// turned by `rotation`. Log lines at `minimum` and above go to stderr in `format` (with
+    /// journal priorities under systemd).
     func makeSource(panelWidth: Int, panelHeight: Int, rotation: DisplayRotation,
+                    config: KioskConfig.Input = KioskConfig.Input(),
+                    format: LogFormat = LogFormat(journalPrefixes: false),
                     minimum: InputLogLevel = .info) throws -> LibinputInputSource {
         let transform = ScreenTransform(panelWidth: panelWidth, panelHeight: panelHeight, rotation: rotation)
+        let (seat, calibration) = resolved(with: config)
         return try LibinputInputSource(seat: seat, transform: transform, calibration: calibration) { level, line in
             guard level >= minimum else { return }
-            fputs("dialkiosk: \(line)\n", stderr)
+            let priority: LogLevel = level >= .error ? .error : level >= .info ? .info : .debug
+            JournalLogger.writeToStandardError(format.format(priority, "dialkiosk: \(line)"))
         }
     }
 }

@@ -25,23 +25,24 @@ kernel_total() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))
 hz() { sed -n 's/^flip [0-9]* in [0-9.]* s = \([0-9.]*\) Hz/\1/p' "$1"; }
 ref=$(printf '%s\n' "$(hz reference-flip-before.txt)" "$(hz reference-flip.txt)" | sed '/^$/d' | sort -n | head -n1)
 lo=$(awk -v ref="${ref:-60}" 'BEGIN { l = 0.6 * ref; if (l > 40) l = 40; printf "%.1f", l }')
-r=$(best_rate flat.log)
+r=$(best_rate flat.err)
 k=$(kernel_best flips-flat.json)
 case_note "reference $(cat reference-flip-before.txt) before, $(cat reference-flip.txt) after; flat painter best second: $r flips/s (program), $k (kernel)"
 kms_check "flat painter animates at $r flips/s by its own count (want $lo..65)" kms_between "$r" "$lo" 65
 kms_check "flat painter animates at $k flips/s by the kernel's tracepoint (want $lo..65)" kms_between "$k" "$lo" 65
-kms_check "flat run goes idle before --exit-after" grep -q '0 flips/s until input' flat.log
-r=$(best_rate run.log)
+kms_check "flat run goes idle before --exit-after" grep -q '0 flips/s until input' flat.err
+r=$(best_rate run.err)
 case_note "dial painter under emulation: best second $r flips/s"
 kms_check "dial painter shows frames while animating" kms_between "$r" 0.5 65
 
-kms_check "the program reports idle" grep -q '0 flips/s until input' run.log
+kms_check "the program reports idle" grep -q '0 flips/s until input' run.err
 n=$(kernel_total flips-rest.json)
 kms_check "0 flips from outside in 3 s at rest (got $n)" test "$n" = 0
 ticks=$(cat cpu-ticks-at-rest.txt)
 kms_check "at most 2 CPU ticks (1/100 s) in 3 s at rest (got $ticks)" test "$ticks" -le 2
 
-rot=$(sed -n 's/^rest rotation=\([-0-9.]*\) .*/\1/p' run.log | tail -n1)
+# stdout carries the event lines (JSON), stderr the log lines (stats).
+rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' run.log | tail -n1)
 size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' dump.txt)
 if [ -n "$rot" ] && [ -n "$size" ]; then
   "$kms_bin" render --size "$size" --angle "$rot" --out reference.png

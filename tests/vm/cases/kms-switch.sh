@@ -20,10 +20,10 @@ after=$(kms_fb crtc-after.txt)
 case_note "CRTC fb: console $console, running $running, VT away $away, VT back $back, replugged $replugged, after $after"
 kms_check "KD_GRAPHICS while running" test "$(cat kd-running.txt)" = graphics
 kms_check "running: our framebuffer on the CRTC" test -n "$running" -a "$running" != "$console"
-kms_check "VT release suspends the output" test "$(grep -c 'display: suspended' run.log)" -ge 1
+kms_check "VT release suspends the output" test "$(grep -c 'display: suspended' run.err)" -ge 1
 kms_check "switched away: the CRTC no longer shows our framebuffer" test -n "$away" -a "$away" != "$running" -a "$away" != "$back"
 kms_check "VT acquire resumes and repaints" test -n "$back" -a "$back" != "$console" -a "$back" != "$away"
-kms_check "unplug suspends, replug resumes" test "$(grep -c 'display: resumed' run.log)" -ge 2
+kms_check "unplug suspends, replug resumes" test "$(grep -c 'display: resumed' run.err)" -ge 2
 kms_check "replugged: our framebuffer on the CRTC" test -n "$replugged" -a "$replugged" != "$console"
 kms_check "exit 0 on SIGTERM" test "$(cat run.status)" = 0
 kms_check "KD_TEXT after exit" test "$(cat kd-after.txt)" = text

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DialCore
+
+/// The loop's side of the kiosk service: behaviour timers, control-socket commands and
+/// reloads. Each ends in at most one new frame, queued the same way input queues one.
+extension FrameLoop {
+    /// After every poll: the watchdog ping when due, children reaped, behaviour timers fired.
+    func housekeeping() throws {
+        guard let service else { return }
+        let time = now()
+        try apply(service.tick(now: time), at: time)
+    }
+
+    /// Carries out what the behaviour timers decided.
+    func apply(_ actions: [IdleSchedule.Action], at time: Double) throws {
+        for action in actions {
+            switch action {
+            case .returnToDefault:
+                guard let service, !service.config.items.isEmpty else { continue }
+                report(dial.select(index: service.config.defaultIndex, at: time))
+                try frameIfDue(at: time)
+            case .dim, .blank, .wake:
+                log("screen: \(action)")
+                try repaint(at: time)
+            }
+        }
+    }
+
+    /// One ready control-socket descriptor: accept, read, or flush, then the commands it sent.
+    func handleControl(_ ready: pollfd) throws {
+        guard let service else { return }
+        let time = now()
+        for request in service.handleControl(ready, now: time) {
+            try perform(request, at: time)
+        }
+    }
+
+    /// `select <id>`, `activate`, `show`, `hide`, `reload`. Each counts as activity, so a
+    /// command also wakes a dark screen.
+    func perform(_ request: ControlServer.Request, at time: Double) throws {
+        guard let service else { return }
+        switch request.command {
+        case .select(let id):
+            guard let index = service.config.items.firstIndex(where: { $0.id == id }) else {
+                service.replyError(request, "no item with id '\(id)'", now: time)
+                return
+            }
+            try apply(service.wake(now: time), at: time)
+            report(dial.select(index: index, at: time))
+        case .activate:
+            try apply(service.wake(now: time), at: time)
+            report(dial.handle(.command(.activate, time: time)))
+        case .show:
+            try apply(service.wake(now: time), at: time)
+            dial.setShown(true, at: time)
+        case .hide:
+            dial.setShown(false, at: time)
+        case .reload:
+            try reload(at: time)
+        }
+        try frameIfDue(at: time)
+    }
+
+    /// SIGHUP or `reload`: a valid changed file gets a new dial and painter (built the way
+    /// `render --config` builds them) resting on the same item when its id still exists, and a
+    /// repaint; a broken file was already logged with its line by the service, and nothing here
+    /// changes.
+    func reload(at time: Double) throws {
+        guard let service else { return }
+        let oldItems = service.config.items
+        let keptID = dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
+        guard let (config, changes) = service.reload(now: time) else { return }
+        if changes.needsOutputRestart {
+            service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
+        }
+        let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
+        do {
+            if let rebuild { replaceScene(try rebuild(config, index)) }
+            service.logger.info("reload: \(service.configPath ?? "demo menu"): \(config.items.count) items")
+        } catch {
+            service.logger.error("reload: \(error); the previous picture stays")
+        }
+        // Also after a failed rebuild: the behaviour timers started afresh and the screen is awake.
+        try repaint(at: time)
+    }
+}

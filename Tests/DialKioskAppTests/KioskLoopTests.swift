@@ -1,0 +1,359 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DialCore
+import Testing
+@testable import DialKioskApp
+
+/// A display behind the seams: frames land in RAM, "flip events" are bytes in a pipe.
+private final class PipeDisplay: FramePresenter, DisplayEventSource {
+    static let size = (width: 160, height: 120)
+    var frameSize: (width: Int, height: Int) { PipeDisplay.size }
+    var presents = 0
+    var pixels = [UInt32](repeating: 0x123456, count: PipeDisplay.size.width * PipeDisplay.size.height)
+    private var pending: [DisplayEvent] = []
+    private var fds: [Int32] = [-1, -1]
+
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+
+    func present(paint: (FrameTarget) throws -> Void) throws {
+        try pixels.withUnsafeMutableBytes { raw in
+            try paint(FrameTarget(base: raw.baseAddress!, width: PipeDisplay.size.width,
+                                  height: PipeDisplay.size.height, stride: PipeDisplay.size.width * 4))
+        }
+        presents += 1
+    }
+
+    func report(_ event: DisplayEvent) {
+        pending.append(event)
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    var pollDescriptor: Int32 { fds[0] }
+
+    func drainDisplayEvents() throws -> [DisplayEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// A pipe-backed input source.
+private final class PipeInput: InputSource {
+    private var fds: [Int32] = [-1, -1]
+    private var pending: [InputEvent] = []
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+    var pollDescriptor: Int32 { fds[0] }
+    func send(_ events: [InputEvent]) {
+        pending += events
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+    func drain() throws -> [InputEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
+/// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
+private final class KioskLoop {
+    let dir = TemporaryDirectory()
+    let notify: DatagramReceiver
+    let display = PipeDisplay()
+    let input = PipeInput()
+    let time = FakeClock()
+    let logBox = LogBox()
+    var pipeFDs: [Int32] = [-1, -1]
+    var signalFDs: [Int32] = [-1, -1]
+    var signals: SignalQueue!
+    let service: KioskService
+    let loop: FrameLoop
+    var configPath: String { dir.path + "/config.yaml" }
+    var controlPath: String { dir.path + "/control.sock" }
+
+    init(config text: String, watchdogUSec: String? = nil) throws {
+        notify = DatagramReceiver(path: dir.path + "/notify")
+        _ = pipe(&pipeFDs)
+        _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
+        _ = pipe(&signalFDs)
+        var env = ["NOTIFY_SOCKET": dir.path + "/notify", "PATH": "/usr/bin:/bin"]
+        if let watchdogUSec { env["WATCHDOG_USEC"] = watchdogUSec }
+        writeFile(dir.path + "/config.yaml", text)
+        let path = dir.path + "/config.yaml"
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { [logBox] in logBox.lines.append($0) }
+        let config = try ConfigLoader.load(path: path)
+        service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
+                                   environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now)
+        let size = PipeDisplay.size
+        let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
+                                 rotation: .none, painter: .flat)
+        }
+        let scene = try makeScene(config, nil)
+        loop = FrameLoop(presenter: display, displaySources: [display], inputSources: [input], dial: scene.dial,
+                         now: { [time] in time.now }, paint: scene.paint)
+        loop.service = service
+        loop.rebuild = makeScene
+        loop.log = { [logBox] in logBox.lines.append($0) }
+        loop.signalFD = signalFDs[0]
+        let signals = SignalQueue()
+        self.signals = signals
+        loop.readSignals = { signals.take() }
+    }
+
+    deinit {
+        service.stop(reason: "test", now: .nan)
+        for fd in pipeFDs + signalFDs { close(fd) }
+        dir.remove()
+    }
+
+    var logLines: [String] { logBox.lines }
+    var clock: Double {
+        get { time.now }
+        set { time.now = newValue }
+    }
+
+    func signal(_ s: LoopSignal) {
+        signals.queued.append(s)
+        var b: UInt8 = 1
+        _ = write(signalFDs[1], &b, 1)
+    }
+
+    func step() throws { _ = try loop.step(timeoutMS: 0) }
+
+    /// Flip events at 60 Hz until the loop has nothing queued (bounded).
+    func flipUntilIdle() throws {
+        var frames = 0
+        while loop.state == .awaitingFrame && frames < 1000 {
+            clock += 1.0 / 60
+            display.report(.frameShown(time: clock))
+            try step()
+            frames += 1
+        }
+    }
+
+    func stdout() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let n = read(pipeFDs[0], &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func notifications() -> [String] {
+        var out: [String] = []
+        while let message = notify.receive() { out.append(message) }
+        return out
+    }
+
+    var dial: Dial { loop.dial as! Dial }
+}
+
+/// The fake clock the loop reads (it never reads the real one in tests).
+private final class FakeClock {
+    var now = 100.0
+}
+
+private final class LogBox {
+    var lines: [String] = []
+}
+
+/// Signals "delivered" through the fixture's pipe.
+private final class SignalQueue {
+    var queued: [LoopSignal] = []
+    func take() -> [LoopSignal] {
+        defer { queued.removeAll() }
+        return queued
+    }
+}
+
+private let itemsOnly = """
+    items:
+      - id: a
+        label: Apple
+      - id: b
+        label: Banana
+      - id: c
+        label: Cherry
+
+    """
+private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
+
+@Suite(.serialized) struct KioskLoopTests {
+    @Test func readyGoesOutOnlyAfterTheFirstFrameIsShown() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.step()
+        #expect(k.display.presents == 1)
+        #expect(k.notifications().isEmpty, "queued is not shown: no READY yet")
+        #expect(!k.stdout().contains("started"))
+        k.clock += 0.016
+        k.display.report(.frameShown(time: k.clock))
+        try k.step()
+        #expect(k.notifications() == ["READY=1\nSTATUS=Showing 3 items"])
+        #expect(k.stdout().contains("\"event\": \"started\", \"items\": 3"))
+        try k.flipUntilIdle()
+        #expect(k.notifications().isEmpty, "READY once")
+    }
+
+    @Test func whileIdleTheWatchdogIsPingedWithoutQueuingFrames() throws {
+        // WatchdogSec=4s: pings every 2 s.
+        let k = try KioskLoop(config: threeItems, watchdogUSec: "4000000")
+        try k.loop.start(at: k.clock)
+        k.display.report(.frameShown(time: k.clock + 0.016))
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.loop.state == .idle)
+        let presents = k.display.presents
+        #expect(k.notifications().filter { $0 == "WATCHDOG=1" }.count == 1)
+        let pinged = k.clock
+        #expect(k.loop.pollTimeout(now: pinged) == 2000, "poll sleeps until the next ping, no sooner")
+        k.clock = pinged + 1.5
+        try k.step()
+        #expect(k.notifications().isEmpty)
+        #expect(k.loop.pollTimeout(now: k.clock) == 500)
+        k.clock = pinged + 2.0
+        try k.step()
+        #expect(k.notifications() == ["WATCHDOG=1"])
+        k.clock = pinged + 4.0
+        try k.step()
+        #expect(k.notifications() == ["WATCHDOG=1"])
+        #expect(k.display.presents == presents, "pings queue no frames")
+        #expect(k.loop.state == .idle)
+    }
+
+    @Test func withoutWatchdogOrTimersIdlePollWaitsForever() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        #expect(k.loop.pollTimeout(now: k.clock) == -1)
+    }
+
+    @Test func reloadOfAValidFileRebuildsTheDialOnTheSameItemAndRepaints() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        k.display.report(.frameShown(time: k.clock + 0.016))
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 1)
+        _ = k.stdout()
+        let presents = k.display.presents
+        // b moves to the end and is renamed; the default stays a.
+        writeFile(k.configPath, """
+            items:
+              - id: a
+                label: Apple
+              - id: c
+                label: Cherry
+              - id: b
+                label: Blueberry
+            behaviour:
+              default_item: a
+
+            """)
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial.items.map(\.label) == ["Apple", "Cherry", "Blueberry"])
+        #expect(k.dial.selectedIndex == 2, "still on b, at its new place")
+        #expect(k.display.presents == presents + 1, "one repaint, no restart")
+        #expect(k.stdout().contains("\"event\": \"reloaded\", \"items\": 3"))
+        #expect(k.notifications().contains("READY=1"))
+    }
+
+    @Test func reloadOfABrokenFileKeepsTheRunningMenuAndLogsTheLine() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let before = k.dial
+        let presents = k.display.presents
+        writeFile(k.configPath, "items:\n  - id: a\n    color: blu\n")
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial === before)
+        #expect(k.display.presents == presents)
+        let line = k.logLines.last ?? ""
+        #expect(line.hasPrefix("<3>reload: \(k.configPath):3: items[0].color:"), "\(line)")
+        #expect(!k.stdout().contains("reloaded"))
+    }
+
+    @Test func controlCommandsSelectActivateHideAndReportErrors() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let client = connectStream(k.controlPath)
+        defer { close(client) }
+        try k.step() // accept
+        writeAll(client, "select c\n")
+        try k.step()
+        #expect(k.loop.state == .awaitingFrame, "the turn starts at once")
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 2)
+        let events = readAvailable(client)
+        #expect(events.contains("\"event\": \"selected\", \"index\": 2, \"id\": \"c\""), "\(events)")
+        #expect(k.stdout().contains("\"event\": \"selected\", \"index\": 2, \"id\": \"c\""))
+
+        writeAll(client, "select nope\n")
+        try k.step()
+        #expect(readAvailable(client).contains("no item with id 'nope'"))
+
+        writeAll(client, "activate\n")
+        try k.step()
+        #expect(k.stdout().contains("\"event\": \"activated\", \"index\": 2, \"id\": \"c\""))
+
+        writeAll(client, "hide\n")
+        try k.step()
+        #expect(k.dial.visibility != .shown)
+        try k.flipUntilIdle()
+        writeAll(client, "show\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.visibility == .shown)
+    }
+
+    @Test func blankAfterIdleMinutesThenATouchWakesAndIsSwallowed() throws {
+        let k = try KioskLoop(config: itemsOnly + "behaviour:\n  idle: blank\n  idle_after_minutes: 1\n")
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let lit = k.display.pixels[0]
+        #expect(lit != 0)
+        #expect(k.loop.pollTimeout(now: k.clock) > 0)
+        k.clock = 100 + 60
+        try k.step()
+        #expect(k.loop.screen == .blanked)
+        #expect(k.display.pixels.allSatisfy { $0 == 0 }, "a black frame")
+        try k.flipUntilIdle()
+        let presents = k.display.presents
+        // Asleep: nothing more is presented, and poll has no timer left.
+        for _ in 0..<3 { try k.step() }
+        #expect(k.display.presents == presents)
+        #expect(k.loop.pollTimeout(now: k.clock) == -1)
+        let rotation = k.dial.rotation
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
+        try k.step()
+        #expect(k.loop.screen == .awake)
+        #expect(k.display.presents == presents + 1)
+        #expect(k.display.pixels[0] == lit, "awake frame as before")
+        k.input.send([.touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
+                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.rotation == rotation, "the waking touch does not turn the ring")
+    }
+
+    @Test func dimmedFramesAreDarkerVersionsOfTheAwakeOnes() throws {
+        let k = try KioskLoop(config: "behaviour:\n  idle: dim\n  idle_after_minutes: 1\n")
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let lit = k.display.pixels
+        k.clock = 100 + 60
+        try k.step()
+        #expect(k.loop.screen == .dimmed)
+        #expect(k.display.pixels == lit.map { ($0 >> 1) & 0x7F7F7F })
+    }
+}
