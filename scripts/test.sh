@@ -14,6 +14,7 @@ if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
 fi
 
 if [ "${DIALKIOSK_SKIP_VM:-0}" != 1 ] && [ -x tests/vm/run-all.sh ]; then
-  echo "== VM test bed"
+  echo "== VM test bed (release build of what the guest runs)"
+  swift build -c release --product dialkiosk 2>&1 | tail -n 2
   tests/vm/run-all.sh
 fi

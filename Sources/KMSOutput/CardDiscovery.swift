@@ -66,16 +66,20 @@ public final class HotplugMonitor {
     public var fd: Int32 { monitor.map { udev_monitor_get_fd($0) } ?? -1 }
 
     /// Reads every queued event; true if one was a `change` of the card at `devnode`.
-    public func drainChanges(devnode: String) -> Bool {
-        guard let m = monitor else { return false }
-        var changed = false
+    public func drainChanges(devnode: String) -> CardNews {
+        guard let m = monitor else { return .nothing }
+        var news = CardNews.nothing
         while let dev = udev_monitor_receive_device(m) {
             let action = udev_device_get_action(dev).map { String(cString: $0) }
             let node = udev_device_get_devnode(dev).map { String(cString: $0) }
-            if action == "change" && (node == nil || node == devnode) { changed = true }
+            if action == "remove" && node == devnode {
+                news = .removed
+            } else if action == "change" && (node == nil || node == devnode) && news == .nothing {
+                news = .changed
+            }
             udev_device_unref(dev)
         }
-        return changed
+        return news
     }
 
     /// Releases the monitor and the context, in that order; safe to call twice.
@@ -85,4 +89,13 @@ public final class HotplugMonitor {
         if let u = udev { udev_unref(u) }
         udev = nil
     }
+}
+
+/// What udev reported about the card in use since the last look.
+public enum CardNews: Sendable, Equatable {
+    case nothing
+    /// A connector changed: re-probe.
+    case changed
+    /// The card itself went away (unplugged, unbound, PCI removed).
+    case removed
 }

@@ -38,6 +38,8 @@ public enum DisplayCall: Sendable, Equatable {
     case udev(String)
     /// ioctl(KDSETMODE / VT_SETMODE / VT_RELDISP) on the console.
     case console(String)
+    /// The card in use was removed (a udev `remove` event for its node).
+    case cardRemoved(path: String)
 
     /// "set CRTC 42", the words after "Failed to".
     public var phrase: String {
@@ -59,6 +61,7 @@ public enum DisplayCall: Sendable, Equatable {
         case .present: return "present a frame"
         case .udev(let what): return "\(what) (udev)"
         case .console(let what): return "\(what) on the console"
+        case .cardRemoved(let path): return "keep using \(path): the card was removed"
         }
     }
 }

@@ -100,8 +100,15 @@ public final class HotplugWatcher: DisplayEventSource {
     public var pollDescriptor: Int32 { monitor.fd }
 
     public func drainDisplayEvents() throws -> [DisplayEvent] {
-        guard monitor.drainChanges(devnode: display.selection.card.path) else { return [] }
-        return try display.reprobe()
+        let path = display.selection.card.path
+        switch monitor.drainChanges(devnode: path) {
+        case .nothing: return []
+        case .changed: return try display.reprobe()
+        case .removed:
+            // The descriptor will never answer again: leave (status 69) so the service manager
+            // starts us afresh and we find whatever card comes back.
+            throw DisplayError(.cardRemoved(path: path), code: ENODEV)
+        }
     }
 
     public func close() { monitor.close() }

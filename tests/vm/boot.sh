@@ -94,7 +94,7 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_S
   -m "$memory" -nodefaults -no-reboot -display none -monitor none
   -serial "file:$serial"
   -kernel "$kernel" -initrd "$initramfs"
-  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh${kargs[*]:+ ${kargs[*]}}"
+  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh dk.repo=$vm_repo${kargs[*]:+ ${kargs[*]}}"
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
   -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap")
 # -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.

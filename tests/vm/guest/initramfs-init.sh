@@ -20,11 +20,12 @@ for m in $(cat /modules/order); do
   insmod "/modules/$m.ko" || fail "insmod $m failed"
 done
 
-modules=""; stage2=""
+modules=""; stage2=""; repo=""
 for arg in $(cat /proc/cmdline); do
   case "$arg" in
     dk.modules=*) modules="${arg#dk.modules=}" ;;
     dk.stage2=*) stage2="${arg#dk.stage2=}" ;;
+    dk.repo=*) repo="${arg#dk.repo=}" ;;
   esac
 done
 [ -n "$modules" ] && [ -n "$stage2" ] || fail "dk.modules= and dk.stage2= are required"
@@ -43,6 +44,13 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /newroot/out \
   || fail "cannot mount the results share (9p tag out)"
 # systemd's tmpfiles empty /tmp as the overlay shows it; a tmpfs of its own keeps the host's out.
 mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
+# A clone under /tmp (CI may put one there) would vanish under that tmpfs: show it again.
+case "$repo" in
+  /tmp/*)
+    mkdir -p "/newroot$repo"
+    mount --bind "/lower$repo" "/newroot$repo" || fail "cannot show the clone $repo under the guest's /tmp"
+    ;;
+esac
 kver="$(basename "$modules")"
 mkdir -p "/newroot/usr/lib/modules/$kver"
 mount --bind "/lower$modules" "/newroot/usr/lib/modules/$kver"
