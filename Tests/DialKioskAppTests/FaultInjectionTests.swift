@@ -4,50 +4,9 @@ import KMSOutput
 import Testing
 @testable import DialKioskApp
 
-/// A display that fails on demand: each queued errno makes one `present` throw the DisplayError
-/// a page flip with that errno gives. Flip events are bytes in a pipe, as in FrameLoopTests.
-private final class FaultyDisplay: FramePresenter, DisplayEventSource {
-    var frameSize: (width: Int, height: Int) { (64, 48) }
-    var failures: [Int32] = []
-    var presents = 0
-    var attempts = 0
-    private var pixels = [UInt32](repeating: 0, count: 64 * 48)
-    private var pending: [DisplayEvent] = []
-    private var fds: [Int32] = [-1, -1]
-
-    init() { _ = pipe(&fds) }
-    deinit { close(fds[0]); close(fds[1]) }
-
-    func present(paint: (FrameTarget) throws -> Void) throws {
-        attempts += 1
-        if !failures.isEmpty {
-            throw DisplayError(.pageFlip(crtc: 42), code: failures.removeFirst())
-        }
-        try pixels.withUnsafeMutableBytes { raw in
-            try paint(FrameTarget(base: raw.baseAddress!, width: 64, height: 48, stride: 256))
-        }
-        presents += 1
-    }
-
-    func report(_ event: DisplayEvent) {
-        pending.append(event)
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
-    }
-
-    var pollDescriptor: Int32 { fds[0] }
-
-    func drainDisplayEvents() throws -> [DisplayEvent] {
-        var b = [UInt8](repeating: 0, count: 64)
-        _ = read(fds[0], &b, 64)
-        defer { pending.removeAll() }
-        return pending
-    }
-}
-
 /// A loop over a real Dial and a faulty display, on a fake clock.
 private final class Rig {
-    let display = FaultyDisplay()
+    let display = PipeDisplay()
     let dial: Dial
     let loop: FrameLoop
     var clock = 100.0

@@ -3,61 +3,6 @@ import Glibc
 import DialCore
 @testable import DialKioskApp
 
-/// A display whose "flip events" are bytes in a pipe: the loop polls it like the DRM fd.
-private final class FakeDisplay: FramePresenter, DisplayEventSource {
-    var frameSize: (width: Int, height: Int) { (64, 48) }
-    var presents = 0
-    var pixels = [UInt32](repeating: 0, count: 64 * 48)
-    private var pending: [DisplayEvent] = []
-    private var fds: [Int32] = [-1, -1]
-
-    init() { _ = pipe(&fds) }
-    deinit { close(fds[0]); close(fds[1]) }
-
-    func present(paint: (FrameTarget) throws -> Void) throws {
-        try pixels.withUnsafeMutableBytes { raw in
-            try paint(FrameTarget(base: raw.baseAddress!, width: 64, height: 48, stride: 256))
-        }
-        presents += 1
-    }
-
-    /// The kernel reports `event`: queue it and make the descriptor readable.
-    func report(_ event: DisplayEvent) {
-        pending.append(event)
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
-    }
-
-    var pollDescriptor: Int32 { fds[0] }
-
-    func drainDisplayEvents() throws -> [DisplayEvent] {
-        var b = [UInt8](repeating: 0, count: 64)
-        _ = read(fds[0], &b, 64)
-        defer { pending.removeAll() }
-        return pending
-    }
-}
-
-/// A pipe-backed input source.
-private final class FakeInput: InputSource {
-    private var fds: [Int32] = [-1, -1]
-    private var pending: [InputEvent] = []
-    init() { _ = pipe(&fds) }
-    deinit { close(fds[0]); close(fds[1]) }
-    var pollDescriptor: Int32 { fds[0] }
-    func send(_ events: [InputEvent]) {
-        pending += events
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
-    }
-    func drain() throws -> [InputEvent] {
-        var b = [UInt8](repeating: 0, count: 64)
-        _ = read(fds[0], &b, 64)
-        defer { pending.removeAll() }
-        return pending
-    }
-}
-
 /// A dial that moves until `restAt` and records what it was told.
 private final class ScriptedDial: DialDriving {
     var restAt: Double
@@ -86,7 +31,7 @@ private final class ScriptedDial: DialDriving {
 }
 
 @Suite struct FrameLoopTests {
-    private func makeLoop(_ display: FakeDisplay, _ dial: DialDriving, inputs: [InputSource] = [],
+    private func makeLoop(_ display: PipeDisplay, _ dial: DialDriving, inputs: [InputSource] = [],
                           lines: @escaping (String) -> Void = { _ in }) -> FrameLoop {
         let loop = FrameLoop(presenter: display, displaySources: [display], inputSources: inputs, dial: dial,
                              now: { 0 }, paint: { _, target in
@@ -97,7 +42,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func eachFlipEventDrivesTheNextFrameWhileMoving() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 1.0)
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 1.0)
         let loop = makeLoop(display, dial)
         try loop.start(at: 0.5)
         #expect(display.presents == 1)
@@ -112,7 +57,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func atRestNothingIsQueuedAndPollFindsNothing() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 1.0)
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 1.0)
         var lines: [String] = []
         let loop = makeLoop(display, dial) { lines.append($0) }
         try loop.start(at: 0.9)
@@ -128,7 +73,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func inputWhileIdleQueuesAFrameAtOnce() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0), input = FakeInput()
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 0), input = PipeInput()
         let loop = makeLoop(display, dial, inputs: [input])
         try loop.start(at: 0)
         display.report(.frameShown(time: 0.016))
@@ -142,7 +87,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func inputWhileAFrameIsQueuedWaitsForItsEvent() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 5), input = FakeInput()
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 5), input = PipeInput()
         let loop = makeLoop(display, dial, inputs: [input])
         try loop.start(at: 0)
         input.send([.touch(TouchEvent(phase: .motion, x: 1, y: 1, time: 0.01))])
@@ -151,7 +96,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func suspendedIgnoresStaleFlipsAndResumedRepaints() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 10)
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 10)
         let loop = makeLoop(display, dial)
         try loop.start(at: 0)
         display.report(.suspended)
@@ -167,7 +112,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func terminateSignalEndsTheRun() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0)
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
         let loop = makeLoop(display, dial)
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
@@ -181,7 +126,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func exitTimerEndsTheRun() throws {
-        let display = FakeDisplay(), dial = ScriptedDial(restAt: 0)
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
         let loop = makeLoop(display, dial)
         let timer = try ExitTimer(seconds: 0.000_001)
         defer { timer.close() }
@@ -200,7 +145,7 @@ private final class ScriptedDial: DialDriving {
     }
 
     @Test func realDialFlungByTheDemoAnimatesThenRests() throws {
-        let display = FakeDisplay()
+        let display = PipeDisplay()
         let items = DemoMenu.items
         let g = DialGeometry.fitting(width: 64, height: 48, count: items.count)
         let dial = Dial(items: items, geometry: g)

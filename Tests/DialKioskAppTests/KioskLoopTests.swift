@@ -5,68 +5,13 @@ import DialCore
 import Testing
 @testable import DialKioskApp
 
-/// A display behind the seams: frames land in RAM, "flip events" are bytes in a pipe.
-private final class PipeDisplay: FramePresenter, DisplayEventSource {
-    static let size = (width: 160, height: 120)
-    var frameSize: (width: Int, height: Int) { PipeDisplay.size }
-    var presents = 0
-    var pixels = [UInt32](repeating: 0x123456, count: PipeDisplay.size.width * PipeDisplay.size.height)
-    private var pending: [DisplayEvent] = []
-    private var fds: [Int32] = [-1, -1]
-
-    init() { _ = pipe(&fds) }
-    deinit { close(fds[0]); close(fds[1]) }
-
-    func present(paint: (FrameTarget) throws -> Void) throws {
-        try pixels.withUnsafeMutableBytes { raw in
-            try paint(FrameTarget(base: raw.baseAddress!, width: PipeDisplay.size.width,
-                                  height: PipeDisplay.size.height, stride: PipeDisplay.size.width * 4))
-        }
-        presents += 1
-    }
-
-    func report(_ event: DisplayEvent) {
-        pending.append(event)
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
-    }
-
-    var pollDescriptor: Int32 { fds[0] }
-
-    func drainDisplayEvents() throws -> [DisplayEvent] {
-        var b = [UInt8](repeating: 0, count: 64)
-        _ = read(fds[0], &b, 64)
-        defer { pending.removeAll() }
-        return pending
-    }
-}
-
-/// A pipe-backed input source.
-private final class PipeInput: InputSource {
-    private var fds: [Int32] = [-1, -1]
-    private var pending: [InputEvent] = []
-    init() { _ = pipe(&fds) }
-    deinit { close(fds[0]); close(fds[1]) }
-    var pollDescriptor: Int32 { fds[0] }
-    func send(_ events: [InputEvent]) {
-        pending += events
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
-    }
-    func drain() throws -> [InputEvent] {
-        var b = [UInt8](repeating: 0, count: 64)
-        _ = read(fds[0], &b, 64)
-        defer { pending.removeAll() }
-        return pending
-    }
-}
-
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
 private final class KioskLoop {
+    static let size = (width: 160, height: 120)
     let dir = TemporaryDirectory()
     let notify: DatagramReceiver
-    let display = PipeDisplay()
+    let display = PipeDisplay(width: KioskLoop.size.width, height: KioskLoop.size.height, fill: 0x123456)
     let input = PipeInput()
     let time = FakeClock()
     let logBox = LogBox()
@@ -91,7 +36,7 @@ private final class KioskLoop {
         let config = try ConfigLoader.load(path: path)
         service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
                                    environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now)
-        let size = PipeDisplay.size
+        let size = KioskLoop.size
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
                                  rotation: .none, painter: .flat)

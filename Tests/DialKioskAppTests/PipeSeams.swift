@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DialCore
+import KMSOutput
+
+/// A display behind the seams for loop tests: frames land in RAM, "flip events" are bytes in a
+/// pipe the loop polls like the DRM fd, and each errno queued in `failures` makes one `present`
+/// throw the DisplayError a page flip with that errno gives (fault injection).
+final class PipeDisplay: FramePresenter, DisplayEventSource {
+    let width: Int
+    let height: Int
+    var frameSize: (width: Int, height: Int) { (width, height) }
+    var failures: [Int32] = []
+    /// Calls of `present`, and those that queued a frame.
+    var attempts = 0
+    var presents = 0
+    var pixels: [UInt32]
+    private var pending: [DisplayEvent] = []
+    private var fds: [Int32] = [-1, -1]
+
+    init(width: Int = 64, height: Int = 48, fill: UInt32 = 0) {
+        self.width = width
+        self.height = height
+        pixels = [UInt32](repeating: fill, count: width * height)
+        _ = pipe(&fds)
+    }
+
+    deinit { close(fds[0]); close(fds[1]) }
+
+    func present(paint: (FrameTarget) throws -> Void) throws {
+        attempts += 1
+        if !failures.isEmpty {
+            throw DisplayError(.pageFlip(crtc: 42), code: failures.removeFirst())
+        }
+        let (w, h) = (width, height)
+        try pixels.withUnsafeMutableBytes { raw in
+            try paint(FrameTarget(base: raw.baseAddress!, width: w, height: h, stride: w * 4))
+        }
+        presents += 1
+    }
+
+    /// The kernel reports `event`: queue it and make the descriptor readable.
+    func report(_ event: DisplayEvent) {
+        pending.append(event)
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    var pollDescriptor: Int32 { fds[0] }
+
+    func drainDisplayEvents() throws -> [DisplayEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
+
+/// A pipe-backed input source.
+final class PipeInput: InputSource {
+    private var fds: [Int32] = [-1, -1]
+    private var pending: [InputEvent] = []
+
+    init() { _ = pipe(&fds) }
+    deinit { close(fds[0]); close(fds[1]) }
+
+    var pollDescriptor: Int32 { fds[0] }
+
+    func send(_ events: [InputEvent]) {
+        pending += events
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    func drain() throws -> [InputEvent] {
+        var b = [UInt8](repeating: 0, count: 64)
+        _ = read(fds[0], &b, 64)
+        defer { pending.removeAll() }
+        return pending
+    }
+}
