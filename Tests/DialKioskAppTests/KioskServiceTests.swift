@@ -38,18 +38,9 @@ import Testing
             dir.remove()
         }
 
-        func stdout() -> String {
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while case let n = read(pipeFDs[0], &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        func stdout() -> String { drainText(pipeFDs[0]) }
 
-        func notifications() -> [String] {
-            var out: [String] = []
-            while let message = notify.receive() { out.append(message) }
-            return out
-        }
+        func notifications() -> [String] { notify.drainMessages() }
     }
 
     @Test func startReportsReadyAndStartedEverywhere() throws {

@@ -80,3 +80,20 @@ final class PipeInput: InputSource {
         return pending
     }
 }
+
+/// Everything written to a non-blocking pipe so far, as text.
+func drainText(_ fd: Int32) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while case let n = read(fd, &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+extension DatagramReceiver {
+    /// Every notification received so far (READY=1, WATCHDOG=1, ...).
+    func drainMessages() -> [String] {
+        var out: [String] = []
+        while let message = receive() { out.append(message) }
+        return out
+    }
+}
