@@ -78,21 +78,13 @@ public struct EventTranslator: Sendable {
             touch(t, cancelInstead: cancelInstead, into: &out)
         case let .pointerMotion(device, dx, dy, time):
             lastTimeUsec = time
-            var mouse = mouseFinger(device)
-            let action = mouse.move(dx: dx, dy: dy)
-            mice[device] = mouse
-            emit(action, device: device, time: time, into: &out)
+            emit(updateMouse(device) { $0.move(dx: dx, dy: dy) }, device: device, time: time, into: &out)
         case let .pointerAbsolute(device, x, y, time):
             lastTimeUsec = time
-            var mouse = mouseFinger(device)
-            let action = mouse.moveAbsolute(panelX: x, panelY: y)
-            mice[device] = mouse
-            emit(action, device: device, time: time, into: &out)
+            emit(updateMouse(device) { $0.moveAbsolute(panelX: x, panelY: y) }, device: device, time: time, into: &out)
         case let .pointerButton(device, button, pressed, time):
             lastTimeUsec = time
-            var mouse = mouseFinger(device)
-            let action = mouse.button(button, pressed: pressed)
-            mice[device] = mouse
+            let action = updateMouse(device) { $0.button(button, pressed: pressed) }
             if cancelInstead, case .up = action {
                 cancel(SlotAllocator.Key(device: device, slot: Self.mouseSlot), time: time, into: &out)
             } else {
@@ -165,8 +157,13 @@ public struct EventTranslator: Sendable {
         if var mouse = mice[device] { _ = mouse.reset(); mice[device] = mouse }
     }
 
-    private mutating func mouseFinger(_ device: InputDeviceID) -> MouseFinger {
-        mice[device] ?? MouseFinger(transform: transform)
+    /// Applies `change` to the device's mouse-as-finger state (made on first use) and keeps it.
+    private mutating func updateMouse(_ device: InputDeviceID,
+                                      _ change: (inout MouseFinger) -> MouseFinger.Action?) -> MouseFinger.Action? {
+        var mouse = mice[device] ?? MouseFinger(transform: transform)
+        let action = change(&mouse)
+        mice[device] = mouse
+        return action
     }
 
     /// A mouse action as one touch report (the sample and its frame).
