@@ -38,11 +38,11 @@ public struct FrameClockSimulation {
 
     /// Runs `inputs` (in order; an input earlier than the clock is delivered at once) through
     /// `dial`. `onEvent` sees every dial event with the frame count so far; `onFrame` every frame
-    /// painted, with its time and pose (the flip it will be shown at comes next).
+    /// painted, with its time, pose and number (from 1; the flip it will be shown at comes next).
     @discardableResult
     public func run<Inputs: Sequence<InputEvent>>(_ dial: Dial, inputs: Inputs,
                     onEvent: (DialEvent, _ frames: Int) throws -> Void = { _, _ in },
-                    onFrame: (Double, DialPose) throws -> Void = { _, _ in }) rethrows -> Summary {
+                    onFrame: (Double, DialPose, _ frame: Int) throws -> Void = { _, _, _ in }) rethrows -> Summary {
         var rng = SplitMix64(seed: seed)
         var summary = Summary()
         let period = 1 / refresh
@@ -61,7 +61,7 @@ public struct FrameClockSimulation {
         func present(at t: Double) throws {
             pending = true
             summary.frames += 1
-            try onFrame(t, dial.pose)
+            try onFrame(t, dial.pose, summary.frames)
         }
 
         while true {

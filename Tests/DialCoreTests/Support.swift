@@ -57,7 +57,7 @@ struct FakeFrameLoop {
         var result = Result()
         let sim = FrameClockSimulation(refresh: hz, jitter: jitter, seed: seed, maxSeconds: end, probes: probes)
         let summary = sim.run(dial, inputs: touches.map { .touch($0) }, onEvent: { e, _ in result.events.append(e) },
-                            onFrame: { _, _ in })
+                            onFrame: { _, _, _ in })
         result.frames = summary.frames
         result.samples = summary.samples
         result.lastFrameTime = summary.lastFrameTime

@@ -98,15 +98,13 @@ struct SimulateCommand: ParsableCommand {
             func onEvent(_ event: DialEvent, frames: Int) {
                 if !quiet { out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
             }
-            var nextReport = 0
-            func onFrame(_ time: Double, _ pose: DialPose) throws {
+            func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
                 try recorder?.write(pose)
                 painter?.paint(pose)
-                // Called before the frame is counted: `frames` below is the count so far.
-                guard let every = memoryEvery else { return }
-                let frames = nextReport
-                nextReport += 1
-                if frames % every == 0 { memory.write("memory: frames=\(frames) rss_kb=\(residentKilobytes())"); memory.flush() }
+                if let every = memoryEvery, frame % every == 0 {
+                    memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
+                    memory.flush()
+                }
             }
             if let frames = generateFrames {
                 simulation.maxFrames = frames
