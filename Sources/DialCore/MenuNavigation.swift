@@ -44,7 +44,7 @@ public enum MenuTransition: Sendable, Equatable {
     public init(_ intent: MenuIntent) {
         switch intent {
         case .rested(let slot): self = .rest(slot: slot)
-        case .activate(let slot): self = .activate(slot: slot)
+        case .activated(let slot): self = .activate(slot: slot)
         case .hubLongPress, .backKey, .wheelClick, .backCommand: self = .back
         case .selectCommand(let path): self = .select(path)
         case .idleReturn: self = .returnToTop
@@ -58,7 +58,7 @@ public enum MenuIntent: Sendable, Equatable {
     case rested(slot: Int)
     /// A hub tap, Enter or Space, `activate` on the socket: the dial names the slot at (or
     /// landing at) the top in its `activated` event.
-    case activate(slot: Int)
+    case activated(slot: Int)
     /// A long press on the hub.
     case hubLongPress
     /// Escape or Backspace.
@@ -96,6 +96,8 @@ public struct MenuNavigation: Sendable, Equatable {
     public let defaultSlot: Int?
     /// The ring on screen.
     public private(set) var ring: MenuPath = .top
+    /// The slots of the ring on screen (the dial's items, in order).
+    public private(set) var slots: [MenuPath]
     /// The slot at 12 o'clock of `ring`, as last reported; nil for an empty menu.
     public private(set) var selectedSlot: Int?
     /// Each ring's last item (never its back item), for as long as this value lives.
@@ -105,14 +107,12 @@ public struct MenuNavigation: Sendable, Equatable {
     /// first item; the configuration has already refused unknown ids).
     public init(tree: MenuTree, defaultItem: String? = nil) {
         self.tree = tree
+        slots = tree.slots(ofRing: .top) ?? []
         let index = defaultItem.flatMap { id in tree.top.firstIndex { $0.id == id } }
         defaultSlot = tree.top.isEmpty ? nil : (index ?? 0)
         selectedSlot = defaultSlot
         if let d = defaultSlot { remembered[.top] = tree.top[d].id }
     }
-
-    /// The slots of the ring on screen (the dial's items, in order).
-    public var slots: [MenuPath] { tree.slots(ofRing: ring) ?? [] }
 
     /// The slot at 12 o'clock, by path.
     public var selectedPath: MenuPath? { selectedSlot.map { slots[$0] } }
@@ -185,6 +185,7 @@ public struct MenuNavigation: Sendable, Equatable {
         }
         let from = ring, fromSlots = slots
         ring = target
+        slots = tree.slots(ofRing: target) ?? []
         selectedSlot = slot
         let path = slots[slot]
         if !path.isBack { remembered[target] = path.last }
