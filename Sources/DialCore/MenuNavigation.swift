@@ -122,7 +122,10 @@ public struct MenuNavigation: Sendable, Equatable {
 
     /// What the hub shows: below the top the item whose ring this is; nil at the top, where the
     /// hub shows the selected item, as a flat dial does.
-    public var hubItem: MenuPath? { ring.isTop ? nil : ring }
+    public var hubItem: MenuPath? { MenuNavigation.hubItem(ofRing: ring) }
+
+    /// What the hub shows on `ring` (during a ring change, on `RingChange.ring(at:reveal:)`).
+    public static func hubItem(ofRing ring: MenuPath) -> MenuPath? { ring.isTop ? nil : ring }
 
     /// The id ring `ring` last showed at the top, if it was ever on screen.
     public func rememberedItem(ofRing ring: MenuPath) -> String? { remembered[ring] }

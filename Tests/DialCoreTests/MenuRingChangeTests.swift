@@ -26,6 +26,8 @@ import Testing
         #expect(change.stage(at: end, reveal: reveal) == .done)
         #expect(change.ring(at: swap.nextDown, reveal: reveal) == .top)
         #expect(change.ring(at: swap, reveal: reveal) == ["drinks"])
+        #expect(MenuNavigation.hubItem(ofRing: change.ring(at: swap.nextDown, reveal: reveal)) == nil)
+        #expect(MenuNavigation.hubItem(ofRing: change.ring(at: swap, reveal: reveal)) == ["drinks"])
     }
 
     @Test func posesStartShownEmptyAtTheSwapAndEndAtRestOnTheSlot() {
