@@ -286,6 +286,9 @@ public final class DialPainter {
     /// An icon's box as a fraction of its disc's radius.
     private static func iconBoxRatio(_ theme: Theme) -> Double { theme.iconReplacesLabel ? 1.15 : 0.85 }
 
+    /// The font files of the labels and of the hub (after fontconfig resolved the family).
+    public var fontFiles: [String] { [labelText.shaper.primary.path, hubText.shaper.primary.path] }
+
     /// Unicode scalars the label renderers shaped so far (the cost of fitting), for tests.
     var shapedScalars: Int { labelText.shapedScalars + hubText.shapedScalars }
 
