@@ -92,6 +92,24 @@ import Testing
         }
     }
 
+    @Test func bigIconIsKeptOnlyAtTheLargestSizeItCanBeDrawn() throws {
+        let dir = Self.temporaryDirectory()
+        defer { Self.removeTree(dir) }
+        let path = dir + "/big.png"
+        try PNGWriter.write(PixelBuffer(width: 2048, height: 1024, fill: 0x0000FF), to: path)
+        var theme = Theme()
+        theme.iconReplacesLabel = true
+        let items = [MenuItem(id: "a", label: "A", color: RGBColor(hex: 0xFFFFFF), iconPath: path)] + DemoMenu.numbered(3).dropFirst()
+        let painter = try DialPainter(items: items, theme: theme, width: 300, height: 200)
+        // On a 300x200 frame a disc is at most 200 pixels across, its icon 1.15 x 100 = 115:
+        // 115 x 58 pixels of 5 bytes, not the 8 MiB of the source.
+        #expect(painter.iconSourceBytes == [115 * 58 * 5, 0, 0])
+        let b = PoseBuilder(layout: DialLayout(count: 3), geometry: .fitting(width: 300, height: 200, count: 3))
+        let pose = b.pose(rotation: 0, visibility: .shown, time: 0)
+        painter.paint(pose)
+        #expect(painter.frame[Int(pose.items[0].center.x), Int(pose.items[0].center.y)] == 0x0000FF)
+    }
+
     // MARK: - Not regular files
 
     /// A FIFO at `path` held open for reading and writing by the test (so nothing that opens it
