@@ -119,3 +119,4 @@ import Testing
         #expect(missing.output == "dialkiosk: \(dir.path)/none.yml: no such libinput record file\n")
     }
 }
+
