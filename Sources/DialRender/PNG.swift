@@ -33,14 +33,21 @@ public enum PNGWriter {
         image.format = UInt32(PNG_FORMAT_FLAG_COLOR)
         // A temporary file in the same directory, renamed over `path` when complete: a run killed
         // half-way leaves the old file (or none), never a truncated PNG under the final name.
-        let temporary = temporaryName(for: path)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        // A symbolic link is followed (the file it names is replaced, the link stays); a path
+        // that is not a regular file (/dev/stdout, a FIFO) is written directly.
+        let destination = resolvedDestination(path)
+        let temporary = destination.map(temporaryName(for:))
+        let fd = temporary.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+            ?? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        func fail(_ reason: String) -> RenderError {
+            if let temporary { unlink(temporary) }
+            return RenderError(.outputFile, "write PNG \(path)", reason)
+        }
         guard fd >= 0 else { throw RenderError(.outputFile, "write PNG \(path)", String(cString: strerror(errno))) }
         guard let file = fdopen(fd, "wb") else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            unlink(temporary)
-            throw RenderError(.outputFile, "write PNG \(path)", reason)
+            throw fail(reason)
         }
         let ok = rgb.withUnsafeBytes { png_image_write_to_stdio(&image, file, 0, $0.baseAddress, Int32(w * 3), nil) }
         let reason = ok == 0 ? message(of: &image) : ""
@@ -48,15 +55,22 @@ public enum PNGWriter {
         // fclose flushes: its failure (ENOSPC, EIO) is a failed write too.
         let closed = fclose(file) == 0
         let closeReason = closed ? "" : String(cString: strerror(errno))
-        guard ok != 0, closed else {
-            unlink(temporary)
-            throw RenderError(.outputFile, "write PNG \(path)", ok == 0 ? reason : closeReason)
+        guard ok != 0, closed else { throw fail(ok == 0 ? reason : closeReason) }
+        if let temporary, let destination, rename(temporary, destination) != 0 {
+            throw fail(String(cString: strerror(errno)))
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw RenderError(.outputFile, "write PNG \(path)", reason)
-        }
+    }
+
+    /// The file a rename must replace for `path`: `path` itself when it does not exist or is a
+    /// regular file, the file a symbolic link leads to; nil when it is something else.
+    static func resolvedDestination(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return path }
+        if st.st_mode & S_IFMT == S_IFREG { return path }
+        guard st.st_mode & S_IFMT == S_IFLNK, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG,
+              let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// A name next to `path` (same directory, so rename(2) is atomic) no other writer uses.

@@ -197,10 +197,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["frame.png", "reader.png"])
     }
 
+    @Test func pngThroughALinkReplacesTheFileAndKeepsTheLink() throws {
+        let dir = Self.temporaryDirectory()
+        defer { Self.removeTree(dir) }
+        let file = dir + "/real.png", link = dir + "/link.png"
+        try PNGWriter.write(PixelBuffer(width: 2, height: 2, fill: 0xFF0000), to: file)
+        #expect(symlink(file, link) == 0)
+        try PNGWriter.write(PixelBuffer(width: 3, height: 3, fill: 0x0000FF), to: link)
+        var st = stat()
+        #expect(lstat(link, &st) == 0 && st.st_mode & S_IFMT == S_IFLNK)
+        #expect(try PNGReader.readPixels(file)[1, 1] == 0x0000FF)
+        #expect(PNGWriter.resolvedDestination("/dev/null") == nil)
+    }
+
     @Test func failedPNGWriteLeavesTheOldFileAndNoTemporary() throws {
         let dir = Self.temporaryDirectory()
         defer { Self.removeTree(dir) }
-        // The destination is a directory: the rename fails after the temporary file was written.
+        // The destination is a directory: the write fails, and leaves nothing behind.
         let target = dir + "/out.png"
         #expect(mkdir(target, 0o755) == 0)
         #expect(throws: RenderError.self) { try PNGWriter.write(PixelBuffer(width: 4, height: 4), to: target) }
