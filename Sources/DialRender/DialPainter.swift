@@ -23,7 +23,9 @@ public final class DialPainter {
     private let catalog: FontCatalog
     private let labelText: TextRenderer
     private let hubText: TextRenderer
-    private let iconImages: [RGBAImage?]
+    /// Each item's icon at the largest size it can be drawn on this frame (the source image is
+    /// not kept: a 4096x4096 icon would hold 64 MiB and cost 16 M reads per size made from it).
+    private let iconSources: [IconSprite?]
     private let labelColors: [UInt32]
 
     private var background: PixelBuffer
@@ -57,11 +59,15 @@ public final class DialPainter {
         catalog = try FontCatalog()
         labelText = try TextRenderer(catalog: catalog, fontName: theme.fontName)
         hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
-        iconImages = try items.map { item in
+        // A disc never outgrows the frame's short side, so neither does its icon.
+        let largestBox = Int((Double(min(width, height)) / 2 * Self.iconBoxRatio(theme)).rounded(.up))
+        iconSources = try items.map { item in
             guard let path = item.iconPath else { return nil }
-            do { return try PNGReader.readRGBA(path) } catch let e as RenderError {
+            let image: RGBAImage
+            do { image = try PNGReader.readRGBA(path) } catch let e as RenderError {
                 throw RenderError(.inputFile, "load the icon of item '\(item.id)' from \(path)", e.reason)
             }
+            return IconSprite(image, box: min(largestBox, max(image.width, image.height)))
         }
         labelColors = items.map {
             ($0.color.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
@@ -70,8 +76,9 @@ public final class DialPainter {
         background = PixelBuffer(width: width, height: height)
     }
 
-    /// Paints the background for `geometry` now; otherwise the first `paint` does it (tens of
-    /// milliseconds on a large frame), and that frame would be late.
+    /// Paints the background for `geometry` and fits every label now; otherwise the first
+    /// `paint` does it (tens of milliseconds on a large frame, more with long labels), and that
+    /// frame would be late.
     public func prepare(for geometry: DialGeometry) {
         ensureBackground(geometry)
     }
@@ -130,6 +137,19 @@ public final class DialPainter {
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
         background = b
+        warmLabels(g)
+    }
+
+    /// Fits each item's hub label and its label at scale 1 for a new geometry, outside any
+    /// frame. The label fit at scale 1 also leaves the widths of the label at the minimum size
+    /// in the renderer's memo, which is most of what fitting it at another radius costs later.
+    private func warmLabels(_ g: DialGeometry) {
+        let quarterPixels = Int((g.itemRadius * 4).rounded())
+        let key = Int((Double(quarterPixels) / 4 * 2).rounded())
+        for i in items.indices {
+            _ = hubLabel(i, geometry: g)
+            _ = label(LabelKey(item: i, halfPixels: key), hasIcon: iconSources[i] != nil)
+        }
     }
 
     // MARK: - Per-frame drawing
@@ -178,14 +198,14 @@ public final class DialPainter {
                              _ p: UnsafeMutablePointer<UInt32>, _ pitch: Int, _ touched: inout [PixelRect]) {
         let key = LabelKey(item: i, halfPixels: Int((radius * 2).rounded()))
         var labelY = y
-        if iconImages[i] != nil, let icon = icon(key, radius: radius) {
+        if iconSources[i] != nil, let icon = icon(key, radius: radius) {
             let iy = theme.iconReplacesLabel ? y : y - Int((radius * 0.22).rounded())
             icon.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: iy, opacity: opacity)
             touched.append(icon.rect(atX: x, y: iy))
             if theme.iconReplacesLabel { return }
             labelY = y + Int((radius * 0.5).rounded())
         }
-        if let mask = label(key, hasIcon: iconImages[i] != nil) {
+        if let mask = label(key, hasIcon: iconSources[i] != nil) {
             mask.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: labelY,
                       color: labelColors[i], alpha: opacity)
             touched.append(mask.rect(atX: x, y: labelY))
@@ -263,13 +283,25 @@ public final class DialPainter {
         return mask
     }
 
+    /// An icon's box as a fraction of its disc's radius.
+    private static func iconBoxRatio(_ theme: Theme) -> Double { theme.iconReplacesLabel ? 1.15 : 0.85 }
+
+    /// The font files of the labels and of the hub (after fontconfig resolved the family).
+    public var fontFiles: [String] { [labelText.shaper.primary.path, hubText.shaper.primary.path] }
+
+    /// Unicode scalars the label renderers shaped so far (the cost of fitting), for tests.
+    var shapedScalars: Int { labelText.shapedScalars + hubText.shapedScalars }
+
+    /// Bytes of icon pixels the painter keeps per item (the scaled sources), for tests.
+    var iconSourceBytes: [Int] { iconSources.map { $0?.byteCount ?? 0 } }
+
     private func icon(_ key: LabelKey, radius: Double) -> IconSprite? {
         if let cached = icons[key] { return cached }
-        guard let image = iconImages[key.item] else { return nil }
+        guard let source = iconSources[key.item] else { return nil }
         if icons.count > 4096 { icons.removeAll() }
-        let box = Int((radius * (theme.iconReplacesLabel ? 1.15 : 0.85)).rounded())
+        let box = Int((radius * Self.iconBoxRatio(theme)).rounded())
         guard box >= 2 else { return nil }
-        let sprite = IconSprite(image, box: box)
+        let sprite = IconSprite(source, box: box)
         icons[key] = sprite
         return sprite
     }

@@ -1,6 +1,9 @@
 import CFontconfig
 import CFreeType
 import CHarfBuzz
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Owner of the FreeType library handle (FT_Init_FreeType / FT_Done_FreeType). Faces keep it
 /// alive, so it is released after the last face.
@@ -10,15 +13,19 @@ final class FreeTypeLibrary {
     init() throws {
         var lib: FT_Library?
         let err = FT_Init_FreeType(&lib)
-        guard err == 0, let lib else { throw RenderError(.library, "initialise FreeType", "error \(err)") }
+        guard err == 0, let lib else { throw RenderError(.library, "initialise FreeType", FreeTypeError.describe(err)) }
         handle = lib
     }
 
     deinit { FT_Done_FreeType(handle) }
 }
 
-/// One font file opened with FreeType (FT_New_Face) and wrapped for HarfBuzz
-/// (hb_ft_font_create_referenced). Sizes are set in 1/64 pixel units; the HarfBuzz font follows.
+/// One font file opened with FreeType (FT_New_Memory_Face over a read-only mapping of the file)
+/// and wrapped for HarfBuzz (hb_ft_font_create_referenced). Sizes are set in 1/64 pixel units;
+/// the HarfBuzz font follows.
+///
+/// The file is opened through `RegularFile` rather than by FreeType's own fopen, which blocks
+/// forever on a FIFO; FreeType maps font files itself on Unix, so the mapping costs nothing more.
 final class FontFace {
     let path: String
     /// A small number naming this face in glyph cache keys.
@@ -26,17 +33,32 @@ final class FontFace {
     let face: FT_Face
     let hbFont: OpaquePointer
     private let library: FreeTypeLibrary
+    private let mapping: UnsafeMutableRawPointer
+    private let mappedBytes: Int
     private(set) var size64: Int = 0
 
     init(path: String, id: Int, library: FreeTypeLibrary) throws {
+        let fd: Int32
+        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+            throw RenderError(.fontNotFound, "load font \(path)", e.reason)
+        }
+        defer { close(fd) }
+        let bytes = RegularFile.size(fd)
+        guard bytes > 0 else { throw RenderError(.fontNotFound, "load font \(path)", "the file is empty") }
+        guard let map = mmap(nil, bytes, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+            throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(String(cString: strerror(errno)))")
+        }
         var f: FT_Face?
-        let err = FT_New_Face(library.handle, path, 0, &f)
+        let err = FT_New_Memory_Face(library.handle, map.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes), 0, &f)
         guard err == 0, let f else {
-            throw RenderError(.fontNotFound, "load font \(path)", err == 1 ? "no such file" : "FreeType error \(err)")
+            munmap(map, bytes)
+            throw RenderError(.fontNotFound, "load font \(path)", FreeTypeError.describe(err))
         }
         self.path = path
         self.id = id
         self.library = library
+        mapping = map
+        mappedBytes = bytes
         face = f
         hbFont = hb_ft_font_create_referenced(f)
         setSize(px64: 16 * 64)
@@ -45,6 +67,7 @@ final class FontFace {
     deinit {
         hb_font_destroy(hbFont)
         FT_Done_Face(face)
+        munmap(mapping, mappedBytes)
     }
 
     /// Selects the pixel size (FT_Set_Char_Size at 72 dpi, so points are pixels) for shaping

@@ -1,5 +1,8 @@
 import CPNG
 import DialCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// PNG files through libpng's simplified API (png_image_*), which reports errors through the
 /// image's `message` instead of longjmp, so no C error handler has to unwind Swift frames.
@@ -28,12 +31,54 @@ public enum PNGWriter {
         image.width = UInt32(w)
         image.height = UInt32(h)
         image.format = UInt32(PNG_FORMAT_FLAG_COLOR)
-        let ok = rgb.withUnsafeBytes { png_image_write_to_file(&image, path, 0, $0.baseAddress, Int32(w * 3), nil) }
-        if ok == 0 {
-            let reason = message(of: &image)
-            png_image_free(&image)
-            throw RenderError(.outputFile, "write PNG \(path)", reason)
+        // A temporary file in the same directory, renamed over `path` when complete: a run killed
+        // half-way leaves the old file (or none), never a truncated PNG under the final name.
+        // A symbolic link is followed (the file it names is replaced, the link stays); a path
+        // that is not a regular file (/dev/stdout, a FIFO) is written directly.
+        let destination = resolvedDestination(path)
+        let temporary = destination.map(temporaryName(for:))
+        let fd = temporary.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+            ?? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        func fail(_ reason: String) -> RenderError {
+            if let temporary { unlink(temporary) }
+            return RenderError(.outputFile, "write PNG \(path)", reason)
         }
+        guard fd >= 0 else { throw RenderError(.outputFile, "write PNG \(path)", String(cString: strerror(errno))) }
+        guard let file = fdopen(fd, "wb") else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw fail(reason)
+        }
+        let ok = rgb.withUnsafeBytes { png_image_write_to_stdio(&image, file, 0, $0.baseAddress, Int32(w * 3), nil) }
+        let reason = ok == 0 ? message(of: &image) : ""
+        png_image_free(&image)
+        // fclose flushes: its failure (ENOSPC, EIO) is a failed write too.
+        let closed = fclose(file) == 0
+        let closeReason = closed ? "" : String(cString: strerror(errno))
+        guard ok != 0, closed else { throw fail(ok == 0 ? reason : closeReason) }
+        if let temporary, let destination, rename(temporary, destination) != 0 {
+            throw fail(String(cString: strerror(errno)))
+        }
+    }
+
+    /// The file a rename must replace for `path`: `path` itself when it does not exist or is a
+    /// regular file, the file a symbolic link leads to; nil when it is something else.
+    static func resolvedDestination(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return path }
+        if st.st_mode & S_IFMT == S_IFREG { return path }
+        guard st.st_mode & S_IFMT == S_IFLNK, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG,
+              let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// A name next to `path` (same directory, so rename(2) is atomic) no other writer uses.
+    static func temporaryName(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(directory).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     }
 
     static func message(of image: inout png_image) -> String {
@@ -63,17 +108,39 @@ public struct RGBAImage: Sendable, Equatable {
 
 /// Reads PNG files (icons, golden images) through libpng.
 public enum PNGReader {
-    /// The image at `path` converted to 8-bit RGBA (png_image_begin_read_from_file/finish_read).
+    /// Icons larger than this on a side are refused: the header alone decides how much memory
+    /// the decoder takes (width x height x 4 bytes), and a 69-byte file can declare gigabytes.
+    /// No icon is ever drawn larger than a frame, and 4096 covers a 4K panel.
+    public static let maximumSide = 4096
+    /// ... and larger than this in total (32 MiB of RGBA).
+    public static let maximumPixels = 8 << 20
+
+    /// The image at `path` converted to 8-bit RGBA (png_image_begin_read_from_stdio/finish_read).
+    /// The file must be a regular file (a FIFO would block), and its declared size within
+    /// `maximumSide` and `maximumPixels`, checked before any pixel memory is taken.
     public static func readRGBA(_ path: String) throws -> RGBAImage {
+        let fd: Int32
+        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+            throw RenderError(.inputFile, "read PNG \(path)", e.reason)
+        }
+        guard let file = fdopen(fd, "rb") else {
+            close(fd)
+            throw RenderError(.inputFile, "read PNG \(path)", String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard png_image_begin_read_from_stdio(&image, file) != 0 else {
             let reason = PNGWriter.message(of: &image)
             png_image_free(&image)
             throw RenderError(.inputFile, "read PNG \(path)", reason)
         }
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
         let w = Int(image.width), h = Int(image.height)
+        if let problem = sizeProblem(width: w, height: h) {
+            png_image_free(&image)
+            throw RenderError(.inputFile, "read PNG \(path)", problem)
+        }
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
         var bytes = [UInt8](repeating: 0, count: w * h * 4)
         let ok = bytes.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(w * 4), nil) }
         guard ok != 0 else {
@@ -82,6 +149,13 @@ public enum PNGReader {
             throw RenderError(.inputFile, "read PNG \(path)", reason)
         }
         return RGBAImage(width: w, height: h, bytes: bytes)
+    }
+
+    /// Why an image declared as `width` x `height` is refused, or nil.
+    static func sizeProblem(width: Int, height: Int) -> String? {
+        guard width > maximumSide || height > maximumSide || width * height > maximumPixels else { return nil }
+        return "declared size \(width)x\(height) is larger than the limit of \(maximumSide)x\(maximumSide) "
+            + "and \(maximumPixels >> 20) megapixels; scale the image down"
     }
 
     /// The image at `path` as an opaque XRGB8888 buffer (alpha composited over black).

@@ -1,13 +1,46 @@
 import DialCore
 
 /// Copies the finished logical frame `src` into `dst` (the scanout buffer, `rotation`'s panel
-/// size), turning it as `DisplayRotation.panelPixel` says. Every destination pixel is written
-/// exactly once and the destination is never read: dumb
-/// buffers are often write-combined, where reads are an order of magnitude slower.
+/// size), turning it as `DisplayRotation.panelPixel` says, and with `dimmed` every channel
+/// halved (the idle screen's dim look). Every destination pixel is written exactly once and the
+/// destination is never read: dumb buffers are often write-combined, where reads are an order
+/// of magnitude slower, so dimming happens here, on the way in, not on the scanout buffer.
 ///
 /// 0 degrees is one memcpy per row; 180 degrees walks each source row backwards; 90 and 270 are
 /// a transpose in strips of 16 panel columns (one cache line per panel row), 4x4 blocks at a time.
-public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation) {
+public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation, dimmed: Bool = false) {
+    if dimmed {
+        copy(src, to: dst, rotation: rotation, Halve.self)
+    } else {
+        copy(src, to: dst, rotation: rotation, Keep.self)
+    }
+}
+
+/// What the copy does to each pixel, chosen at compile time so the plain copy stays a memcpy.
+private protocol PixelMap {
+    static var isIdentity: Bool { get }
+    static func map(_ p: UInt32) -> UInt32
+    static func map(_ v: SIMD4<UInt32>) -> SIMD4<UInt32>
+}
+
+private enum Keep: PixelMap {
+    static var isIdentity: Bool { true }
+    @inline(__always) static func map(_ p: UInt32) -> UInt32 { p }
+    @inline(__always) static func map(_ v: SIMD4<UInt32>) -> SIMD4<UInt32> { v }
+}
+
+/// Halves every channel: one shift and mask per pixel (the dim look: readable at a quarter of
+/// the light output on a typical panel gamma).
+private enum Halve: PixelMap {
+    static var isIdentity: Bool { false }
+    @inline(__always) static func map(_ p: UInt32) -> UInt32 { (p >> 1) & 0x007F_7F7F }
+    @inline(__always) static func map(_ v: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        (v &>> 1) & SIMD4(repeating: 0x007F_7F7F)
+    }
+}
+
+@inline(__always)
+private func copy<M: PixelMap>(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation, _ m: M.Type) {
     let w = src.width, h = src.height
     let expected = rotation.swapsAxes ? (h, w) : (w, h)
     precondition(dst.width == expected.0 && dst.height == expected.1,
@@ -19,26 +52,33 @@ public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotat
     src.withUnsafePixels { s in
         switch rotation {
         case .none:
-            for y in 0..<h { (d + y * dp).update(from: s + y * sp, count: w) }
+            for y in 0..<h {
+                if M.isIdentity {
+                    (d + y * dp).update(from: s + y * sp, count: w)
+                } else {
+                    let srow = s + y * sp, drow = d + y * dp
+                    for x in 0..<w { drow[x] = M.map(srow[x]) }
+                }
+            }
         case .half:
             for py in 0..<h {
                 let srow = s + (h - 1 - py) * sp + (w - 1)
                 let drow = d + py * dp
-                for px in 0..<w { drow[px] = srow[-px] }
+                for px in 0..<w { drow[px] = M.map(srow[-px]) }
             }
         case .quarter:
             // Panel (px, py) shows logical (x: py, y: h - 1 - px): panel column px is source row
             // h - 1 - px, read left to right as py grows.
             strips(panelWidth: h) { px0, px1 in
                 transposeStrip(rows: { s + (h - 1 - px0 - $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
-                               count: w, reversed: false)
+                               count: w, reversed: false, M.self)
             }
         case .threeQuarters:
             // Panel (px, py) shows logical (x: w - 1 - py, y: px): panel column px is source row
             // px, read right to left as py grows.
             strips(panelWidth: h) { px0, px1 in
                 transposeStrip(rows: { s + (px0 + $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
-                               count: w, reversed: true)
+                               count: w, reversed: true, M.self)
             }
         }
     }
@@ -65,8 +105,8 @@ private func strips(panelWidth: Int, _ body: (Int, Int) -> Void) {
 /// in 4x4 blocks: four 16-byte loads from four source rows, a register transpose, four 16-byte
 /// stores into four panel rows.
 @inline(__always)
-private func transposeStrip(rows: (Int) -> UnsafePointer<UInt32>, width: Int, to dst: UnsafeMutablePointer<UInt32>,
-                            pitch: Int, count: Int, reversed: Bool) {
+private func transposeStrip<M: PixelMap>(rows: (Int) -> UnsafePointer<UInt32>, width: Int, to dst: UnsafeMutablePointer<UInt32>,
+                                         pitch: Int, count: Int, reversed: Bool, _ m: M.Type) {
     typealias V = SIMD4<UInt32>
     var py = 0
     if width == stripWidth {
@@ -84,7 +124,7 @@ private func transposeStrip(rows: (Int) -> UnsafePointer<UInt32>, width: Int, to
                 let e = UnsafeRawPointer(rd + x).loadUnaligned(as: V.self)
                 for j in 0..<4 {
                     let lane = reversed ? 3 - j : j
-                    let t = V(a[lane], b[lane], c[lane], e[lane])
+                    let t = M.map(V(a[lane], b[lane], c[lane], e[lane]))
                     UnsafeMutableRawPointer(dst + (py + j) * pitch + 4 * g).storeBytes(of: t, as: V.self)
                 }
             }
@@ -95,7 +135,7 @@ private func transposeStrip(rows: (Int) -> UnsafePointer<UInt32>, width: Int, to
     while py < count {
         let i = reversed ? count - 1 - py : py
         let out = dst + py * pitch
-        for k in 0..<width { out[k] = rows(k)[i] }
+        for k in 0..<width { out[k] = M.map(rows(k)[i]) }
         py += 1
     }
 }

@@ -13,8 +13,18 @@ struct GlyphBitmap {
 /// by face, size and glyph (so a label drawn at a size it was drawn at before costs no FreeType
 /// call).
 final class TextRenderer {
-    private let shaper: TextShaper
+    let shaper: TextShaper
     private var glyphs: [GlyphKey: GlyphBitmap] = [:]
+    /// Widths of lines already shaped while fitting, by text and size: refitting a label at
+    /// another radius probes mostly the same lines (see TextFit.swift).
+    var widths: [WidthKey: Int] = [:]
+    /// Unicode scalars shaped so far: the work fitting did (tests bound it per frame).
+    private(set) var shapedScalars = 0
+
+    struct WidthKey: Hashable {
+        let text: String
+        let px64: Int
+    }
 
     private struct GlyphKey: Hashable {
         let face: Int
@@ -37,68 +47,31 @@ final class TextRenderer {
     /// from `nominalPx` down to `minPx` where it fits on one line or, broken at a space, on two;
     /// failing that, on one line at `minPx` cut short with an ellipsis. Nil for empty text.
     func fittedMask(_ text: String, nominalPx: Double, minPx: Double, radius: Double) -> TextMask? {
-        guard !text.isEmpty, nominalPx >= 1 else { return nil }
-        let candidates = [[text]] + twoLineSplits(text)
-        var px = nominalPx
-        while true {
-            let px64 = Int((px * 64).rounded())
-            var best: [ShapedLine]?
-            for lines in candidates {
-                let shaped = lines.map { shaper.shape($0, px64: px64) }
-                if fits(shaped, px: px, radius: radius) {
-                    if best == nil || widest(shaped) < widest(best!) || shaped.count < best!.count { best = shaped }
-                    if lines.count == 1 { break }
-                }
-            }
-            if let best { return rasterise(best, px64: px64) }
-            if px <= minPx { break }
-            px = max(minPx, px * 0.94)
-        }
-        let px64 = Int((minPx * 64).rounded())
-        var chars = Array(text)
-        while !chars.isEmpty {
-            chars.removeLast()
-            while chars.last == " " { chars.removeLast() }
-            let line = shaper.shape(String(chars) + "\u{2026}", px64: px64)
-            if fits([line], px: minPx, radius: radius) { return rasterise([line], px64: px64) }
-        }
-        return rasterise([shaper.shape("\u{2026}", px64: px64)], px64: px64)
+        guard let fitted = fit(text, nominalPx: nominalPx, minPx: minPx, radius: radius) else { return nil }
+        return rasterise(fitted.lines.map { shape($0, px64: fitted.px64) }, px64: fitted.px64)
+    }
+
+    /// `text` shaped at `px64`, counted.
+    func shape(_ text: String, px64: Int) -> ShapedLine {
+        shapedScalars += text.unicodeScalars.count
+        return shaper.shape(text, px64: px64)
     }
 
     /// `text` on one line at `px`, unfitted.
     func lineMask(_ text: String, px: Double) -> TextMask? {
         guard !text.isEmpty else { return nil }
         let px64 = Int((px * 64).rounded())
-        return rasterise([shaper.shape(text, px64: px64)], px64: px64)
+        return rasterise([shape(text, px64: px64)], px64: px64)
     }
 
     /// Width of `text` on one line at `px`, in pixels.
     func width(_ text: String, px: Double) -> Double {
-        shaper.shape(text, px64: Int((px * 64).rounded())).width
-    }
-
-    private func widest(_ lines: [ShapedLine]) -> Int { lines.map(\.width64).max() ?? 0 }
-
-    private func fits(_ lines: [ShapedLine], px: Double, radius: Double) -> Bool {
-        let w = Double(widest(lines)) / 64
-        let h = px * (Self.fitHeight + Self.lineAdvance * Double(lines.count - 1))
-        return (w / 2) * (w / 2) + (h / 2) * (h / 2) <= radius * radius
-    }
-
-    /// Every way to break `text` into two lines at a space, most balanced first.
-    private func twoLineSplits(_ text: String) -> [[String]] {
-        let chars = Array(text)
-        var splits: [(Int, [String])] = []
-        for (i, c) in chars.enumerated() where c == " " {
-            let a = String(chars[..<i]).trimmingSpaces, b = String(chars[(i + 1)...]).trimmingSpaces
-            if !a.isEmpty && !b.isEmpty { splits.append((abs(a.count - b.count), [a, b])) }
-        }
-        return splits.sorted { $0.0 < $1.0 }.map(\.1)
+        shape(text, px64: Int((px * 64).rounded())).width
     }
 
     /// Composes the glyphs of `lines`, each centred horizontally, the block centred vertically
     /// on the anchor.
-    private func rasterise(_ lines: [ShapedLine], px64: Int) -> TextMask? {
+    func rasterise(_ lines: [ShapedLine], px64: Int) -> TextMask? {
         let px = Double(px64) / 64
         let advance = px * Self.lineAdvance
         let firstBaseline = -advance * Double(lines.count - 1) / 2 + px * Self.baselineBelowCentre

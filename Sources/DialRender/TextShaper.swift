@@ -9,6 +9,10 @@ struct PlacedGlyph {
     let x64: Int
     /// Upward offset from the baseline, in 1/64 pixels.
     let y64: Int
+    /// Index of the first Unicode scalar of the text this glyph shows (HarfBuzz's cluster).
+    let cluster: Int
+    /// Pen advance after this glyph, in 1/64 pixels.
+    let advance64: Int
 }
 
 /// A shaped line of text in visual (left-to-right) order.
@@ -30,15 +34,17 @@ struct TextShaper {
     func shape(_ text: String, px64: Int) -> ShapedLine {
         // Runs break where the face changes or the strong direction does (a minimal bidi: each
         // run is shaped in its own direction, neutrals such as spaces join the run before them).
-        var runs: [(face: FontFace, rtl: Bool?, scalars: [Unicode.Scalar])] = []
+        var runs: [(face: FontFace, rtl: Bool?, scalars: [Unicode.Scalar], start: Int)] = []
+        var index = 0
         for s in text.unicodeScalars {
+            defer { index += 1 }
             let face = faceFor(s, current: runs.last?.face)
             let rtl = strongDirection(s)
             if let last = runs.last, last.face === face, rtl == nil || last.rtl == nil || last.rtl == rtl {
                 runs[runs.count - 1].scalars.append(s)
                 if last.rtl == nil { runs[runs.count - 1].rtl = rtl }
             } else {
-                runs.append((face, rtl, [s]))
+                runs.append((face, rtl, [s], index))
             }
         }
         if paragraphIsRightToLeft(text) { runs.reverse() }
@@ -59,8 +65,9 @@ struct TextShaper {
                   let positions = hb_buffer_get_glyph_positions(buffer, &count) else { continue }
             for i in 0..<Int(count) {
                 let p = positions[i]
-                glyphs.append(PlacedGlyph(face: run.face, glyph: infos[i].codepoint,
-                                          x64: pen + Int(p.x_offset), y64: Int(p.y_offset)))
+                glyphs.append(PlacedGlyph(face: run.face, glyph: infos[i].codepoint, x64: pen + Int(p.x_offset),
+                                          y64: Int(p.y_offset), cluster: run.start + Int(infos[i].cluster),
+                                          advance64: Int(p.x_advance)))
                 pen += Int(p.x_advance)
             }
         }

@@ -128,7 +128,7 @@ import Testing
             Issue.record("loaded a directory")
         } catch let error as ConfigError {
             #expect(error.exitStatus == .noInput)
-            #expect(error.description == "/: cannot read: Is a directory")
+            #expect(error.description == "/: cannot open: is a directory")
         }
     }
 }

@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    @Test(arguments: DisplayRotation.allCases)
+    func dimmedCopyHalvesEveryChannelWhateverTheTargetHeld(rotation: DisplayRotation) {
+        // Odd sizes and full-range channels, into a destination poisoned with all ones: the
+        // result depends on the source alone, and the padding is never written.
+        let w = 37, h = 21
+        var src = PixelBuffer(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { src[x, y] = UInt32(truncatingIfNeeded: (x * 0x9E3779B1) ^ (y * 0x85EBCA77)) & 0xFFFFFF } }
+        let (pw, ph) = rotation.swapsAxes ? (h, w) : (w, h)
+        var dst = PixelBuffer(width: pw, height: ph, stride: (pw + 3) * 4, fill: 0xFFFF_FFFF)
+        dst.withFrameTarget { copy(src, to: $0, rotation: rotation, dimmed: true) }
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = rotation.panelPixel(x: x, y: y, logicalWidth: w, logicalHeight: h)
+                #expect(dst[p.x, p.y] == (src[x, y] >> 1) & 0x7F7F7F)
+            }
+        }
+        dst.withUnsafePixels { p in
+            for y in 0..<ph { for x in pw..<(pw + 3) { #expect(p[y * dst.rowPitch + x] == 0xFFFF_FFFF) } }
+        }
+    }
+
     @Test func turningFourQuartersIsIdentity() {
         let src = numbered(width: 97, height: 65)
         let back = src.rotated(.quarter).rotated(.quarter).rotated(.quarter).rotated(.quarter)

@@ -5,8 +5,10 @@ struct CheckConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-config",
         abstract: "Validate a configuration file.",
-        discussion: "Prints one summary line and exits 0 when the file is valid; otherwise prints "
-            + "'FILE:LINE: KEY: problem' and exits 78 (invalid) or 66 (missing or unreadable)."
+        discussion: "Loads every icon and font the way `run` does. Prints one summary line and exits 0 "
+            + "when the file is valid (with a warning for each file the service's sandbox hides); otherwise "
+            + "prints 'FILE:LINE: KEY: problem' and exits 78 (invalid) or 66 (the file, an icon or a font "
+            + "missing or unreadable)."
     )
 
     @Argument(help: "The YAML configuration file to check (e.g. /etc/dialkiosk/config.yaml).")
@@ -19,6 +21,12 @@ struct CheckConfigCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try ConfigLoader.load(path: file)
+            // The painter `run` builds, on a typical panel size: what it refuses, this refuses.
+            let painter = try DialSetup(config: config, width: 800, height: 480).makePainter()
+            let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
+            for warning in ServiceSandbox.warnings(config: config, fontFiles: painter.fontFiles) {
+                JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(warning)"))
+            }
             print(ConfigSummary.line(config, file: file))
         }
     }

@@ -128,6 +128,9 @@ struct SimulateCommand: ParsableCommand {
             let (text, source) = try readScript()
             return try TouchScript.parse(text, source: source)
         }
+        if let failure = RegularFile.check(path), !failure.missing {
+            throw CommandFailure("\(path): \(failure.reason)", status: .noInput)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CommandFailure("\(path): no such libinput record file", status: .noInput)
         }

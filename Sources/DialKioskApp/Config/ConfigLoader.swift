@@ -1,3 +1,4 @@
+import DialRender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,12 +14,12 @@ public enum ConfigLoader {
         return try ConfigParser.parse(try readText(path), file: path)
     }
 
-    /// The file's text as UTF-8; a missing or unreadable file is `.unreadable` (exit 66).
+    /// The file's text as UTF-8; a missing or unreadable file, or one that is not a regular
+    /// file (a FIFO would block the read forever), is `.unreadable` (exit 66).
     static func readText(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil,
-                              message: "cannot open: \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+            throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil, message: "cannot open: \(e.reason)")
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -28,7 +29,6 @@ public enum ConfigLoader {
             if n == 0 { break }
             if n < 0 {
                 if errno == EINTR { continue }
-                // EISDIR lands here: open(2) succeeds on a directory, read(2) fails.
                 throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil,
                                   message: "cannot read: \(String(cString: strerror(errno)))")
             }

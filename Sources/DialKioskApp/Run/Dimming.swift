@@ -1,14 +1,18 @@
 import DialCore
+import DialRender
 
-/// The idle screen's two looks, applied to a finished scanout buffer.
+/// The idle screen's two looks. Neither reads the scanout buffer: dumb buffers are often
+/// write-combined, where a read is an order of magnitude slower than a write.
 enum Dimming {
-    /// Halves every channel: the dial stays readable at a quarter of its light output on a
-    /// typical panel gamma, without a second painter. One shift and mask per pixel.
-    static func darken(_ target: FrameTarget) {
-        for y in 0..<target.height {
-            let row = (target.base + y * target.stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<target.width { row[x] = (row[x] >> 1) & 0x007F_7F7F }
-        }
+    /// Paints `pose` with `paint` into a frame in RAM, then copies it into `target` with every
+    /// channel halved (`copy(_:to:rotation:dimmed:)`): the dial stays readable at a quarter of
+    /// its light output on a typical panel gamma, without a second painter. Costs one extra copy
+    /// of the frame in RAM, only while dimmed.
+    static func paintDimmed(_ pose: DialPose, into target: FrameTarget,
+                            _ paint: (DialPose, FrameTarget) throws -> Void) rethrows {
+        var shadow = PixelBuffer(width: target.width, height: target.height)
+        try shadow.withFrameTarget { try paint(pose, $0) }
+        copy(shadow, to: target, rotation: .none, dimmed: true)
     }
 
     /// All black: the CRTC stays lit (waking is one frame), the panel shows nothing.

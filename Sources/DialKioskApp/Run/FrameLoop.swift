@@ -299,8 +299,7 @@ final class FrameLoop {
                 case .awake:
                     try paint(pose, target)
                 case .dimmed:
-                    try paint(pose, target)
-                    Dimming.darken(target)
+                    try Dimming.paintDimmed(pose, into: target, paint)
                 case .blanked:
                     Dimming.black(target)
                 }

@@ -63,7 +63,12 @@ struct DialSetup {
         return theme
     }
 
+    /// The painter for this configuration, with its icons and fonts loaded and its background
+    /// and labels prepared (so no frame pays for them). `check-config` builds it too: whatever
+    /// `run` would refuse, it refuses.
     func makePainter() throws -> DialPainter {
-        try DialPainter(items: items, theme: theme, width: width, height: height)
+        let painter = try DialPainter(items: items, theme: theme, width: width, height: height)
+        painter.prepare(for: geometry)
+        return painter
     }
 }

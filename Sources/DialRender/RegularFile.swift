@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Opening a named input file (configuration, icon, font, record) that must be a regular file.
+/// A FIFO blocks open(2) until a writer appears and read(2) until it writes; a character device
+/// such as /dev/zero never ends; a directory fails only at read(2). So the path is checked with
+/// stat(2) before it is opened, opened with O_NONBLOCK (a FIFO swapped in after the check then
+/// cannot block the open), and the opened descriptor is checked again with fstat(2).
+public enum RegularFile {
+    /// Why a path cannot be read as a regular file.
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// The path does not exist (ENOENT/ENOTDIR), as opposed to existing as the wrong thing.
+        public var missing: Bool
+        /// The errno text ("No such file or directory"), "is a directory" or "is not a regular
+        /// file (a FIFO)".
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// A read-only descriptor (O_CLOEXEC) for the regular file at `path`; the caller closes it.
+    public static func open(_ path: String) throws -> Int32 {
+        var st = stat()
+        if stat(path, &st) != 0 { throw failure(errno) }
+        if let reason = notRegular(st.st_mode) { throw Failure(missing: false, reason: reason) }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw failure(errno) }
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            close(fd)
+            throw failure(e)
+        }
+        if let reason = notRegular(st.st_mode) {
+            close(fd)
+            throw Failure(missing: false, reason: reason)
+        }
+        // Regular files ignore O_NONBLOCK; clear it anyway so the descriptor is an ordinary one.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// Nil when the path is a regular file now; otherwise why not. Does not open the file.
+    public static func check(_ path: String) -> Failure? {
+        var st = stat()
+        if stat(path, &st) != 0 { return failure(errno) }
+        return notRegular(st.st_mode).map { Failure(missing: false, reason: $0) }
+    }
+
+    /// Size in bytes of the open regular file `fd`.
+    static func size(_ fd: Int32) -> Int {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? Int(st.st_size) : 0
+    }
+
+    private static func failure(_ code: Int32) -> Failure {
+        Failure(missing: code == ENOENT || code == ENOTDIR, reason: String(cString: strerror(code)))
+    }
+
+    private static func notRegular(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "is a directory"
+        case S_IFIFO: return "is not a regular file (a FIFO)"
+        case S_IFCHR: return "is not a regular file (a character device)"
+        case S_IFBLK: return "is not a regular file (a block device)"
+        case S_IFSOCK: return "is not a regular file (a socket)"
+        default: return "is not a regular file"
+        }
+    }
+}
