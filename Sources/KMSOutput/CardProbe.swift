@@ -1,5 +1,4 @@
 import CDRM
-import DialCore
 
 /// A probed card: the plain description the choice rules read, plus the kernel's raw mode
 /// structures kept aside for drmModeSetCrtc.
