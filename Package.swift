@@ -2,10 +2,12 @@
 // DialKiosk: a rotary dial menu painted straight into DRM/KMS dumb buffers.
 //
 // The module graph follows what touches the kernel:
-//   DialCore      Swift only: geometry, tracking, physics, selection, choice rules, seams.
+//   DialCore      Swift only: geometry, tracking, physics, selection, seams.
+//   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
-//   KMSOutput     DialCore + libdrm/libudev: the only module that opens /dev/dri.
-//   TouchInput    DialCore + libinput/libudev: the only module that opens /dev/input.
+//   KMSOutput     DialCore + LinuxSystem + libdrm/libudev: the only module that opens /dev/dri,
+//                 with the pure output-choice rules over what it probes.
+//   TouchInput    DialCore + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
 //   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
 import PackageDescription
 
@@ -15,7 +17,6 @@ func system(_ name: String, _ pkg: String, _ apt: String) -> Target {
 
 let package = Package(
     name: "DialKiosk",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "dialkiosk", targets: ["dialkiosk"]),
         .library(name: "DialCore", targets: ["DialCore"]),
@@ -37,21 +38,21 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
-        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
-        .target(
-            name: "DialRender",
-            dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"],
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
-        .target(name: "KMSOutput", dependencies: ["DialCore", "CDRM", "CUdev", "CLinux"]),
+        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "LinuxSystem", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "DialRender", dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
+        .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(
             name: "TouchInput",
-            dependencies: ["DialCore", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput", "CLinux",
+                "DialCore", "DialRender", "KMSOutput", "TouchInput", "LinuxSystem", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -62,8 +63,9 @@ let package = Package(
 
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
-        .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v5]

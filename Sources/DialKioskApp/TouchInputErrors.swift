@@ -1,13 +1,14 @@
+import LinuxSystem
 import TouchInput
 
 /// TouchInput's failures as exit statuses: permissions are 77, a seat without devices 69,
 /// a malformed `libinput record` file 65.
-extension InputSystemError: ReportableError {
-    public var exitStatus: ExitStatus {
-        if isPermissionProblem { return .permissionDenied }
+extension InputCall: ReportableCall {
+    public func exitStatus(errno: Errno) -> ExitStatus {
+        if InputSystemError(self, errno: errno).isPermissionProblem { return .permissionDenied }
         switch kind {
         case .open, .noDevices: return .noDevice
-        case .call: return errno == 0 ? .failure : .noDevice
+        case .call: return errno.rawValue == 0 ? .failure : .noDevice
         }
     }
 }

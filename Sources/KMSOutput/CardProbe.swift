@@ -1,5 +1,4 @@
 import CDRM
-import DialCore
 
 /// A probed card: the plain description the choice rules read, plus the kernel's raw mode
 /// structures kept aside for drmModeSetCrtc.
@@ -20,9 +19,9 @@ public struct ProbedCard {
 /// frees every libdrm structure before returning.
 public enum CardProbe {
     /// drmModeGetResources, drmModeGetConnector, drmModeGetEncoder, drmModeGetProperty.
-    public static func probe(_ card: DRMCard) throws -> ProbedCard {
+    public static func probe(_ card: DRMCard) throws(DisplayError) -> ProbedCard {
         let driver = try card.driverName()
-        guard let res = drmModeGetResources(card.fd) else { throw DisplayError.fromErrno(.getResources) }
+        guard let res = drmModeGetResources(card.fd) else { throw DisplayError(.getResources, errno: .current) }
         defer { drmModeFreeResources(res) }
         let r = res.pointee
         let crtcs = (0..<Int(r.count_crtcs)).map { r.crtcs[$0] }
@@ -37,7 +36,7 @@ public enum CardProbe {
         var raw: [UInt32: [drmModeModeInfo]] = [:]
         for i in 0..<Int(r.count_connectors) {
             let id = r.connectors[i]
-            guard let c = drmModeGetConnector(card.fd, id) else { throw DisplayError.fromErrno(.getConnector(id)) }
+            guard let c = drmModeGetConnector(card.fd, id) else { throw DisplayError(.getConnector(id), errno: .current) }
             defer { drmModeFreeConnector(c) }
             let (info, modes) = copy(c.pointee, fd: card.fd)
             connectors.append(info)
@@ -48,8 +47,8 @@ public enum CardProbe {
     }
 
     /// Re-reads one connector (for hotplug).
-    static func connector(_ id: UInt32, on card: DRMCard) throws -> (ConnectorInfo, [drmModeModeInfo]) {
-        guard let c = drmModeGetConnector(card.fd, id) else { throw DisplayError.fromErrno(.getConnector(id)) }
+    static func connector(_ id: UInt32, on card: DRMCard) throws(DisplayError) -> (ConnectorInfo, [drmModeModeInfo]) {
+        guard let c = drmModeGetConnector(card.fd, id) else { throw DisplayError(.getConnector(id), errno: .current) }
         defer { drmModeFreeConnector(c) }
         return copy(c.pointee, fd: card.fd)
     }

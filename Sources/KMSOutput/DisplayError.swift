@@ -1,9 +1,8 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
-/// The C calls KMSOutput makes, each with the phrase its failure message uses.
-public enum DisplayCall: Sendable, Equatable {
+/// The calls KMSOutput makes, each with the phrase its failure message uses.
+public enum DisplayCall: SystemCall {
     /// open(2) of a card node.
     case open(path: String)
     /// drmSetMaster.
@@ -64,28 +63,24 @@ public enum DisplayCall: Sendable, Equatable {
         case .cardRemoved(let path): return "keep using \(path): the card was removed"
         }
     }
+
+    /// The two failures a person fixes outside the program: groups, and another DRM master.
+    public func message(errno: Errno) -> String? {
+        switch self {
+        case .open(let path) where DisplayError(self, errno: errno).isPermissionDenied:
+            return "\(path): \(errno) (is the user in group video?)"
+        case .setMaster(let path) where DisplayError(self, errno: errno).isAnotherMaster:
+            return "another program is DRM master on \(path) (\(errno)); stop it or switch to a free VT"
+        default:
+            return nil
+        }
+    }
 }
 
-/// The one error shape of KMSOutput: which call failed and the errno it left.
-public struct DisplayError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var call: DisplayCall
-    public var code: Int32
+/// KMSOutput's failures: which call, and the errno it left.
+public typealias DisplayError = CallError<DisplayCall>
 
-    public init(_ call: DisplayCall, code: Int32) {
-        self.call = call
-        self.code = code
-    }
-
-    /// The error of `call` with the current errno.
-    static func fromErrno(_ call: DisplayCall) -> DisplayError {
-        DisplayError(call, code: errno)
-    }
-
-    /// libdrm's calls return -errno (or -1 with errno set); normalise to a positive errno.
-    static func fromResult(_ call: DisplayCall, _ result: Int32) -> DisplayError {
-        DisplayError(call, code: result < -1 ? -result : errno)
-    }
-
+extension DisplayError {
     /// The device cannot be opened for lack of permission.
     public var isPermissionDenied: Bool {
         if case .open = call { return code == EACCES || code == EPERM }
@@ -96,17 +91,5 @@ public struct DisplayError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isAnotherMaster: Bool {
         if case .setMaster = call { return code == EBUSY || code == EACCES || code == EPERM || code == EINVAL }
         return false
-    }
-
-    public var description: String {
-        let reason = String(cString: strerror(code))
-        switch call {
-        case .open(let path) where isPermissionDenied:
-            return "\(path): \(reason) (is the user in group video?)"
-        case .setMaster(let path) where isAnotherMaster:
-            return "another program is DRM master on \(path) (\(reason)); stop it or switch to a free VT"
-        default:
-            return "Failed to \(call.phrase): \(reason)"
-        }
     }
 }

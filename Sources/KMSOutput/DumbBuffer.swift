@@ -1,8 +1,7 @@
 import CDRM
 import DialCore
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// One XRGB8888 dumb buffer with its framebuffer and CPU mapping. Created in the order
 /// create -> AddFB2 -> map and released in reverse; `destroy()` is safe to call twice.
@@ -20,42 +19,40 @@ final class DumbBuffer {
     private let fd: Int32
 
     /// drmModeCreateDumbBuffer, drmModeAddFB2, drmModeMapDumbBuffer + mmap.
-    init(fd: Int32, width: Int, height: Int) throws {
+    init(fd: Int32, width: Int, height: Int) throws(DisplayError) {
         self.fd = fd
         self.width = width
         self.height = height
         var pitch: UInt32 = 0
         var size: UInt64 = 0
-        var r = drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size)
-        guard r == 0 else { throw DisplayError.fromResult(.createDumbBuffer(width: width, height: height), r) }
+        try DisplayError.check(.createDumbBuffer(width: width, height: height),
+                               drmModeCreateDumbBuffer(fd, UInt32(width), UInt32(height), 32, 0, &handle, &pitch, &size))
         stride = Int(pitch)
         self.size = Int(size)
-        do {
-            var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
-            var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
-            var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-            r = withUnsafeMutablePointer(to: &handles) { h in
-                withUnsafeMutablePointer(to: &pitches) { p in
-                    withUnsafeMutablePointer(to: &offsets) { o in
-                        drmModeAddFB2(fd, UInt32(width), UInt32(height), DumbBuffer.xrgb8888,
-                                      UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
-                                      UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
-                                      UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self),
-                                      &framebufferID, 0)
-                    }
+        var complete = false
+        // Whatever was made before a failure is released in reverse.
+        defer { if !complete { destroy() } }
+        var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, 0, 0, 0)
+        var pitches: (UInt32, UInt32, UInt32, UInt32) = (pitch, 0, 0, 0)
+        var offsets: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        let added = withUnsafeMutablePointer(to: &handles) { h in
+            withUnsafeMutablePointer(to: &pitches) { p in
+                withUnsafeMutablePointer(to: &offsets) { o in
+                    drmModeAddFB2(fd, UInt32(width), UInt32(height), DumbBuffer.xrgb8888,
+                                  UnsafeRawPointer(h).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(p).assumingMemoryBound(to: UInt32.self),
+                                  UnsafeRawPointer(o).assumingMemoryBound(to: UInt32.self),
+                                  &framebufferID, 0)
                 }
             }
-            guard r == 0 else { throw DisplayError.fromResult(.addFramebuffer, r) }
-            var offset: UInt64 = 0
-            r = drmModeMapDumbBuffer(fd, handle, &offset)
-            guard r == 0 else { throw DisplayError.fromResult(.mapDumbBuffer, r) }
-            let p = mmap(nil, self.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
-            guard let p, p != MAP_FAILED else { throw DisplayError.fromErrno(.mapDumbBuffer) }
-            mapping = p
-        } catch {
-            destroy()
-            throw error
         }
+        try DisplayError.check(.addFramebuffer, added)
+        var offset: UInt64 = 0
+        try DisplayError.check(.mapDumbBuffer, drmModeMapDumbBuffer(fd, handle, &offset))
+        let p = mmap(nil, self.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset))
+        guard let p, p != MAP_FAILED else { throw DisplayError(.mapDumbBuffer, errno: .current) }
+        mapping = p
+        complete = true
     }
 
     deinit { destroy() }

@@ -1,8 +1,7 @@
 import CDRM
 import DialCore
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// One output driven with dumb buffers and legacy page flips: the FramePresenter and the
 /// DisplayEventSource of the poll loop.
@@ -46,7 +45,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     private let sink = FlipSink()
 
     /// Takes ownership of `card` (already master), creates `bufferCount` buffers of the mode's size.
-    public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2) throws {
+    public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2) throws(DisplayError) {
         guard let raw = probed.rawMode(selection.mode, connector: selection.connector.id) else {
             throw DisplayError(.setCrtc(selection.crtcID), code: EINVAL)
         }
@@ -82,37 +81,36 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             try setCrtc(card: card, framebuffer: fb)
             flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
         }
-        do {
+        do throws(DisplayError) {
             try queueFlip(card: card, framebuffer: fb)
-        } catch let error as DisplayError where error.code == EINVAL {
-            // The CRTC no longer takes flips of this buffer (a mode or connector change under
-            // us): the next frame sets the CRTC again instead of flipping.
-            flipState = flipState.after(.outputLost) ?? flipState
+        } catch {
+            // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
+            // under us): the next frame sets the CRTC again instead of flipping.
+            if error.code == EINVAL { flipState = flipState.after(.outputLost) ?? flipState }
             throw error
         }
         flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
     }
 
     /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.
-    private func setCrtc(card: DRMCard, framebuffer: UInt32) throws {
+    private func setCrtc(card: DRMCard, framebuffer: UInt32) throws(DisplayError) {
         let crtc = selection.crtcID
         if saved == nil {
-            guard let c = drmModeGetCrtc(card.fd, crtc) else { throw DisplayError.fromErrno(.getCrtc(crtc)) }
+            guard let c = drmModeGetCrtc(card.fd, crtc) else { throw DisplayError(.getCrtc(crtc), errno: .current) }
             saved = SavedCrtc(bufferID: c.pointee.buffer_id, x: c.pointee.x, y: c.pointee.y,
                               mode: c.pointee.mode_valid != 0 ? c.pointee.mode : nil)
             drmModeFreeCrtc(c)
         }
         var connector = selection.connector.id
         var mode = rawMode
-        let r = drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode)
-        guard r == 0 else { throw DisplayError.fromResult(.setCrtc(crtc), r) }
+        try DisplayError.check(.setCrtc(crtc), drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode))
     }
 
     /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT; the event carries the sink as user data.
-    private func queueFlip(card: DRMCard, framebuffer: UInt32) throws {
-        let r = drmModePageFlip(card.fd, selection.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
-                                Unmanaged.passUnretained(sink).toOpaque())
-        guard r == 0 else { throw DisplayError.fromResult(.pageFlip(crtc: selection.crtcID), r) }
+    private func queueFlip(card: DRMCard, framebuffer: UInt32) throws(DisplayError) {
+        try DisplayError.check(.pageFlip(crtc: selection.crtcID),
+                               drmModePageFlip(card.fd, selection.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
+                                               Unmanaged.passUnretained(sink).toOpaque()))
     }
 
     // MARK: DisplayEventSource
@@ -128,7 +126,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     /// drmHandleEvent until the non-blocking descriptor is empty; each flip event advances the
     /// flip state and, while active, queues `.frameShown`.
-    private func readFlipEvents() throws {
+    private func readFlipEvents() throws(DisplayError) {
         guard let card else { return }
         var context = drmEventContext()
         context.version = 2
@@ -137,10 +135,12 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             Unmanaged<FlipSink>.fromOpaque(data).takeUnretainedValue().times.append((sec, usec))
         }
         while true {
-            let r = drmHandleEvent(card.fd, &context)
-            if r != 0 {
-                if errno == EAGAIN || errno == EINTR { break }
-                throw DisplayError.fromErrno(.handleEvent)
+            // drmHandleEvent is one read(2) of the non-blocking card: EAGAIN means drained, and
+            // an interrupted read is taken up again on the next poll.
+            if drmHandleEvent(card.fd, &context) != 0 {
+                let failure = Errno.current
+                if failure == .wouldBlock || failure == .interrupted { break }
+                throw DisplayError(.handleEvent, errno: failure)
             }
             if sink.times.isEmpty { break }
             for (sec, usec) in sink.times {
@@ -155,9 +155,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     private func frameTime(sec: UInt32, usec: UInt32) -> Double {
         if monotonicTimestamps { return Double(sec) + Double(usec) / 1_000_000 }
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+        return MonotonicClock.seconds()
     }
 
     /// Waits (poll on the card, at most `timeoutMS` in all) until no flip is pending. The
@@ -166,9 +164,8 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         guard let card else { return }
         var left = timeoutMS
         while flipState.isFlipPending && left > 0 {
-            var p = pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, 100)
-            if r < 0 && errno != EINTR { break }
+            var descriptors = [pollfd(fd: card.fd, events: Int16(POLLIN), revents: 0)]
+            if case .failure = pollDescriptors(&descriptors, timeoutMS: 100) { break }
             left -= 100
             try? readFlipEvents()
         }
@@ -189,7 +186,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     /// VT acquired or output replugged: take master back if needed; the next present sets the
     /// CRTC again. Returns `.resumed` when nothing else keeps the output suspended.
-    public func resume(_ reason: SuspendReason) throws -> [DisplayEvent] {
+    public func resume(_ reason: SuspendReason) throws(DisplayError) -> [DisplayEvent] {
         guard suspendedBy.contains(reason) else { return [] }
         if reason == .vtReleased { try card?.becomeMaster() }
         suspendedBy.remove(reason)
@@ -198,7 +195,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     /// Re-reads the connector after a udev `change`: unplugged suspends, replugged resumes when
     /// a mode of the buffers' size is still offered.
-    public func reprobe() throws -> [DisplayEvent] {
+    public func reprobe() throws(DisplayError) -> [DisplayEvent] {
         guard let card else { return [] }
         let (info, raws) = try CardProbe.connector(selection.connector.id, on: card)
         if !info.isUsable {

@@ -1,7 +1,5 @@
 import CLinux
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 
 /// The Linux console the program runs on, when it runs on one: graphics mode while running
 /// (the kernel stops drawing text and the cursor), and process-controlled VT switching so the
@@ -20,28 +18,28 @@ public final class VirtualTerminal {
 
     /// KDSETMODE KD_GRAPHICS, then VT_SETMODE VT_PROCESS with the two signals the kernel sends
     /// when another VT wants the screen (`release`) and when it comes back (`acquire`).
-    public func enterGraphics(releaseSignal: Int32, acquireSignal: Int32) throws {
-        guard clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS)) == 0 else {
-            throw DisplayError.fromErrno(.console("set KD_GRAPHICS"))
+    public func enterGraphics(releaseSignal: Int32, acquireSignal: Int32) throws(DisplayError) {
+        _ = try DisplayError.retrying(.console("set KD_GRAPHICS")) {
+            clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_GRAPHICS))
         }
         changed = true
         var mode = vt_mode()
         mode.mode = CChar(VT_PROCESS)
         mode.relsig = Int16(releaseSignal)
         mode.acqsig = Int16(acquireSignal)
-        guard clinux_ioctl_pointer(fd, UInt(VT_SETMODE), &mode) == 0 else {
-            throw DisplayError.fromErrno(.console("set VT_PROCESS switching"))
+        _ = try DisplayError.retrying(.console("set VT_PROCESS switching")) {
+            clinux_ioctl_pointer(fd, UInt(VT_SETMODE), &mode)
         }
     }
 
     /// VT_RELDISP 1: the switch away may proceed (call after dropping master).
-    public func allowRelease() throws {
-        guard clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(1)) == 0 else { throw DisplayError.fromErrno(.console("release the VT")) }
+    public func allowRelease() throws(DisplayError) {
+        _ = try DisplayError.retrying(.console("release the VT")) { clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(1)) }
     }
 
     /// VT_RELDISP VT_ACKACQ: the VT is ours again.
-    public func acknowledgeAcquire() throws {
-        guard clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(VT_ACKACQ)) == 0 else { throw DisplayError.fromErrno(.console("acquire the VT")) }
+    public func acknowledgeAcquire() throws(DisplayError) {
+        _ = try DisplayError.retrying(.console("acquire the VT")) { clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(VT_ACKACQ)) }
     }
 
     /// VT_SETMODE VT_AUTO and KDSETMODE KD_TEXT, so the console is usable after exit.

@@ -1,52 +1,54 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
-/// A failed call into udev, libinput or the kernel: which operation, and the errno it left.
-/// Reads "Failed to assign seat seat9: No such device" or, for device nodes,
+/// A call into udev, libinput or the kernel that TouchInput makes, as its failure message names
+/// it: "Failed to assign seat seat9: No such device" or, for device nodes,
 /// "/dev/input/event3: Permission denied (is the user in group input?)".
-public struct InputSystemError: Error, Equatable, CustomStringConvertible {
+public struct InputCall: SystemCall {
     public enum Kind: Sendable, Equatable {
         /// A library or system call; `operation` says which and on what.
         case call
         /// Opening a device node; `operation` is its path.
         case open
-        /// The seat has no input device at all.
+        /// The seat has no input device at all; `operation` is the whole message.
         case noDevices
     }
 
     public var kind: Kind
     public var operation: String
-    public var errno: Int32
 
-    public init(_ kind: Kind = .call, operation: String, errno: Int32) {
+    public init(_ kind: Kind = .call, operation: String) {
         self.kind = kind
         self.operation = operation
-        self.errno = errno
     }
 
-    /// True when a person can fix it with groups or permissions.
-    public var isPermissionProblem: Bool { errno == EACCES || errno == EPERM }
+    public var phrase: String { operation }
 
-    public var description: String {
-        let reason = errno == 0 ? "failed" : String(cString: strerror(errno))
+    public func message(errno: Errno) -> String? {
         switch kind {
         case .call:
-            return "Failed to \(operation): \(reason)"
+            return nil
         case .open:
-            let hint = isPermissionProblem ? " (is the user in group input?)" : ""
-            return "\(operation): \(reason)\(hint)"
+            let hint = InputSystemError.isPermission(errno) ? " (is the user in group input?)" : ""
+            return "\(operation): \(errno)\(hint)"
         case .noDevices:
             return operation
         }
     }
 }
 
-/// How loud a libinput log line is (libinput_log_priority).
-public enum InputLogLevel: Int, Sendable, Comparable {
-    case debug = 10, info = 20, error = 30
-    public static func < (a: InputLogLevel, b: InputLogLevel) -> Bool { a.rawValue < b.rawValue }
-}
+/// TouchInput's failures: which call, and the errno it left.
+public typealias InputSystemError = CallError<InputCall>
 
-/// Where TouchInput's and libinput's log lines go.
-public typealias InputLog = @Sendable (InputLogLevel, String) -> Void
+extension InputSystemError {
+    public init(_ kind: InputCall.Kind = .call, operation: String, errno: Int32) {
+        self.init(InputCall(kind, operation: operation), code: errno)
+    }
+
+    public var kind: InputCall.Kind { call.kind }
+
+    /// True when a person can fix it with groups or permissions.
+    public var isPermissionProblem: Bool { Self.isPermission(errno) }
+
+    static func isPermission(_ errno: Errno) -> Bool { errno.rawValue == EACCES || errno.rawValue == EPERM }
+}

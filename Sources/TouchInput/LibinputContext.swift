@@ -1,8 +1,7 @@
 import CLibinput
 import CUdev
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// The one owner of a udev handle and a libinput context on a udev seat
 /// (udev_new, libinput_udev_create_context, libinput_udev_assign_seat). Device nodes are opened
@@ -19,11 +18,11 @@ public final class LibinputContext {
     private let log: InputLog
 
     /// Opens the seat. `log` receives libinput's own messages (info and above) and TouchInput's.
-    public init(seat: String = "seat0", log: @escaping InputLog) throws {
+    public init(seat: String = "seat0", log: @escaping InputLog) throws(InputSystemError) {
         self.seat = seat
         self.log = log
         guard let udev = udev_new() else {
-            throw InputSystemError(operation: "create a udev context (udev_new)", errno: Glibc.errno)
+            throw InputSystemError(InputCall(operation: "create a udev context (udev_new)"), errno: .current)
         }
         self.udev = udev
 
@@ -35,6 +34,7 @@ public final class LibinputContext {
         self.user = user
 
         guard let li = libinput_udev_create_context(interface, user, udev) else {
+            // libinput fails here only when allocating, and says nothing more.
             close()
             throw InputSystemError(operation: "create a libinput context (libinput_udev_create_context)", errno: 0)
         }
@@ -44,7 +44,7 @@ public final class LibinputContext {
         // assign_seat opens every device already on the seat through open_restricted.
         if libinput_udev_assign_seat(li, seat) != 0 {
             // libinput reports only -1; the errno of the udev enumeration it ran is the best reason.
-            let error = InputSystemError(operation: "assign seat \(seat) (libinput_udev_assign_seat)", errno: Glibc.errno)
+            let error = InputSystemError(InputCall(operation: "assign seat \(seat) (libinput_udev_assign_seat)"), errno: .current)
             close()
             throw error
         }
@@ -59,10 +59,10 @@ public final class LibinputContext {
     }
 
     /// Reads the kernel and udev (libinput_dispatch); events then wait in `nextEvent`.
-    public func dispatch() throws {
+    public func dispatch() throws(InputSystemError) {
         guard let libinput else { return }
-        let rc = libinput_dispatch(libinput)
-        if rc < 0 { throw InputSystemError(operation: "dispatch libinput events (libinput_dispatch)", errno: -rc) }
+        try InputSystemError.check(InputCall(operation: "dispatch libinput events (libinput_dispatch)"),
+                                   libinput_dispatch(libinput))
     }
 
     /// Hands each queued event to `body` and destroys it right after: `body` must copy what it needs.
@@ -116,13 +116,14 @@ public final class LibinputContext {
 /// close-on-exec (a spawned action must not inherit the panel). Returns an fd or -errno.
 private func openRestricted(path: UnsafePointer<CChar>?, flags: Int32, userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let path else { return -EINVAL }
-    let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-    if fd >= 0 { return fd }
-    let code = errno
-    if let context = owner(userData) {
-        context.record(openFailure: InputSystemError(.open, operation: String(cString: path), errno: code))
+    switch Errno.retryingInterrupts({ open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }) {
+    case .success(let fd):
+        // libinput owns it from here and gives it back through close_restricted.
+        return fd
+    case .failure(let failure):
+        owner(userData)?.record(openFailure: InputSystemError(InputCall(.open, operation: String(cString: path)), errno: failure))
+        return -failure.rawValue
     }
-    return -code
 }
 
 private func closeRestricted(fd: Int32, userData: UnsafeMutableRawPointer?) {

@@ -16,7 +16,7 @@ public final class LibinputInputSource: InputSource {
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
     /// given, is set on every device that accepts one as it is added.
     public init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
-                log: @escaping InputLog) throws {
+                log: @escaping InputLog) throws(InputSystemError) {
         context = try LibinputContext(seat: seat, log: log)
         self.calibration = calibration
         self.log = log
@@ -38,7 +38,7 @@ public final class LibinputInputSource: InputSource {
     }
 
     /// One libinput_dispatch and everything it queued, translated.
-    private func read() throws -> [InputEvent] {
+    private func read() throws(InputSystemError) -> [InputEvent] {
         try context.dispatch()
         var records: [DeviceRecord] = []
         context.forEachEvent { event in
@@ -72,19 +72,4 @@ public final class LibinputInputSource: InputSource {
             log(.error, "Failed to set calibration matrix \(calibration) on \(info.sysname): \(reason)")
         }
     }
-}
-
-/// Every input device on `seat` as libinput sees it right now (for `list-inputs`). Throws the
-/// first open failure when nothing could be opened (e.g. not in group input).
-public func listInputDevices(seat: String = "seat0", log: @escaping InputLog) throws -> [InputDeviceInfo] {
-    let context = try LibinputContext(seat: seat, log: log)
-    defer { context.close() }
-    try context.dispatch()
-    var copier = LibinputEventCopier(panelWidth: 1, panelHeight: 1)
-    var devices: [InputDeviceInfo] = []
-    context.forEachEvent { event in
-        if case let .added(_, info)? = copier.copy(event) { devices.append(info) }
-    }
-    if devices.isEmpty, let failure = context.openFailures.first { throw failure }
-    return devices
 }

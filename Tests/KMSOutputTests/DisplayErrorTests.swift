@@ -27,8 +27,8 @@ import Glibc
     }
 
     @Test func libdrmNegativeResultsBecomePositiveErrnos() {
-        #expect(DisplayError.fromResult(.addFramebuffer, -EINVAL).code == EINVAL)
+        #expect(throws: DisplayError(.addFramebuffer, code: EINVAL)) { try DisplayError.check(.addFramebuffer, -EINVAL) }
         errno = ENOSPC
-        #expect(DisplayError.fromResult(.addFramebuffer, -1).code == ENOSPC)
+        #expect(throws: DisplayError(.addFramebuffer, code: ENOSPC)) { try DisplayError.check(.addFramebuffer, -1) }
     }
 }

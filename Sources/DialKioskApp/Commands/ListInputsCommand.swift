@@ -1,9 +1,8 @@
 import ArgumentParser
 import DialCore
-import TouchInput
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
+import TouchInput
 
 struct ListInputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -70,9 +69,8 @@ struct ListInputsCommand: ParsableCommand {
             var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: timer?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                throw InputSystemError(operation: "poll the input descriptors", errno: errno)
+            if case .failure(let failure) = pollDescriptors(&fds, timeoutMS: -1) {
+                throw InputSystemError(InputCall(operation: "poll the input descriptors"), errno: failure)
             }
             if fds[1].revents != 0, signals.drain().contains(.terminate) { return }
             if fds[2].revents != 0, timer?.expired() == true { return }

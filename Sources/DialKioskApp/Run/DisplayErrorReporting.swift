@@ -1,17 +1,17 @@
 import DialCore
-import KMSOutput
-#if canImport(Glibc)
 import Glibc
-#endif
+import KMSOutput
+import LinuxSystem
 
 /// Exit statuses and one-line messages for the display's errors.
-extension DisplayError: ReportableError {
-    public var exitStatus: ExitStatus {
-        if isPermissionDenied { return .permissionDenied }
-        if isAnotherMaster { return .deviceBusy }
-        if case .open = call, code == ENOENT || code == ENXIO { return .noDevice }
+extension DisplayCall: ReportableCall {
+    public func exitStatus(errno: Errno) -> ExitStatus {
+        let error = DisplayError(self, errno: errno)
+        if error.isPermissionDenied { return .permissionDenied }
+        if error.isAnotherMaster { return .deviceBusy }
+        if case .open = self, error.code == ENOENT || error.code == ENXIO { return .noDevice }
         // ENODEV from any call: the card went away (unplugged or unbound) while in use.
-        if code == ENODEV { return .noDevice }
+        if error.code == ENODEV { return .noDevice }
         return .osError
     }
 }

@@ -1,20 +1,22 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import LinuxSystem
 
-/// A failed system call, in the project's one error shape: "Failed to bind control socket
-/// /run/dialkiosk.sock: Address already in use".
-public struct SystemCallError: ReportableError, Equatable {
+/// A system call of the app itself (control socket, systemd notification, spawning, signals,
+/// timers), named as its failure message says it, with the exit status its failure leaves with:
+/// "Failed to bind control socket /run/dialkiosk.sock: Address already in use".
+public struct NamedCall: ReportableCall {
     /// What was being done, worded to follow "Failed to".
     public var operation: String
-    public var errno: Int32
-    public var exitStatus: ExitStatus
+    public var status: ExitStatus
 
+    public var phrase: String { operation }
+    public func exitStatus(errno: Errno) -> ExitStatus { status }
+}
+
+/// The app's own failed calls, in the package's one error shape.
+public typealias SystemCallError = CallError<NamedCall>
+
+extension SystemCallError {
     public init(_ operation: String, errno: Int32, status: ExitStatus = .failure) {
-        self.operation = operation
-        self.errno = errno
-        self.exitStatus = status
+        self.init(NamedCall(operation: operation, status: status), code: errno)
     }
-
-    public var description: String { "Failed to \(operation): \(String(cString: strerror(errno)))" }
 }

@@ -1,0 +1,45 @@
+import Glibc
+
+/// A file descriptor with one owner, closed exactly once: by `close()` (safe to call again) or
+/// when the owner lets go of it.
+public final class FileDescriptor {
+    /// The descriptor, or -1 once closed (poll(2) skips a negative descriptor).
+    public private(set) var rawValue: Int32
+
+    /// Takes ownership of `rawValue`, which the caller must not close.
+    public init(adopting rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    deinit { close() }
+
+    /// open(2), retried when interrupted.
+    public static func open(_ path: String, flags: Int32) -> Result<FileDescriptor, Errno> {
+        Errno.retryingInterrupts { Glibc.open(path, flags) }.map(FileDescriptor.init(adopting:))
+    }
+
+    public var isOpen: Bool { rawValue >= 0 }
+
+    /// close(2) once; later calls do nothing. Not retried on EINTR: Linux has released the
+    /// descriptor by then, and a retry could close one another thread just opened.
+    public func close() {
+        guard rawValue >= 0 else { return }
+        _ = Glibc.close(rawValue)
+        rawValue = -1
+    }
+
+    /// read(2) into `buffer`, retried when interrupted: the byte count, or the errno (EAGAIN when
+    /// a non-blocking descriptor has nothing queued, EBADF once closed).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        guard rawValue >= 0 else { return .failure(Errno(EBADF)) }
+        return Errno.retryingInterrupts { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads one fixed-size record (a signalfd_siginfo, a timerfd's expiration count) into
+    /// `value`; true only when a whole record arrived.
+    public func readRecord<T>(into value: inout T) -> Bool {
+        let size = MemoryLayout<T>.size
+        let result = withUnsafeMutableBytes(of: &value) { read(into: $0) }
+        return (try? result.get()) == size
+    }
+}
