@@ -58,15 +58,18 @@ public struct LineReader {
     /// Lines of the file at `path`, which must be a regular file when `regularFileOnly` (a
     /// FIFO would block, and a reader that reads a file twice cannot read a pipe twice).
     public init(path: String, regularFileOnly: Bool, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) throws {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // Where only a regular file will do, O_NONBLOCK keeps open(2) of a FIFO from waiting
+        // for a writer that may never come; fstat then refuses it.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { throw Failure.open(errno: errno) }
         let owner = Descriptor(fd)
         var status = stat()
         if fstat(fd, &status) != 0 { throw Failure.open(errno: errno) }
         let regular = (status.st_mode & S_IFMT) == S_IFREG
-        if regularFileOnly && !regular { throw Failure.notRegularFile }
-        // O_NONBLOCK only kept open(2) of a FIFO from waiting for a writer; reads block again.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        if regularFileOnly {
+            guard regular else { throw Failure.notRegularFile }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        }
         self.init(fd: fd, owner: owner, maximumLineBytes: maximumLineBytes)
     }
 
@@ -107,6 +110,9 @@ public struct LineReader {
         start = lineEnd + skipping
         return line
     }
+
+    /// Whether this reader reads a regular file (one that could be read again).
+    public var isRegularFile: Bool { fd >= 0 && Self.isRegularFile(fd) }
 
     /// Whether `fd` is a regular file (which can be read again from an offset).
     public static func isRegularFile(_ fd: Int32) -> Bool {

@@ -131,3 +131,34 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         #expect(line.hasPrefix("{\"label\": "))
     }
 }
+
+/// The hand-written reader of one script line against Foundation's on the same text.
+@Suite struct FlatJSONTests {
+    @Test func readsScalarsWithEscapes() {
+        let line = #" { "t" : -0.5e-3, "type":"d\u00e9\n\"\\\/\ud83d\ude00", "x": 1E+2, "y": 0, "ok": true, "no": null } "#
+        #expect(FlatJSON.object(ArraySlice(line.utf8)) == [
+            "t": .number(-0.0005), "type": .string("dé\n\"\\/😀"), "x": .number(100), "y": .number(0),
+            "ok": .bool(true), "no": .null,
+        ])
+        #expect(FlatJSON.object(ArraySlice("{}".utf8)) == [:])
+    }
+
+    @Test(arguments: [
+        #"{"t": 01}"#, #"{"t": .5}"#, #"{"t": 1.}"#, #"{"t": +1}"#, #"{"t": 1e}"#, #"{"t": -}"#, #"{"a": [1]}"#,
+        #"{"a": {}}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": 1} x"#, #"{"a": "\x"}"#, "{\"a\": \"\u{1}\"}",
+        #"{"a": "\ud800"}"#, #"{"a": "\udc00"}"#, #"{"a": "\u12"}"#, #"{"a": "\u+123"}"#, #"{'a': 1}"#,
+        #"{"a": tru}"#, #"{"a": 1"#, #"{"a": "b}"#, "[1, 2]", "", "{,}", #"{"a": NaN}"#, #"{"a": Infinity}"#,
+    ])
+    func refusesWhatJSONRefuses(text: String) {
+        #expect(FlatJSON.object(ArraySlice(text.utf8)) == nil)
+        let foundation = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let flat = foundation.map { $0.values.allSatisfy { !($0 is [Any]) && !($0 is [String: Any]) } } ?? false
+        // swift-foundation takes a trailing comma, which RFC 8259 does not.
+        #expect(!flat || text == #"{"a": 1,}"#, "Foundation reads \(text) as a flat object")
+    }
+
+    @Test func refusesInvalidUTF8AndRepeatedKeys() {
+        #expect(FlatJSON.object([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]) == nil)
+        #expect(FlatJSON.object(ArraySlice(#"{"t": 1, "t": 2}"#.utf8)) == nil)
+    }
+}

@@ -73,11 +73,11 @@ struct SimulateCommand: ParsableCommand {
         guard jitter.isFinite, jitter >= 0, jitter / 1000 < 1 / refresh else {
             throw ValidationError("--jitter must be at least 0 and less than one frame (\(1000 / refresh) ms), got \(jitter)")
         }
-        if let items, !(1...512).contains(items) {
-            throw ValidationError("--items must be between 1 and 512, got \(items)")
+        if let items, !(1...ConfigLimits.items).contains(items) {
+            throw ValidationError("--items must be between 1 and \(ConfigLimits.items), got \(items)")
         }
-        guard maxSeconds.isFinite, maxSeconds > 0 else {
-            throw ValidationError("--max-seconds must be a positive number, got \(maxSeconds)")
+        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= FrameClockSimulation.maximumSeconds else {
+            throw ValidationError("--max-seconds must be a positive number of at most 1e9, got \(maxSeconds)")
         }
     }
 
@@ -114,42 +114,112 @@ struct SimulateCommand: ParsableCommand {
                                                  onEvent: onEvent, onFrame: onFrame)
                 if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
             } else {
-                let touches = try readTouches()
-                try simulation.run(dial, inputs: touches.lazy.map { .touch($0) }, onEvent: onEvent, onFrame: onFrame)
+                let input = try touchInput()
+                // A file is read twice: a malformed line is reported before any output. A pipe
+                // is run as it arrives: its events go out as they happen, up to a bad line.
+                if input.rereadable {
+                    let check = try input.start()
+                    while try check() != nil {}
+                }
+                let next = try input.start()
+                let summary = try simulation.run(dial, next: {
+                    if !input.rereadable { out.flush() }
+                    return try next().map { .touch($0) }
+                }, onEvent: onEvent, onFrame: onFrame)
+                reportUnfinished(summary, source: input.source, out: &out)
             }
             out.flush()
             memory.flush()
         }
     }
 
-    /// The touch samples of the script, or of the `libinput record` capture, checked whole.
-    private func readTouches() throws -> [TouchEvent] {
-        guard let path = libinputRecord else {
-            let (text, source) = try readScript()
-            return try TouchScript.parse(text, source: source)
+    /// Where the touch samples come from: a pass over them can be started again when the input
+    /// is a regular file.
+    struct TouchInput {
+        /// The file name (or `<stdin>`) for messages.
+        let source: String
+        let rereadable: Bool
+        /// A pass from the first sample: each call of the returned function gives the next one.
+        let start: () throws -> () throws -> TouchEvent?
+    }
+
+    private func touchInput() throws -> TouchInput {
+        if let path = libinputRecord { return try recordInput(path) }
+        guard let path = script, path != "-" else {
+            let offset = lseek(0, 0, SEEK_CUR)
+            let regular = LineReader.isRegularFile(0) && offset >= 0
+            return TouchInput(source: "<stdin>", rereadable: regular) {
+                if regular { lseek(0, offset, SEEK_SET) }
+                var reader = TouchScript.Reader(lines: LineReader(fd: 0), source: "<stdin>")
+                return { try reader.next() }
+            }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): no such libinput record file", status: .noInput)
+        func open() throws -> LineReader {
+            do {
+                return try LineReader(path: path, regularFileOnly: false)
+            } catch LineReader.Failure.open(let code) {
+                let why = code == ENOENT ? "no such touch script" : "cannot be read: \(String(cString: strerror(code)))"
+                throw CommandFailure("\(path): \(why)", status: .noInput)
+            }
         }
-        do {
-            return try parseLibinputRecord(yaml: String(decoding: data, as: UTF8.self),
-                                           screenWidth: size.width, screenHeight: size.height)
-        } catch let error as LibinputRecordError {
-            throw CommandFailure("\(path): \(error)", status: .dataError)
+        var unused: LineReader? = try open()  // missing or unreadable: said before anything runs
+        return TouchInput(source: path, rereadable: unused!.isRegularFile) {
+            let lines = try unused ?? open()
+            unused = nil
+            var reader = TouchScript.Reader(lines: lines, source: path)
+            return { try reader.next() }
         }
     }
 
-    private func readScript() throws -> (String, String) {
-        guard let path = script, path != "-" else {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return (String(decoding: data, as: UTF8.self), "<stdin>")
+    /// A `libinput record` file: its header is read here, each pass streams its events.
+    private func recordInput(_ path: String) throws -> TouchInput {
+        func failure(_ error: Error) -> Error {
+            switch error {
+            case let error as LibinputRecordError:
+                return CommandFailure("\(path): \(error)", status: .dataError)
+            case LineReader.Failure.open(let code) where code == ENOENT:
+                return CommandFailure("\(path): no such libinput record file", status: .noInput)
+            case LineReader.Failure.open(let code), LineReader.Failure.read(_, let code):
+                return CommandFailure("\(path): cannot read: \(String(cString: strerror(code)))", status: .noInput)
+            case LineReader.Failure.notRegularFile:
+                return CommandFailure("\(path): not a regular file; a libinput record file is read more than once",
+                                      status: .noInput)
+            default:
+                return error
+            }
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): no such touch script", status: .noInput)
+        do {
+            let file = try LibinputRecordFile(path: path)
+            _ = try file.touchDevice()
+            return TouchInput(source: path, rereadable: true) {
+                var events = try file.touchEvents(screenWidth: size.width, screenHeight: size.height)
+                return {
+                    do { return try events.next() } catch { throw failure(error) }
+                }
+            }
+        } catch {
+            throw failure(error)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): cannot be read", status: .noInput)
+    }
+
+    /// A run that did not end at rest says so: a final `unfinished` event and a line on stderr.
+    private func reportUnfinished(_ summary: FrameClockSimulation.Summary, source: String, out: inout LineWriter) {
+        let reason: String, why: String
+        switch summary.end {
+        case .maxSeconds:
+            let limit = maxSeconds.rounded() == maxSeconds ? "\(Int(maxSeconds))" : "\(maxSeconds)"
+            (reason, why) = ("max-seconds", "stopped at --max-seconds \(limit) with the ring moving or samples left")
+        case .finished where !summary.endedAtRest:
+            (reason, why) = ("finger-down", "the script ended with a finger down (no up or cancel), holding the ring")
+        default:
+            return
         }
-        return (String(decoding: data, as: UTF8.self), path)
+        if !quiet {
+            out.write(EventLine([("t", .number(summary.endTime)), ("event", .string("unfinished")),
+                                 ("reason", .string(reason)), ("frames", .int(summary.frames))]).text)
+        }
+        out.flush()
+        let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
+        JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: \(source): \(why)".oneLine()))
     }
 }
