@@ -15,7 +15,9 @@ struct SimulateCommand: ParsableCommand {
               {"t": 0.016, "type": "down", "x": 400, "y": 120, "slot": 0}
             (t in seconds, x/y in screen pixels, type down|motion|up|cancel, slot optional.)
             Output: one JSON object per line for selected, activated and rest events. The run
-            ends when the script is over and the ring is at rest, or at --max-seconds.
+            ends when the script is over and the ring is at rest; a run that ends with a finger
+            down or at --max-seconds ends with an "unfinished" event. A script in a file is
+            checked whole before it runs; one on a pipe runs as it arrives.
             """
     )
 
@@ -114,7 +116,7 @@ struct SimulateCommand: ParsableCommand {
                                                  onEvent: onEvent, onFrame: onFrame)
                 if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
             } else {
-                let input = try touchInput()
+                let input = try touchSource()
                 // A file is read twice: a malformed line is reported before any output. A pipe
                 // is run as it arrives: its events go out as they happen, up to a bad line.
                 if input.rereadable {
@@ -133,73 +135,11 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    /// Where the touch samples come from: a pass over them can be started again when the input
-    /// is a regular file.
-    struct TouchInput {
-        /// The file name (or `<stdin>`) for messages.
-        let source: String
-        let rereadable: Bool
-        /// A pass from the first sample: each call of the returned function gives the next one.
-        let start: () throws -> () throws -> TouchEvent?
-    }
-
-    private func touchInput() throws -> TouchInput {
-        if let path = libinputRecord { return try recordInput(path) }
-        guard let path = script, path != "-" else {
-            let offset = lseek(0, 0, SEEK_CUR)
-            let regular = LineReader.isRegularFile(0) && offset >= 0
-            return TouchInput(source: "<stdin>", rereadable: regular) {
-                if regular { lseek(0, offset, SEEK_SET) }
-                var reader = TouchScript.Reader(lines: LineReader(fd: 0), source: "<stdin>")
-                return { try reader.next() }
-            }
-        }
-        func open() throws -> LineReader {
-            do {
-                return try LineReader(path: path, regularFileOnly: false)
-            } catch LineReader.Failure.open(let code) {
-                let why = code == ENOENT ? "no such touch script" : "cannot be read: \(String(cString: strerror(code)))"
-                throw CommandFailure("\(path): \(why)", status: .noInput)
-            }
-        }
-        var unused: LineReader? = try open()  // missing or unreadable: said before anything runs
-        return TouchInput(source: path, rereadable: unused!.isRegularFile) {
-            let lines = try unused ?? open()
-            unused = nil
-            var reader = TouchScript.Reader(lines: lines, source: path)
-            return { try reader.next() }
-        }
-    }
-
-    /// A `libinput record` file: its header is read here, each pass streams its events.
-    private func recordInput(_ path: String) throws -> TouchInput {
-        func failure(_ error: Error) -> Error {
-            switch error {
-            case let error as LibinputRecordError:
-                return CommandFailure("\(path): \(error)", status: .dataError)
-            case LineReader.Failure.open(let code) where code == ENOENT:
-                return CommandFailure("\(path): no such libinput record file", status: .noInput)
-            case LineReader.Failure.open(let code), LineReader.Failure.read(_, let code):
-                return CommandFailure("\(path): cannot read: \(String(cString: strerror(code)))", status: .noInput)
-            case LineReader.Failure.notRegularFile:
-                return CommandFailure("\(path): not a regular file; a libinput record file is read more than once",
-                                      status: .noInput)
-            default:
-                return error
-            }
-        }
-        do {
-            let file = try LibinputRecordFile(path: path)
-            _ = try file.touchDevice()
-            return TouchInput(source: path, rereadable: true) {
-                var events = try file.touchEvents(screenWidth: size.width, screenHeight: size.height)
-                return {
-                    do { return try events.next() } catch { throw failure(error) }
-                }
-            }
-        } catch {
-            throw failure(error)
-        }
+    /// The touch samples: a `libinput record` file, a script file, or standard input.
+    private func touchSource() throws -> TouchSource {
+        if let path = libinputRecord { return try .record(path, width: size.width, height: size.height) }
+        guard let path = script, path != "-" else { return .standardInput() }
+        return try .script(path)
     }
 
     /// A run that did not end at rest says so: a final `unfinished` event and a line on stderr.
