@@ -78,8 +78,8 @@ public enum LibinputRecordReader {
     /// fuzzer; `LibinputRecordFile` streams a file instead).
     public static func devices(yaml: String) throws -> [RecordedDevice] {
         let file = try LibinputRecordFile(bytes: Array(yaml.utf8))
-        return try file.devices.map { device in
-            var stream = try file.evdevEvents(of: device)
+        return try file.devices.enumerated().map { index, device in
+            var stream = try file.evdevEvents(ofDevice: index)
             var frames: [[EvdevEvent]] = device.frames
             var entry: Int?
             while let (index, event) = try stream.next() {

@@ -65,6 +65,10 @@ struct RecordLayout {
 
     var header: [UInt8] = []
     var lists: [List] = []
+    /// The list at each header line, and the file lines taken out before each list: a hostile
+    /// file may hold many thousands of lists, and no lookup may cost more than a log.
+    private var listAtHeaderLine: [Int: Int] = [:]
+    private var linesBefore: [Int] = []
 
     /// Reads the whole file once, keeping only the header.
     static func scan(_ reader: inout LineReader) throws -> RecordLayout {
@@ -85,6 +89,7 @@ struct RecordLayout {
                 layout.header += "events: []".utf8
                 layout.lists.append(List(keyFileLine: line.number, keyHeaderLine: headerLine, keyIndent: indent))
                 open = layout.lists.count - 1
+                layout.listAtHeaderLine[headerLine] = open
             } else {
                 layout.header += line.bytes
             }
@@ -94,18 +99,28 @@ struct RecordLayout {
                                           problem: "more than 1 MiB outside the events lists; is this a libinput record file?")
             }
         }
+        var taken = 0
+        for list in layout.lists {
+            layout.linesBefore.append(taken)
+            taken += list.lines
+        }
+        layout.linesBefore.append(taken)
         return layout
     }
 
-    /// The file's line for a line of the header.
+    /// The file's line for a line of the header: lists are in header order, so the lists above
+    /// it are found by bisection.
     func fileLine(_ headerLine: Int) -> Int {
-        headerLine + lists.reduce(0) { $0 + ($1.keyHeaderLine < headerLine ? $1.lines : 0) }
+        var low = 0, high = lists.count
+        while low < high {
+            let mid = (low + high) / 2
+            if lists[mid].keyHeaderLine < headerLine { low = mid + 1 } else { high = mid }
+        }
+        return headerLine + linesBefore[low]
     }
 
     /// The list whose `events: []` stands on this header line.
-    func list(atHeaderLine line: Int) -> Int? {
-        lists.firstIndex { $0.keyHeaderLine == line }
-    }
+    func list(atHeaderLine line: Int) -> Int? { listAtHeaderLine[line] }
 
     /// A line, with a line too long (`/dev/zero`, a binary file) as a located record error.
     static func readLine(_ reader: inout LineReader) throws -> LineReader.Line? {

@@ -31,33 +31,35 @@ public struct LibinputRecordFile {
     }
 
     /// The first device with touch axes (ABS_MT_POSITION_X or ABS_X).
-    public func touchDevice() throws -> RecordedDevice {
+    public func touchDevice() throws -> RecordedDevice { devices[try touchDeviceIndex()] }
+
+    private func touchDeviceIndex() throws -> Int {
         let touchCodes = [EvdevCode.absMTPositionX, EvdevCode.absX]
-        guard let device = devices.first(where: { d in touchCodes.contains { d.absinfo[$0] != nil } }) else {
+        guard let index = devices.firstIndex(where: { d in touchCodes.contains { d.absinfo[$0] != nil } }) else {
             throw LibinputRecordError(line: nil, path: "devices",
                                       problem: "no touch device: no device has an ABS_MT_POSITION_X (53) or ABS_X (0) absinfo")
         }
-        return device
+        return index
     }
 
     /// The touch events of the first touch device, mapped onto a `screenWidth` x `screenHeight`
     /// screen, read from the file as they are pulled.
     public func touchEvents(screenWidth: Int, screenHeight: Int) throws -> RecordTouchEvents {
-        let device = try touchDevice()
-        let replay = try EvdevTouchReplay(device: device, screenWidth: screenWidth, screenHeight: screenHeight)
-        return RecordTouchEvents(evdev: try evdevEvents(of: device), replay: replay)
+        let index = try touchDeviceIndex()
+        let replay = try EvdevTouchReplay(device: devices[index], screenWidth: screenWidth, screenHeight: screenHeight)
+        return RecordTouchEvents(evdev: try evdevEvents(ofDevice: index), replay: replay)
     }
 
-    /// The evdev events of `device` (one of `devices`) in order, each with the index of its
-    /// entry in the `events` list.
-    func evdevEvents(of device: RecordedDevice) throws -> EvdevEvents {
+    /// The evdev events of device `deviceIndex` in order, each with the index of its entry in
+    /// the `events` list.
+    func evdevEvents(ofDevice deviceIndex: Int) throws -> EvdevEvents {
+        let device = devices[deviceIndex]
         var inline: [(Int, EvdevEvent)] = []
         for (index, frame) in device.frames.enumerated() { inline += frame.map { (index, $0) } }
         guard let listIndex = device.streamedList else { return EvdevEvents(inline: inline, list: nil) }
         let list = layout.lists[listIndex]
         var reader = try reopen()
         while let line = try RecordLayout.readLine(&reader), line.number < list.keyFileLine {}
-        let deviceIndex = devices.firstIndex(of: device) ?? 0
         return EvdevEvents(inline: inline, list: (reader, list.keyIndent, EventsListParser(path: "devices[\(deviceIndex)].events")))
     }
 }
