@@ -118,7 +118,7 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         #expect(r.status == 0)
         let last = try #require(jsonLines(r.out).last)
         #expect(last["event"] as? String == "unfinished" && last["reason"] as? String == "finger-down")
-        #expect(r.err.contains("<stdin>: the script ended with a finger down"))
+        #expect(r.err.contains("<stdin>: the input ended with a finger down"))
     }
 
     @Test func runningPastMaxSecondsIsReported() throws {

@@ -150,7 +150,7 @@ struct SimulateCommand: ParsableCommand {
             let limit = maxSeconds.rounded() == maxSeconds ? "\(Int(maxSeconds))" : "\(maxSeconds)"
             (reason, why) = ("max-seconds", "stopped at --max-seconds \(limit) with the ring moving or samples left")
         case .finished where !summary.endedAtRest:
-            (reason, why) = ("finger-down", "the script ended with a finger down (no up or cancel), holding the ring")
+            (reason, why) = ("finger-down", "the input ended with a finger down (no up or cancel), holding the ring")
         default:
             return
         }
