@@ -48,6 +48,8 @@ public final class Dial {
         var downTime: Double
         var lastTime: Double
         var downPoint: Point
+        /// Where the finger was last seen: an unusable up or cancel ends the drag here.
+        var lastPoint: Point
         var moved = false
         /// The finger caught a moving ring: lifting it is not a tap.
         var caughtMoving: Bool
@@ -184,7 +186,8 @@ public final class Dial {
     // MARK: - Input
 
     /// Feed one input event. Samples that are not finite, far outside the screen, from a
-    /// negative slot, or earlier than the previous touch are dropped.
+    /// negative slot, or earlier than the previous touch are dropped, except the up or cancel
+    /// that ends the drag, which is taken at the finger's last position (see `accept`).
     @discardableResult
     public func handle(_ event: InputEvent) -> [DialEvent] {
         var events: [DialEvent] = []
@@ -202,13 +205,22 @@ public final class Dial {
     }
 
     /// Whether to take a sample, and at what time. A motion earlier than the previous sample is
-    /// dropped; a down, up or cancel is never dropped for its time (losing an up would leave the
-    /// ring held by a finger that is gone): it counts as simultaneous with the previous sample.
+    /// dropped; a down, up or cancel is never dropped for its time: it counts as simultaneous with
+    /// the previous sample. An up or cancel of the dragging finger is never dropped at all (losing
+    /// it would leave the ring held by a finger that is gone): where its own position or time is
+    /// unusable (not finite, far outside the screen, as a digitizer's overshoot gives), it ends
+    /// the drag at the finger's last accepted position and time.
     private func accept(_ e: inout TouchEvent) -> Bool {
-        guard e.x.isFinite, e.y.isFinite, e.time.isFinite, e.slot >= 0 else { return false }
-        if e.phase != .frame && e.phase != .cancel {
-            let w = screen.width, h = screen.height
-            guard e.x >= -w, e.x <= 2 * w, e.y >= -h, e.y <= 2 * h else { return false }
+        guard e.slot >= 0 else { return false }
+        let w = screen.width, h = screen.height
+        let finite = e.x.isFinite && e.y.isFinite
+        let onScreen = finite && e.x >= -w && e.x <= 2 * w && e.y >= -h && e.y <= 2 * h
+        if e.phase == .up || e.phase == .cancel, let d = drag, d.slot == e.slot {
+            if !onScreen { (e.x, e.y) = (d.lastPoint.x, d.lastPoint.y) }
+            if !e.time.isFinite { e.time = d.lastTime }
+        } else {
+            guard finite, e.time.isFinite else { return false }
+            if e.phase != .frame && e.phase != .cancel && !onScreen { return false }
         }
         if let last = lastTouchTime, e.time < last {
             if last - e.time > gestures.clockResetThreshold {
@@ -237,7 +249,8 @@ public final class Dial {
             let wasMoving = coast != nil || snap != nil || drag != nil
             coast = nil
             snap = nil
-            drag = Drag(slot: e.slot, downTime: e.time, lastTime: e.time, downPoint: p, caughtMoving: wasMoving)
+            drag = Drag(slot: e.slot, downTime: e.time, lastTime: e.time, downPoint: p, lastPoint: p,
+                        caughtMoving: wasMoving)
             motion = .dragging(slot: e.slot)
             tracker.grab(at: p, rotation: rotation)
             velocity.reset()
@@ -246,6 +259,7 @@ public final class Dial {
             guard var d = drag, d.slot == e.slot else { return }
             if p.distance(to: d.downPoint) > gestures.tapSlop { d.moved = true }
             d.lastTime = e.time
+            d.lastPoint = p
             drag = d
             if let r = tracker.move(to: p, rotation: rotation) { setRotation(r) }
             velocity.add(time: e.time, rotation: rotation)

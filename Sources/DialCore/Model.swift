@@ -57,11 +57,17 @@ public enum DemoMenu {
 
     /// `count` generic items (for `--items N`), cycling through a palette.
     public static func numbered(_ count: Int) -> [MenuItem] {
+        (0..<max(0, count)).map { i in
+            MenuItem(id: "item-\(i + 1)", label: "Item \(i + 1)", color: paletteColor(i))
+        }
+    }
+
+    /// The colour of the item at `index` (from 0) when nothing else gives one: the palette of
+    /// `numbered`, cycled.
+    public static func paletteColor(_ index: Int) -> RGBColor {
         let palette: [UInt32] = [0xE8B84A, 0x4AA3E8, 0x6BCB77, 0xE05A5A, 0xA77BE0, 0xE09A4A,
                                  0x4AD0C8, 0xD8608E, 0x9BBF3A, 0x6C7FE0, 0xC9A36B, 0x58B0A0]
-        return (0..<max(0, count)).map { i in
-            MenuItem(id: "item-\(i + 1)", label: "Item \(i + 1)", color: RGBColor(hex: palette[i % palette.count]))
-        }
+        return RGBColor(hex: palette[((index % palette.count) + palette.count) % palette.count])
     }
 }
 

@@ -51,16 +51,9 @@ public struct EvdevTouchReplay {
         height = Double(screenHeight)
     }
 
-    /// Every touch event of `frames`, in order, each SYN_REPORT closing with a `.frame`.
-    public mutating func events(_ frames: [[EvdevEvent]]) throws -> [TouchEvent] {
-        var out: [TouchEvent] = []
-        for frame in frames {
-            for event in frame { try apply(event, into: &out) }
-        }
-        return out
-    }
-
-    private mutating func apply(_ e: EvdevEvent, into out: inout [TouchEvent]) throws {
+    /// Replays one evdev event; a SYN_REPORT appends the frame's touch events to `out`, each
+    /// frame closing with a `.frame`.
+    mutating func apply(_ e: EvdevEvent, into out: inout [TouchEvent]) throws {
         switch (e.type, e.code) {
         case (EvdevCode.evAbs, EvdevCode.absMTSlot) where multitouch:
             guard (0..<Self.maximumSlots).contains(e.value) else {
@@ -119,21 +112,20 @@ public struct EvdevTouchReplay {
         if any { out.append(TouchEvent(slot: -1, phase: .frame, x: 0, y: 0, time: time)) }
     }
 
+    /// In Double: the reader keeps ranges and values to the kernel's 32 bits, but a difference
+    /// of two Ints must never be able to trap here.
     private func scale(_ value: Int, _ range: AbsRange, _ size: Double) -> Double {
-        Double(value - range.minimum) * size / Double(range.maximum - range.minimum + 1)
+        (Double(value) - Double(range.minimum)) * size / (Double(range.maximum) - Double(range.minimum) + 1)
     }
 }
 
 /// The touch events of the first touch device in a `libinput record` YAML file, mapped onto a
 /// `screenWidth` x `screenHeight` screen. Throws `LibinputRecordError` (with the line and key)
-/// for malformed files and files without a touch device.
+/// for malformed files and files without a touch device. For a file on disk,
+/// `LibinputRecordFile` streams the same events without holding them.
 public func parseLibinputRecord(yaml: String, screenWidth: Int, screenHeight: Int) throws -> [TouchEvent] {
-    let devices = try LibinputRecordReader.devices(yaml: yaml)
-    let touchCodes = [EvdevCode.absMTPositionX, EvdevCode.absX]
-    guard let device = devices.first(where: { d in touchCodes.contains { d.absinfo[$0] != nil } }) else {
-        throw LibinputRecordError(line: nil, path: "devices",
-                                  problem: "no touch device: no device has an ABS_MT_POSITION_X (53) or ABS_X (0) absinfo")
-    }
-    var replay = try EvdevTouchReplay(device: device, screenWidth: screenWidth, screenHeight: screenHeight)
-    return try replay.events(device.frames)
+    var stream = try LibinputRecordFile(bytes: Array(yaml.utf8)).touchEvents(screenWidth: screenWidth, screenHeight: screenHeight)
+    var events: [TouchEvent] = []
+    while let event = try stream.next() { events.append(event) }
+    return events
 }

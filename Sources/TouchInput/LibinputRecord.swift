@@ -38,8 +38,18 @@ public struct RecordedDevice: Sendable, Equatable {
     public var name: String
     /// Keyed by ABS_* code.
     public var absinfo: [Int: AbsRange]
-    /// The evdev frames in order, each ending with its SYN_REPORT.
+    /// The evdev frames in order, each ending with its SYN_REPORT. For a file, only those of an
+    /// `events` list written inline (`events: [...]`); a block list is streamed (`streamedList`).
     public var frames: [[EvdevEvent]]
+    /// The streamed `events:` list of this device (an index into the file's layout), if any.
+    var streamedList: Int?
+
+    public init(node: String, name: String, absinfo: [Int: AbsRange], frames: [[EvdevEvent]]) {
+        self.node = node
+        self.name = name
+        self.absinfo = absinfo
+        self.frames = frames
+    }
 }
 
 /// A malformed recording, located: the line and the key path of the offending node.
@@ -64,7 +74,37 @@ public struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
 /// node, `evdev.name`, `evdev.absinfo` and the `events` list of `evdev` frames. Unknown keys are
 /// ignored as the format asks; `hid` and `libinput` event entries are skipped.
 public enum LibinputRecordReader {
+    /// Every device of a recording held in memory, each with all its frames (for tests and the
+    /// fuzzer; `LibinputRecordFile` streams a file instead).
     public static func devices(yaml: String) throws -> [RecordedDevice] {
+        let file = try LibinputRecordFile(bytes: Array(yaml.utf8))
+        return try file.devices.enumerated().map { index, device in
+            var stream = try file.evdevEvents(ofDevice: index)
+            var frames: [[EvdevEvent]] = device.frames
+            var entry: Int?
+            while let (index, event) = try stream.next() {
+                if index != entry { frames.append([]) }
+                entry = index
+                frames[frames.count - 1].append(event)
+            }
+            var full = device
+            full.frames = frames
+            return full
+        }
+    }
+
+    /// The devices described by a file's header (its text without the streamed lists).
+    static func devices(layout: RecordLayout) throws -> [RecordedDevice] {
+        let yaml = String(decoding: layout.header, as: UTF8.self)
+        do {
+            return try devices(header: yaml, layout: layout)
+        } catch var error as LibinputRecordError {
+            error.line = error.line.map(layout.fileLine)
+            throw error
+        }
+    }
+
+    private static func devices(header yaml: String, layout: RecordLayout) throws -> [RecordedDevice] {
         let root: Node
         do {
             guard let composed = try Yams.compose(yaml: yaml) else {
@@ -87,10 +127,10 @@ public enum LibinputRecordReader {
         guard let list = devicesNode.sequence else {
             throw LibinputRecordError(line: devicesNode.mark?.line, path: "devices", problem: "expected a list of devices")
         }
-        return try list.enumerated().map { index, node in try device(node, path: "devices[\(index)]") }
+        return try list.enumerated().map { index, node in try device(node, path: "devices[\(index)]", layout: layout) }
     }
 
-    private static func device(_ node: Node, path: String) throws -> RecordedDevice {
+    private static func device(_ node: Node, path: String, layout: RecordLayout) throws -> RecordedDevice {
         guard node.mapping != nil else { throw located(node, path, "expected a mapping") }
         let evdev = try required(node, "evdev", path)
         let evdevPath = path + ".evdev"
@@ -101,28 +141,38 @@ public enum LibinputRecordReader {
                 let keyPath = evdevPath + ".absinfo.\(key.string ?? "?")"
                 guard let code = key.int else { throw located(key, keyPath, "the key must be an ABS_* code number") }
                 let numbers = try integers(value, keyPath, expected: 5, meaning: "[min, max, fuzz, flat, resolution]")
+                // The kernel's struct input_absinfo holds 32-bit values; beyond them a range is
+                // no recording of a real device (and its width would overflow).
+                let limits = Int(Int32.min)...Int(Int32.max)
+                guard limits.contains(numbers[0]), limits.contains(numbers[1]) else {
+                    throw located(value, keyPath, "minimum \(numbers[0]) or maximum \(numbers[1]) is outside the kernel's 32-bit range")
+                }
                 guard numbers[1] > numbers[0] else {
                     throw located(value, keyPath, "maximum \(numbers[1]) is not above minimum \(numbers[0])")
                 }
                 absinfo[code] = AbsRange(minimum: numbers[0], maximum: numbers[1])
             }
         }
-        var frames: [[EvdevEvent]] = []
+        var recorded = RecordedDevice(node: node["node"]?.string ?? "", name: evdev["name"]?.string ?? "",
+                                      absinfo: absinfo, frames: [])
         if let events = node["events"], events.null == nil {
             guard let list = events.sequence else { throw located(events, path + ".events", "expected a list") }
+            if list.isEmpty, let line = events.mark?.line, let streamed = layout.list(atHeaderLine: line) {
+                recorded.streamedList = streamed
+            }
             for (index, entry) in list.enumerated() {
                 let entryPath = path + ".events[\(index)]"
                 guard entry.mapping != nil else { throw located(entry, entryPath, "expected a mapping such as `evdev: [...]`") }
                 guard let frame = entry["evdev"] else { continue }
                 guard let rows = frame.sequence else { throw located(frame, entryPath + ".evdev", "expected a list of events") }
-                frames.append(try rows.enumerated().map { row, rowNode in
-                    let n = try integers(rowNode, entryPath + ".evdev[\(row)]", expected: 5, meaning: "[sec, usec, type, code, value]")
-                    return EvdevEvent(sec: n[0], usec: n[1], type: n[2], code: n[3], value: n[4], line: rowNode.mark?.line ?? 0)
+                recorded.frames.append(try rows.enumerated().map { row, rowNode in
+                    let rowPath = entryPath + ".evdev[\(row)]"
+                    let n = try integers(rowNode, rowPath, expected: 5, meaning: "[sec, usec, type, code, value]")
+                    return try EvdevEvent(checking: n, line: layout.fileLine(rowNode.mark?.line ?? 0), path: rowPath)
                 })
             }
         }
-        return RecordedDevice(node: node["node"]?.string ?? "", name: evdev["name"]?.string ?? "",
-                              absinfo: absinfo, frames: frames)
+        return recorded
     }
 
     private static func required(_ node: Node, _ key: String, _ path: String) throws -> Node {

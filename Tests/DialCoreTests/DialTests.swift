@@ -174,6 +174,33 @@ import Testing
         #expect(abs(dial.rotation - Double.pi / 2) < 1e-9)
     }
 
+    /// An up or cancel is never lost (issue 10, defect 7): one far off the screen (a digitizer's
+    /// overshoot), not finite, or without a usable time ends the drag where the finger was last
+    /// seen, exactly as an up there would.
+    @Test func anUnusableEndStillEndsTheDragAtTheLastPosition() {
+        let ends: [(TouchPhase, Double, Double, Double)] = [
+            (.up, 1e9, 240, 0.004), (.up, 3000, -2000, 0.004), (.up, -.infinity, 10, 0.004),
+            (.up, .nan, .nan, 0.004), (.up, 400, 5000, .nan), (.cancel, .nan, 0, 0.004), (.cancel, 1e12, 1e12, .infinity),
+        ]
+        for (phase, x, y, dt) in ends {
+            func drag(_ end: (Double, Double, Double)?) -> (Dial, FakeFrameLoop.Result) {
+                let dial = tenItemDial()
+                var g = Gesture(center: dial.geometry.center)
+                g.arc(radius: dial.geometry.ringRadius, from: 0, to: 0.5, start: 1, duration: 0.2, lift: false)
+                let last = g.events.last!
+                let (ex, ey, et) = end ?? (last.x, last.y, dt.isFinite ? last.time + dt : last.time)
+                g.events.append(TouchEvent(slot: 0, phase: phase, x: ex, y: ey, time: et))
+                return (dial, FakeFrameLoop(hz: 60).run(dial, g.events))
+            }
+            let (dial, run) = drag((x, y, dt.isFinite ? 1.2 + dt : dt))
+            let (reference, referenceRun) = drag(nil)
+            #expect(dial.motion == .resting, "\(phase) at (\(x), \(y)) +\(dt) left \(dial.motion)")
+            #expect(!dial.needsFrame)
+            #expect(run.events.last == referenceRun.events.last, "\(phase) at (\(x), \(y)) +\(dt)")
+            #expect(dial.rotation == reference.rotation)
+        }
+    }
+
     @Test func commandsStepOneItemEach() {
         let dial = tenItemDial()
         dial.handle(.command(.step(1), time: 1))

@@ -33,6 +33,19 @@ struct StreamGenerator {
         events.append(.touch(TouchEvent(slot: slot, phase: phase, x: p.x, y: p.y, time: t)))
     }
 
+    /// Where a finger lifts: usually near the dial, often anywhere at all (a digitizer's
+    /// overshoot far off the screen, coordinates that are not finite), sometimes without a time.
+    mutating func end(_ phase: TouchPhase, slot: Int, near p: Point) {
+        var q = p
+        if chance(0.25) {
+            let wild: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e12, -2000, 5000, 1e6]
+            q = Point(x: chance(0.7) ? wild.randomElement(using: &rng)! : p.x,
+                      y: chance(0.7) ? wild.randomElement(using: &rng)! : p.y)
+        }
+        let time = chance(0.05) ? [Double.nan, .infinity, -.infinity].randomElement(using: &rng)! : t
+        events.append(.touch(TouchEvent(slot: slot, phase: phase, x: q.x, y: q.y, time: time)))
+    }
+
     /// One stream: a handful of actions of every kind, then every finger lifted.
     mutating func generate() -> [InputEvent] {
         for _ in 0..<Int.random(in: 1...12, using: &rng) {
@@ -58,7 +71,7 @@ struct StreamGenerator {
             }
         }
         t += 0.01
-        for slot in 0..<5 { touch(.up, slot: slot, at: center) }
+        for slot in 0..<5 { end(chance(0.1) ? .cancel : .up, slot: slot, near: center) }
         return events
     }
 
@@ -72,7 +85,7 @@ struct StreamGenerator {
             touch(.motion, slot: slot, at: p)
         }
         t += uniform(0...0.08)
-        if chance(0.9) { touch(.up, slot: slot, at: p) }
+        if chance(0.9) { end(chance(0.1) ? .cancel : .up, slot: slot, near: p) }
     }
 
     mutating func secondFinger() {
@@ -162,7 +175,13 @@ struct InvariantRun {
                 stepped(frame: true) { dial.advance(to: clock) }
             }
             clock = max(clock, input.time.isFinite ? input.time : clock)
+            let held = dial.motion
             stepped(frame: false) { dial.handle(input) }
+            // An up or cancel of the dragging finger is never dropped, wherever and whenever it is.
+            if case .dragging(let slot) = held, case .touch(let e) = input, e.slot == slot,
+               e.phase == .up || e.phase == .cancel, dial.motion == held {
+                fail("\(e.phase) at (\(e.x), \(e.y)) t=\(e.time) left the ring held")
+            }
         }
         // Every finger has lifted: the ring must rest on a slot within 10 s of frames.
         var frames = 0

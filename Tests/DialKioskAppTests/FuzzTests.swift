@@ -71,6 +71,35 @@ func files(in directory: URL, ending: String) -> [URL] {
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
     }
 
+    /// Huge item counts and labels, NULs and escapes (issue 10): refused with one located line,
+    /// or accepted within the limits, which the oracle checks on whatever it accepts.
+    @Test func hugeItemCountsAndLabelsKeepTheOraclesPromise() {
+        func menu(_ count: Int, label: String = "x") -> String {
+            "items:\n" + (0..<count).map { "  - id: i\($0)\n    label: \"\(label)\"\n" }.joined()
+        }
+        let inputs = [
+            menu(64), menu(65), menu(2_000), menu(1, label: String(repeating: "é", count: 200)),
+            menu(1, label: String(repeating: "x", count: 201)), menu(2, label: String(repeating: "ab ", count: 10_000)),
+            menu(1, label: "a\\0b"), menu(1, label: "\\e[2J"), "items: [" + String(repeating: "{id: a}, ", count: 3_000) + "]\n",
+            "items:\n  - id: a\n    command: [x" + String(repeating: ", \"\\0\"", count: 300) + "]\n",
+        ]
+        for text in inputs {
+            #expect(FuzzOracle.check(.config, Array(text.utf8)) == nil, "\(text.prefix(80))")
+        }
+    }
+
+    /// The oracle fails on an accepted configuration past the limits.
+    @Test func theOracleCatchesAcceptedLimitBreaches() {
+        var config = KioskConfig(items: DemoMenu.numbered(65))
+        #expect(FuzzOracle.checkAccepted(config) == "accepted 65 items")
+        config.items = [MenuItem(id: "a", label: String(repeating: "x", count: 201), color: RGBColor(hex: 0))]
+        #expect(FuzzOracle.checkAccepted(config) == "accepted a label of 201 characters")
+        config.items = [MenuItem(id: "a", label: "a", color: RGBColor(hex: 0), command: ["/bin/echo", "a\0b"])]
+        #expect(FuzzOracle.checkAccepted(config)?.hasPrefix("accepted a NUL") == true)
+        config.items = DemoMenu.numbered(64)
+        #expect(FuzzOracle.checkAccepted(config) == nil)
+    }
+
     @Test func theOracleCatchesAnUnlocatedError() {
         // The oracle itself must be able to fail: an error without a line is a finding.
         let error = ConfigError(file: FuzzOracle.fileName, line: nil, key: "items", message: "x")

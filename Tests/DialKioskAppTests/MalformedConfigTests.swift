@@ -56,6 +56,25 @@ import Testing
         ("theme: {ring: \"#000000\", ring: \"#111111\"}\n", "1: key 'ring' appears more than once"),
         ("42\n", "1: expected a mapping of keys, got '42'"),
         ("? [a]\n: b\n", "1: keys must be plain names, got a list"),
+        // Limits and control characters (issue 10, defects 6 and 11).
+        ("items:\n  - id: a\n    label: \"" + String(repeating: "é", count: 201) + "\"\n",
+         "3: items[0].label: at most 200 characters, got 201"),
+        ("items:\n  - id: a\n    label: \"Tea\\0<0>x\"\n", "3: items[0].label: contains a NUL character"),
+        ("items:\n  - id: a\n    label: \"Tea\\e[31m\"\n", "3: items[0].label: contains the control character U+001B"),
+        ("items:\n  - id: a\n    label: \"Tea\\tcake\"\n", "3: items[0].label: contains the control character U+0009"),
+        ("items:\n  - id: \"a\\0\"\n", "2: items[0].id: contains a NUL character"),
+        ("items:\n  - id: a\n    icon: \"/x\\0.png\"\n", "3: items[0].icon: contains a NUL character"),
+        ("items:\n  - id: a\n    command: [/bin/echo, \"a\\0b\"]\n", "3: items[0].command[1]: contains the control character U+0000"),
+        ("items:\n  - id: a\n    command: [\"/bin/echo\\n\"]\n", "3: items[0].command[0]: contains the control character U+000A"),
+        ("items:\n  - id: a\n    command: [/bin/echo, \"\\x1b]0;x\"]\n", "3: items[0].command[1]: contains the control character U+001B"),
+        ("items:\n  - id: a\n    command: [/bin/echo" + String(repeating: ", x", count: 256) + "]\n",
+         "3: items[0].command: at most 256 program and arguments, got 257"),
+        ("items:\n  - id: a\n    command: [/bin/echo, " + String(repeating: "x", count: 4097) + "]\n",
+         "3: items[0].command[1]: longer than 4096 bytes (4097)"),
+        ("theme:\n  font: \"/usr/share/fonts/\\0x.ttf\"\n", "2: theme.font: contains a NUL character"),
+        ("theme:\n  font: /" + String(repeating: "f", count: 4096) + "\n", "2: theme.font: longer than 4096 bytes (4097)"),
+        ("input:\n  seat: \"seat\\u0085\"\n", "2: input.seat: expected a non-empty single-line text"),
+        ("display:\n  connector: \"HDMI\\x7f\"\n", "2: display.connector: contains the control character U+007F"),
     ]
 
     @Test func everyMalformedConfigGivesOneLocatedLineAndStatus78() {
@@ -71,6 +90,48 @@ import Testing
             } catch {
                 Issue.record("unexpected \(error) for \(text)")
             }
+        }
+    }
+
+    /// Issue 10, defect 6: 20,000 items without a colour took 45 s to parse (a numbered demo menu
+    /// built per item), and nothing limited the list. The 65th item is refused at its line,
+    /// before any item is read; 64 are fine and take the palette's colours in order.
+    @Test func itemsPerRingAreLimitedAndDefaultColoursComeFromThePalette() throws {
+        func menu(_ count: Int) -> String { "items:\n" + (0..<count).map { "  - id: item-\($0)\n" }.joined() }
+        do {
+            _ = try ConfigParser.parse(menu(20_000), file: "big.yaml")
+            Issue.record("accepted 20,000 items")
+        } catch let error as ConfigError {
+            #expect(error.description == "big.yaml:66: items[64]: the dial shows at most 64 items legibly; this list has 20000")
+            #expect(error.exitStatus == .config)
+        }
+        let config = try ConfigParser.parse(menu(64), file: "ok.yaml")
+        #expect(config.items.count == 64)
+        #expect(config.items.map(\.color) == DemoMenu.numbered(64).map(\.color))
+        #expect(config.items[13].color == DemoMenu.paletteColor(1))
+    }
+
+    /// Labels of up to 200 characters, any script; tabs and newlines stay allowed in command
+    /// arguments (a `sh -c` script), not in the program.
+    @Test func limitsLeaveOrdinaryTextAlone() throws {
+        let label = String(repeating: "नमस्ते", count: 33)  // 198 code points
+        let config = try ConfigParser.parse("""
+            items:
+              - id: a
+                label: "\(label)"
+                command: [/bin/sh, -c, "echo one\\techo two\\necho three"]
+            """, file: "ok.yaml")
+        #expect(config.items[0].label == label)
+        #expect(config.items[0].command == ["/bin/sh", "-c", "echo one\techo two\necho three"])
+    }
+
+    /// A text over 1 MiB is refused whole, before YAML reads it (ConfigLoader reads no more
+    /// than that; the same limit holds for a caller handing the text over).
+    @Test func aFileOverOneMebibyteIsRefused() {
+        let text = "# " + String(repeating: "x", count: ConfigLimits.fileBytes) + "\n"
+        #expect(throws: ConfigError(file: "huge.yaml", line: nil, key: nil,
+                                    message: "1048579 bytes, larger than 1 MiB; is this the right file?")) {
+            try ConfigParser.parse(text, file: "huge.yaml")
         }
     }
 

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+import TouchInput
 @testable import DialKioskApp
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
 func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
@@ -80,6 +84,136 @@ func jsonLines(_ text: String) -> [[String: Any]] {
     }
 }
 
+/// Hostile and unusual scripts (issue 10, defects 7, 10, 12 and 13), through the binary.
+@Suite struct HostileSimulateTests {
+    static let tap = """
+        {"t": 0.5, "type": "down", "x": 400, "y": 70}
+        {"t": 0.55, "type": "up", "x": 400, "y": 70}
+        """
+    /// A drag from 12 o'clock towards 3 o'clock: the ring turns and settles.
+    static let drag = """
+        {"t": 0.5, "type": "down", "x": 400, "y": 70}
+        {"t": 0.6, "type": "motion", "x": 520, "y": 120}
+        {"t": 0.7, "type": "motion", "x": 570, "y": 240}
+        {"t": 0.75, "type": "up", "x": 570, "y": 240}
+        """
+
+    @Test func crlfScriptsRunLikeLfScripts() throws {
+        let lf = try runDialkiosk(["simulate"], stdin: Self.drag + "\n")
+        let crlf = try runDialkiosk(["simulate"], stdin: Self.drag.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n")
+        #expect(crlf.status == 0, "\(crlf.err)")
+        #expect(!lf.out.isEmpty && crlf.out == lf.out)
+    }
+
+    /// Newlines and NULs in a bad value are escaped: the message stays one line.
+    @Test func scriptErrorsAreOneEscapedLine() throws {
+        let r = try runDialkiosk(["simulate"], stdin: #"{"t": 0, "type": "up\u0000\n<0>forged", "x": 1, "y": 1}"# + "\n")
+        #expect(r.status == 65)
+        #expect(r.err == #"dialkiosk: <stdin>:1: 'type' must be one of down, motion, up, cancel, got 'up\u{0}\n<0>forged'"# + "\n")
+    }
+
+    /// A script that leaves a finger down used to exit 0 with no output at all.
+    @Test func aFingerLeftDownIsReported() throws {
+        let r = try runDialkiosk(["simulate"], stdin: #"{"t": 0.5, "type": "down", "x": 570, "y": 240}"# + "\n")
+        #expect(r.status == 0)
+        let last = try #require(jsonLines(r.out).last)
+        #expect(last["event"] as? String == "unfinished" && last["reason"] as? String == "finger-down")
+        #expect(r.err.contains("<stdin>: the input ended with a finger down"))
+    }
+
+    @Test func runningPastMaxSecondsIsReported() throws {
+        let r = try runDialkiosk(["simulate", "--max-seconds", "0.6"], stdin: Self.drag)
+        let last = try #require(jsonLines(r.out).last)
+        #expect(last["event"] as? String == "unfinished" && last["reason"] as? String == "max-seconds")
+        #expect(last["t"] as? Double == 0.6)
+        #expect(r.err.contains("stopped at --max-seconds 0.6"))
+        let whole = try runDialkiosk(["simulate"], stdin: Self.drag)
+        #expect(!whole.out.contains("unfinished") && whole.err.isEmpty)
+    }
+
+    /// `--max-seconds 1e18` and a sample at t=2e17 trapped (status 132).
+    @Test func hugeTimesAreInputErrors() throws {
+        let option = try runDialkiosk(["simulate", "--max-seconds", "1e18"], stdin: Self.tap)
+        #expect(option.status == 64)
+        #expect(option.err.contains("--max-seconds must be a positive number of at most 1e9"))
+        let sample = try runDialkiosk(["simulate"], stdin: #"{"t": 2e17, "type": "down", "x": 400, "y": 100}"#)
+        #expect(sample.status == 65)
+        #expect(sample.err.contains("<stdin>:1: 't' must be at most 1e9 (seconds), got 2e+17"))
+    }
+
+    /// A file is checked whole before anything runs; a pipe runs as it arrives, so the events
+    /// before a bad line are out when it is reported.
+    @Test func filesAreCheckedFirstPipesRunAsTheyCome() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        // The bad line is read when the sample before it is handled (at t=3, after the rest).
+        let script = Self.drag + "\n{\"t\": 3, \"type\": \"motion\", \"x\": 1, \"y\": 1}\n{\"t\": 4, \"type\": \"jump\", \"x\": 1, \"y\": 1}\n"
+        writeFile(dir.path + "/bad.jsonl", script)
+        let file = try runDialkiosk(["simulate", "--script", dir.path + "/bad.jsonl"])
+        #expect(file.status == 65 && file.out.isEmpty)
+        #expect(file.err.contains("bad.jsonl:6: 'type' must be one of"))
+        let pipe = try runDialkiosk(["simulate"], stdin: script)
+        #expect(pipe.status == 65)
+        #expect(pipe.err.contains("<stdin>:6: 'type' must be one of"))
+        #expect(jsonLines(pipe.out).contains { $0["event"] as? String == "rest" })
+    }
+
+    @Test func recordFilesThatAreNotRegularFilesOrTrapAreRefused() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let zero = try runDialkiosk(["simulate", "--libinput-record", "/dev/zero"])
+        #expect(zero.status == 66 && zero.err.contains("/dev/zero: is not a regular file (a character device)"))
+        let directory = try runDialkiosk(["simulate", "--libinput-record", dir.path])
+        #expect(directory.status == 66 && directory.err.contains("\(dir.path): is a directory"))
+        writeFile(dir.path + "/wide.yml", """
+            version: 1
+            devices:
+            - node: /dev/input/event7
+              evdev:
+                absinfo:
+                  53: [-9223372036854775808, 9223372036854775807, 0, 0, 0]
+                  54: [0, 499, 0, 0, 0]
+              events:
+              - evdev:
+                - [0, 0, 3, 57, 5]
+                - [0, 0, 0, 0, 0]
+
+            """)
+        let wide = try runDialkiosk(["simulate", "--libinput-record", dir.path + "/wide.yml"])
+        #expect(wide.status == 65)
+        #expect(wide.err.contains("wide.yml: line 6: devices[0].evdev.absinfo.53: minimum -9223372036854775808"))
+    }
+}
+
+/// The script reader on its own: streamed, bounded per line.
+@Suite struct TouchScriptReaderTests {
+    /// Samples come out as their lines arrive, before the writer closes the pipe.
+    @Test func readsSamplesAsTheyArrive() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let line = #"{"t": 0.5, "type": "down", "x": 1, "y": 2}"# + "\n"
+        _ = line.withCString { write(fds[1], $0, strlen($0)) }
+        var reader = TouchScript.Reader(lines: LineReader(fd: fds[0]), source: "pipe")
+        #expect(try reader.next()?.time == 0.5)
+        close(fds[1])
+        #expect(try reader.next() == nil)
+    }
+
+    /// `< /dev/zero` grew to 5.4 GB in 20 s; now the first line is refused at 64 KiB.
+    @Test func anEndlessLineIsRefusedAtItsStart() throws {
+        let fd = open("/dev/zero", O_RDONLY)
+        defer { close(fd) }
+        var reader = TouchScript.Reader(lines: LineReader(fd: fd), source: "<stdin>")
+        do {
+            _ = try reader.next()
+            Issue.record("read a sample from /dev/zero")
+        } catch let error as ScriptError {
+            #expect(error.description == "<stdin>:1: longer than 65536 bytes; expected one touch sample per line")
+        }
+    }
+}
+
 @Suite struct TouchScriptTests {
     @Test func parsesSamplesWithDefaultsAndSkipsComments() throws {
         let text = """
@@ -129,5 +263,36 @@ func jsonLines(_ text: String) -> [[String: Any]] {
         #expect(line.contains("\"t\": 0.30000000000000004,"))
         #expect(object["n"] is NSNull)
         #expect(line.hasPrefix("{\"label\": "))
+    }
+}
+
+/// The hand-written reader of one script line against Foundation's on the same text.
+@Suite struct FlatJSONTests {
+    @Test func readsScalarsWithEscapes() {
+        let line = #" { "t" : -0.5e-3, "type":"d\u00e9\n\"\\\/\ud83d\ude00", "x": 1E+2, "y": 0, "ok": true, "no": null } "#
+        #expect(FlatJSON.object(ArraySlice(line.utf8)) == [
+            "t": .number(-0.0005), "type": .string("dé\n\"\\/😀"), "x": .number(100), "y": .number(0),
+            "ok": .bool(true), "no": .null,
+        ])
+        #expect(FlatJSON.object(ArraySlice("{}".utf8)) == [:])
+    }
+
+    @Test(arguments: [
+        #"{"t": 01}"#, #"{"t": .5}"#, #"{"t": 1.}"#, #"{"t": +1}"#, #"{"t": 1e}"#, #"{"t": -}"#, #"{"a": [1]}"#,
+        #"{"a": {}}"#, #"{"a": 1,}"#, #"{"a" 1}"#, #"{"a": 1} x"#, #"{"a": "\x"}"#, "{\"a\": \"\u{1}\"}",
+        #"{"a": "\ud800"}"#, #"{"a": "\udc00"}"#, #"{"a": "\u12"}"#, #"{"a": "\u+123"}"#, #"{'a': 1}"#,
+        #"{"a": tru}"#, #"{"a": 1"#, #"{"a": "b}"#, "[1, 2]", "", "{,}", #"{"a": NaN}"#, #"{"a": Infinity}"#,
+    ])
+    func refusesWhatJSONRefuses(text: String) {
+        #expect(FlatJSON.object(ArraySlice(text.utf8)) == nil)
+        let foundation = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let flat = foundation.map { $0.values.allSatisfy { !($0 is [Any]) && !($0 is [String: Any]) } } ?? false
+        // swift-foundation takes a trailing comma, which RFC 8259 does not.
+        #expect(!flat || text == #"{"a": 1,}"#, "Foundation reads \(text) as a flat object")
+    }
+
+    @Test func refusesInvalidUTF8AndRepeatedKeys() {
+        #expect(FlatJSON.object([0x7B, 0x22, 0x61, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]) == nil)
+        #expect(FlatJSON.object(ArraySlice(#"{"t": 1, "t": 2}"#.utf8)) == nil)
     }
 }

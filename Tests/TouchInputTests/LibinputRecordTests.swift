@@ -1,5 +1,8 @@
 import DialCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import TouchInput
 
@@ -191,5 +194,145 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
             - [0, 0, 3, 47, 99]
         """)
         #expect(failure(yaml) == LibinputRecordError(line: 12, path: "ABS_MT_SLOT", problem: "slot 99 is outside 0...63"))
+    }
+}
+
+/// Hostile recordings (issue 10, defects 10 and 12): values beyond what the kernel's structs
+/// hold are located errors, not traps, and files are streamed, not held.
+@Suite struct HostileLibinputRecordTests {
+    private func failure(_ yaml: String) -> LibinputRecordError? {
+        do {
+            _ = try parseLibinputRecord(yaml: yaml, screenWidth: 800, screenHeight: 480)
+            Issue.record("accepted")
+            return nil
+        } catch let error as LibinputRecordError {
+            return error
+        } catch {
+            Issue.record("unexpected error \(error)")
+            return nil
+        }
+    }
+
+    /// absinfo [-2^63, 2^63-1] made `EvdevTouchReplay.scale` trap (status 132).
+    @Test func absinfoBeyondThirtyTwoBitsIsLocated() {
+        let yaml = recording(absinfo: "53: [-9223372036854775808, 9223372036854775807, 0, 0, 0]\n      54: [0, 499, 0, 0, 0]",
+                             events: """
+          - evdev:
+            - [0, 0, 3, 57, 5]
+            - [0, 0, 3, 53, 500]
+            - [0, 0, 0, 0, 0]
+        """)
+        #expect(failure(yaml) == LibinputRecordError(
+            line: 8, path: "devices[0].evdev.absinfo.53",
+            problem: "minimum -9223372036854775808 or maximum 9223372036854775807 is outside the kernel's 32-bit range"))
+    }
+
+    /// The widest ranges the kernel can report still scale without a trap.
+    @Test func theWidestThirtyTwoBitRangeScales() throws {
+        let yaml = recording(absinfo: "53: [-2147483648, 2147483647, 0, 0, 0]\n      54: [-2147483648, 2147483647, 0, 0, 0]",
+                             events: """
+          - evdev:
+            - [0, 0, 3, 57, 5]
+            - [0, 0, 3, 53, 2147483647]
+            - [0, 0, 3, 54, -2147483648]
+            - [0, 0, 0, 0, 0]
+        """)
+        let events = try parseLibinputRecord(yaml: yaml, screenWidth: 800, screenHeight: 480)
+        #expect(events.first?.phase == .down)
+        #expect(events.first.map { $0.x > 799 && $0.x < 800 && $0.y == 0 } == true)
+    }
+
+    @Test(arguments: [
+        ("[0, 0, 3, 53, 9223372036854775807]", "value 9223372036854775807 is outside -2147483648...2147483647"),
+        ("[9223372036854775807, 0, 3, 53, 1]", "sec 9223372036854775807 is outside 0...1000000000"),
+        ("[-1, 0, 3, 53, 1]", "sec -1 is outside 0...1000000000"),
+        ("[0, 1000000, 3, 53, 1]", "usec 1000000 is outside 0...999999"),
+        ("[0, 0, 65536, 53, 1]", "type 65536 is outside 0...65535"),
+        ("[0, 0, 3, -1, 1]", "code -1 is outside 0...65535"),
+        ("[0, 0, 3, 53, 99999999999999999999]", "\"99999999999999999999\" is not an integer"),
+        ("[0, 0, 3, 53, 1, 2]", "expected 5 integers [sec, usec, type, code, value]"),
+        ("{sec: 0}", "expected 5 integers [sec, usec, type, code, value]"),
+    ])
+    func rowsBeyondTheKernelsTypesAreLocated(row: String, problem: String) {
+        let yaml = recording(events: "  - evdev:\n    - [0, 0, 3, 57, 5]\n    - \(row)\n")
+        #expect(failure(yaml) == LibinputRecordError(line: 13, path: "devices[0].events[0].evdev[1]", problem: problem))
+        // The same row written inline (a YAML flow list) gets the same check.
+        let inline = recording(events: "  [{evdev: [[0, 0, 3, 57, 5], \(row)]}]\n").replacingOccurrences(of: "events:\n", with: "events:")
+        #expect(failure(inline)?.problem == problem || row.hasPrefix("{"))
+    }
+
+    /// Two devices, the touch device second, a comment and CRLF line ends: lines after a streamed
+    /// list keep their numbers in messages, and the second device's own list is replayed.
+    @Test func aListAfterAnotherIsFoundAndLinesAreTheFilesLines() throws {
+        let yaml = """
+            version: 1
+            devices:
+            - node: /dev/input/event1
+              evdev:
+                name: "keys"
+                absinfo: {}
+              events:
+              - evdev:
+                - [0, 0, 1, 30, 1]
+                - [0, 0, 0, 0, 0]
+            - node: /dev/input/event2
+              evdev:
+                name: "panel"
+                absinfo:
+                  53: [0, 999, 0, 0, 0]
+                  54: [0, 499, 0, 0, 0]
+              events:
+              # Current time is 12:00:00
+              - libinput:
+                - {type: TOUCH_DOWN, time: 0.0}
+              - evdev:
+                - [0, 0, 3, 57, 5]      # EV_ABS / ABS_MT_TRACKING_ID 5
+                - [0, 0, 3, 53, 500]
+                - [0, 0, 3, 54, 250]
+                - [0, 0, 0, 0, 0]
+              - evdev:
+                - [0, 8000, 3, 57, -1]
+                - [0, 8000, 0, 0, 0]
+
+            """.replacingOccurrences(of: "\n", with: "\r\n")
+        let events = try parseLibinputRecord(yaml: yaml, screenWidth: 1000, screenHeight: 500)
+        #expect(events.map(\.phase) == [.down, .frame, .up, .frame])
+        #expect(events[0].x == 500 && events[0].y == 250 && events[2].time == 0.008)
+        let broken = yaml.replacingOccurrences(of: "54: [0, 499, 0, 0, 0]", with: "54: [0, 0, 0, 0, 0]")
+        #expect(failure(broken) == LibinputRecordError(line: 16, path: "devices[1].evdev.absinfo.54",
+                                                       problem: "maximum 0 is not above minimum 0"))
+        let badRow = yaml.replacingOccurrences(of: "[0, 8000, 3, 57, -1]", with: "[0, 8000, 3, 57]")
+        #expect(failure(badRow) == LibinputRecordError(line: 27, path: "devices[1].events[2].evdev[0]",
+                                                       problem: "expected 5 integers [sec, usec, type, code, value]"))
+    }
+
+    /// `/dev/zero` or a binary file: one line without an end is refused at 64 KiB, located.
+    @Test func aHugeLineIsLocated() {
+        let error = failure("version: 1\n" + String(repeating: "\0", count: LineReader.defaultMaximumLineBytes + 1))
+        #expect(error == LibinputRecordError(line: 2, path: "", problem: "longer than 65536 bytes; is this a libinput record file?"))
+    }
+
+    /// A file is streamed: the events before a broken row come out before its error, and a
+    /// directory or a device is refused before anything is read.
+    @Test func aFileIsStreamedAndMustBeRegular() throws {
+        var text = recording(events: "")
+        for k in 0..<2_000 { text += "  - evdev:\n    - [0, \(k), 3, 57, \(k)]\n    - [0, \(k), 0, 0, 0]\n" }
+        text += "  - evdev:\n    - [0, 0, 3, 57, x]\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(getpid()).yml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var stream = try LibinputRecordFile(path: path).touchEvents(screenWidth: 800, screenHeight: 480)
+        var count = 0
+        do {
+            while try stream.next() != nil { count += 1 }
+            Issue.record("the broken last row was accepted")
+        } catch let error as LibinputRecordError {
+            #expect(error == LibinputRecordError(line: 6012, path: "devices[0].events[2000].evdev[0]", problem: "\"x\" is not an integer"))
+        }
+        // Each contact replaces the previous one: an up, a down and a frame per SYN_REPORT.
+        #expect(count == 1 + 1 + 1999 * 3)
+        #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/dev/zero") }
+        #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/tmp") }
+        #expect(throws: LineReader.Failure.open(errno: ENOENT)) { try LibinputRecordFile(path: "/nonexistent.yml") }
     }
 }

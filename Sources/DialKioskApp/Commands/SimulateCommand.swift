@@ -15,7 +15,9 @@ struct SimulateCommand: ParsableCommand {
               {"t": 0.016, "type": "down", "x": 400, "y": 120, "slot": 0}
             (t in seconds, x/y in screen pixels, type down|motion|up|cancel, slot optional.)
             Output: one JSON object per line for selected, activated and rest events. The run
-            ends when the script is over and the ring is at rest, or at --max-seconds.
+            ends when the script is over and the ring is at rest; a run that ends with a finger
+            down or at --max-seconds ends with an "unfinished" event. A script in a file is
+            checked whole before it runs; one on a pipe runs as it arrives.
             """
     )
 
@@ -73,11 +75,11 @@ struct SimulateCommand: ParsableCommand {
         guard jitter.isFinite, jitter >= 0, jitter / 1000 < 1 / refresh else {
             throw ValidationError("--jitter must be at least 0 and less than one frame (\(1000 / refresh) ms), got \(jitter)")
         }
-        if let items, !(1...512).contains(items) {
-            throw ValidationError("--items must be between 1 and 512, got \(items)")
+        if let items, !(1...ConfigLimits.items).contains(items) {
+            throw ValidationError("--items must be between 1 and \(ConfigLimits.items), got \(items)")
         }
-        guard maxSeconds.isFinite, maxSeconds > 0 else {
-            throw ValidationError("--max-seconds must be a positive number, got \(maxSeconds)")
+        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= FrameClockSimulation.maximumSeconds else {
+            throw ValidationError("--max-seconds must be a positive number of at most 1e9, got \(maxSeconds)")
         }
     }
 
@@ -114,45 +116,50 @@ struct SimulateCommand: ParsableCommand {
                                                  onEvent: onEvent, onFrame: onFrame)
                 if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
             } else {
-                let touches = try readTouches()
-                try simulation.run(dial, inputs: touches.lazy.map { .touch($0) }, onEvent: onEvent, onFrame: onFrame)
+                let input = try touchSource()
+                // A file is read twice: a malformed line is reported before any output. A pipe
+                // is run as it arrives: its events go out as they happen, up to a bad line.
+                if input.rereadable {
+                    let check = try input.start()
+                    while try check() != nil {}
+                }
+                let next = try input.start()
+                let summary = try simulation.run(dial, next: {
+                    if !input.rereadable { out.flush() }
+                    return try next().map { .touch($0) }
+                }, onEvent: onEvent, onFrame: onFrame)
+                reportUnfinished(summary, source: input.source, out: &out)
             }
             out.flush()
             memory.flush()
         }
     }
 
-    /// The touch samples of the script, or of the `libinput record` capture, checked whole.
-    private func readTouches() throws -> [TouchEvent] {
-        guard let path = libinputRecord else {
-            let (text, source) = try readScript()
-            return try TouchScript.parse(text, source: source)
-        }
-        if let failure = RegularFile.check(path), !failure.missing {
-            throw CommandFailure("\(path): \(failure.reason)", status: .noInput)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): no such libinput record file", status: .noInput)
-        }
-        do {
-            return try parseLibinputRecord(yaml: String(decoding: data, as: UTF8.self),
-                                           screenWidth: size.width, screenHeight: size.height)
-        } catch let error as LibinputRecordError {
-            throw CommandFailure("\(path): \(error)", status: .dataError)
-        }
+    /// The touch samples: a `libinput record` file, a script file, or standard input.
+    private func touchSource() throws -> TouchSource {
+        if let path = libinputRecord { return try .record(path, width: size.width, height: size.height) }
+        guard let path = script, path != "-" else { return .standardInput() }
+        return try .script(path)
     }
 
-    private func readScript() throws -> (String, String) {
-        guard let path = script, path != "-" else {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            return (String(decoding: data, as: UTF8.self), "<stdin>")
+    /// A run that did not end at rest says so: a final `unfinished` event and a line on stderr.
+    private func reportUnfinished(_ summary: FrameClockSimulation.Summary, source: String, out: inout LineWriter) {
+        let reason: String, why: String
+        switch summary.end {
+        case .maxSeconds:
+            let limit = maxSeconds.rounded() == maxSeconds ? "\(Int(maxSeconds))" : "\(maxSeconds)"
+            (reason, why) = ("max-seconds", "stopped at --max-seconds \(limit) with the ring moving or samples left")
+        case .finished where !summary.endedAtRest:
+            (reason, why) = ("finger-down", "the input ended with a finger down (no up or cancel), holding the ring")
+        default:
+            return
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(path): no such touch script", status: .noInput)
+        if !quiet {
+            out.write(EventLine([("t", .number(summary.endTime)), ("event", .string("unfinished")),
+                                 ("reason", .string(reason)), ("frames", .int(summary.frames))]).text)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): cannot be read", status: .noInput)
-        }
-        return (String(decoding: data, as: UTF8.self), path)
+        out.flush()
+        let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
+        JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: \(source): \(why)".oneLine()))
     }
 }

@@ -56,20 +56,31 @@ struct ConfigSection {
         ConfigError(file: file, line: (node ?? self.node).mark?.line, key: keyPath(key), message: message)
     }
 
-    /// The text of a scalar field (any scalar: `label: 42` is the label "42").
+    /// The text of a scalar field (any scalar: `label: 42` is the label "42"). Never one with a
+    /// NUL (`"\0"` in a quoted YAML string), which C strings, argv and the journal would cut.
     func string(_ key: String, expecting expectation: String = "a text value") throws -> String? {
         guard let node = value(key) else { return nil }
         guard case .scalar(let scalar) = node else {
             throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
         }
+        guard !scalar.string.unicodeScalars.contains("\0") else {
+            throw error(key, node, "contains a NUL character (\\0), which no text value may")
+        }
         return scalar.string
     }
 
-    /// A non-empty single-line string.
-    func name(_ key: String) throws -> String? {
+    /// A non-empty single-line string without control characters, of at most `maximumBytes`
+    /// bytes of UTF-8 (a path or a name; labels are limited in characters by the caller).
+    func name(_ key: String, maximumBytes: Int = ConfigLimits.nameBytes) throws -> String? {
         guard let text = try string(key) else { return nil }
         guard !text.isEmpty, !text.contains(where: { $0.isNewline }) else {
             throw error(key, value(key), "expected a non-empty single-line text, got '\(text)'")
+        }
+        if let control = ConfigLimits.controlCharacter(in: text) {
+            throw error(key, value(key), "contains the control character U+\(hex(control)); expected plain text")
+        }
+        guard text.utf8.count <= maximumBytes else {
+            throw error(key, value(key), "longer than \(maximumBytes) bytes (\(text.utf8.count))")
         }
         return text
     }
@@ -143,13 +154,29 @@ struct ConfigSection {
         guard case .sequence(let sequence) = node else {
             throw error(key, node, "expected \(expectation), got \(ConfigSection.describe(node))")
         }
+        guard sequence.count <= ConfigLimits.commandArguments else {
+            throw error(key, node, "at most \(ConfigLimits.commandArguments) program and arguments, got \(sequence.count)")
+        }
         var argv: [String] = []
         for (i, element) in sequence.enumerated() {
-            guard case .scalar(let scalar) = element else {
-                throw ConfigError(file: file, line: element.mark?.line, key: "\(keyPath(key))[\(i)]",
-                                  message: "expected a string, got \(ConfigSection.describe(element))")
+            func fail(_ message: String) -> ConfigError {
+                ConfigError(file: file, line: element.mark?.line, key: "\(keyPath(key))[\(i)]", message: message)
             }
-            argv.append(scalar.string)
+            guard case .scalar(let scalar) = element else {
+                throw fail("expected a string, got \(ConfigSection.describe(element))")
+            }
+            let text = scalar.string
+            // execve(2) ends an argument at a NUL; a `sh -c` script may hold tabs and newlines,
+            // but no other control character belongs in an argument, and none in the program.
+            let allowed: Set<Unicode.Scalar> = i == 0 ? [] : ["\t", "\n"]
+            if let control = ConfigLimits.controlCharacter(in: text, allowing: allowed) {
+                throw fail("contains the control character U+\(hex(control))"
+                           + (i == 0 ? "; expected a program path" : "; only tabs and newlines may stand in an argument"))
+            }
+            guard text.utf8.count <= ConfigLimits.argumentBytes else {
+                throw fail("longer than \(ConfigLimits.argumentBytes) bytes (\(text.utf8.count))")
+            }
+            argv.append(text)
         }
         guard let program = argv.first, !program.isEmpty else {
             throw error(key, node, "expected \(expectation), got an empty list or an empty program name")
@@ -161,6 +188,12 @@ struct ConfigSection {
     func section(_ key: String, known: [String]) throws -> ConfigSection? {
         guard let node = value(key) else { return nil }
         return try ConfigSection(file: file, path: keyPath(key), node: node, known: known)
+    }
+
+    /// A code point as messages name it: `0000`, `001B`, `0085`.
+    private func hex(_ scalar: Unicode.Scalar) -> String {
+        let digits = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }

@@ -16,6 +16,7 @@ public enum ConfigParser {
 
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
     public static func parse(_ text: String, file: String) throws -> KioskConfig {
+        try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -53,6 +54,12 @@ public enum ConfigParser {
         guard !sequence.isEmpty else {
             throw document.error("items", node, "the menu needs at least one item")
         }
+        if sequence.count > ConfigLimits.items {
+            let extra = sequence[ConfigLimits.items]
+            throw ConfigError(file: document.file, line: extra.mark?.line, key: "items[\(ConfigLimits.items)]",
+                              message: "the dial shows at most \(ConfigLimits.items) items legibly; "
+                                  + "this list has \(sequence.count)")
+        }
         var items: [MenuItem] = []
         var firstLine: [String: Int] = [:]
         for (i, itemNode) in sequence.enumerated() {
@@ -70,7 +77,12 @@ public enum ConfigParser {
             }
             firstLine[id] = item.value("id")?.mark?.line ?? 0
             let label = try item.name("label") ?? id
-            let color = try item.color("color") ?? DemoMenu.numbered(i + 1)[i].color
+            let characters = label.unicodeScalars.count
+            guard characters <= ConfigLimits.labelCharacters else {
+                throw item.error("label", item.value("label"),
+                                 "at most \(ConfigLimits.labelCharacters) characters, got \(characters)")
+            }
+            let color = try item.color("color") ?? DemoMenu.paletteColor(i)
             let icon = try item.name("icon")
             if let icon, !icon.hasPrefix("/") {
                 throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")

@@ -1,5 +1,37 @@
 import DialCore
 
+/// The limits of a configuration file. Each keeps the work of a parse or a reload, and of
+/// painting what the file says, bounded: a hand-written menu is far inside all of them.
+public enum ConfigLimits {
+    /// Bytes of the whole file (1 MiB): a hand-edited file is a few kilobytes.
+    public static let fileBytes = 1 << 20
+    /// Items on the dial: at 64 the discs at rest are already small on a 1920x1080 panel; more
+    /// cannot be told apart or read.
+    public static let items = 64
+    /// Unicode code points of a label: two lines' worth at the largest size; the painter fits
+    /// what is shown in the item's disc.
+    public static let labelCharacters = 200
+    /// UTF-8 bytes of a path or a name (font, icon, device, connector, seat): PATH_MAX.
+    public static let nameBytes = 4096
+    /// Program and arguments of an item's command, and the UTF-8 bytes of each.
+    public static let commandArguments = 256
+    public static let argumentBytes = 4096
+
+    /// Refuses a file of `byteCount` bytes (for a caller that knows the size before reading,
+    /// from fstat, and for the parser, which sees the text).
+    public static func checkFileSize(_ byteCount: Int, file: String) throws {
+        guard byteCount <= fileBytes else {
+            throw ConfigError(file: file, line: nil, key: nil,
+                              message: "\(byteCount) bytes, larger than 1 MiB; is this the right file?")
+        }
+    }
+
+    /// The first control character (C0, DEL, C1) of `text`, with the ones `allowed` skipped.
+    static func controlCharacter(in text: String, allowing allowed: Set<Unicode.Scalar> = []) -> Unicode.Scalar? {
+        text.unicodeScalars.first { $0.properties.generalCategory == .control && !allowed.contains($0) }
+    }
+}
+
 /// Parsers for the configuration's textual value forms. Each returns nil for text it does not
 /// accept; the caller words the error, because it knows the key and the line.
 enum ConfigValues {

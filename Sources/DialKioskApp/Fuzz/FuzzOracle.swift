@@ -30,13 +30,7 @@ public enum FuzzOracle {
 
     static func checkConfig(_ text: String) -> String? {
         do {
-            let config = try ConfigParser.parse(text, file: fileName)
-            if config.items.isEmpty { return "accepted a menu with no items" }
-            let p = config.physics
-            guard p.decay > 0, p.decay < 1, p.minFlingSpeed.isFinite, p.inflateMin.isFinite, p.inflateMax.isFinite else {
-                return "accepted physics out of range: \(p)"
-            }
-            return nil
+            return checkAccepted(try ConfigParser.parse(text, file: fileName))
         } catch let error as ConfigError {
             let line = error.description
             if line.contains("\n") { return "error spans lines: \(line.debugDescription)" }
@@ -48,6 +42,28 @@ public enum FuzzOracle {
         } catch {
             return "unexpected error type \(type(of: error)): \(error)"
         }
+    }
+
+    /// What an accepted configuration must respect: the physics' ranges and the limits that
+    /// keep painting and reloading bounded, with no NUL in any text.
+    static func checkAccepted(_ config: KioskConfig) -> String? {
+        if config.items.isEmpty { return "accepted a menu with no items" }
+        if config.items.count > ConfigLimits.items { return "accepted \(config.items.count) items" }
+        let p = config.physics
+        guard p.decay > 0, p.decay < 1, p.minFlingSpeed.isFinite, p.inflateMin.isFinite, p.inflateMax.isFinite else {
+            return "accepted physics out of range: \(p)"
+        }
+        if let item = config.items.first(where: { $0.label.unicodeScalars.count > ConfigLimits.labelCharacters }) {
+            return "accepted a label of \(item.label.unicodeScalars.count) characters"
+        }
+        var texts = config.items.flatMap { [$0.id, $0.label] + ($0.command ?? []) + [$0.iconPath ?? ""] }
+        if case .path(let s) = config.theme.font { texts.append(s) }
+        if case .family(let s) = config.theme.font { texts.append(s) }
+        texts += [config.display.device ?? "", config.display.connector ?? "", config.input.seat]
+        if let text = texts.first(where: { $0.unicodeScalars.contains("\0") }) {
+            return "accepted a NUL in \(text.debugDescription)"
+        }
+        return nil
     }
 
     static func checkRecord(_ text: String) -> String? {
@@ -79,6 +95,8 @@ public struct MutationFuzzer {
         "items:", "- id: x\n", "color: ", "command: [", "physics:", "decay: ", "rotation: ", "devices:",
         "events:", "- evdev:", "absinfo:", "53: [0, 4095, 0, 0, 0]", "- [0, 0, 3, 57, 1]", "\u{FEFF}", "é", "\u{0}",
         "? ", "|\n", ">\n", "---\n", "...\n", "%YAML 1.2\n", "<<: *a\n",
+        "\\0", "\\e", "\\u0085", "\"\\0\"", "label: \"", "- [0, 0, 3, 53, 9223372036854775807]",
+        "53: [-9223372036854775808, 9223372036854775807, 0, 0, 0]", "- [99999999999, 0, 0, 0, 0]", "\r\n",
     ]
 
     public init(seed: UInt64, corpus: [[UInt8]]) {
@@ -96,7 +114,14 @@ public struct MutationFuzzer {
     private mutating func position(_ bytes: [UInt8]) -> Int { Int.random(in: 0...bytes.count, using: &rng) }
 
     private mutating func mutate(_ bytes: inout [UInt8]) {
-        switch Int.random(in: 0..<7, using: &rng) {
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 7 where !bytes.isEmpty:
+            // A region repeated up to 200 times (at most 8 KiB more): item lists, labels and event
+            // lists past every limit, at a size the seeded budget parses quickly.
+            let a = Int.random(in: 0..<bytes.count, using: &rng)
+            let b = min(bytes.count, a + Int.random(in: 1...96, using: &rng))
+            let copies = Array(repeatElement(bytes[a..<b], count: Int.random(in: 2...200, using: &rng)).joined())
+            bytes.insert(contentsOf: copies.prefix(8_192), at: b)
         case 0 where !bytes.isEmpty:
             let i = Int.random(in: 0..<bytes.count, using: &rng)
             bytes[i] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
