@@ -4,7 +4,7 @@
 #   a 1,000,000-line touch script, from a file and from a pipe;
 #   a 60,000-frame `libinput record` file;
 #   `simulate < /dev/zero`;
-#   configurations of 20,000 items and of 1 MiB.
+#   configurations of 20,000 items and of 256 KiB.
 # Usage: scripts/bench-inputs.sh [BIN]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,8 +47,8 @@ with open(work + "/record.yml", "w") as f:  # contacts of 50 frames, 8 ms apart
         usec += 8000 + (100_000 if i == 49 else 0)
 with open(work + "/items-20k.yaml", "w") as f:
     f.write("items:\n" + "".join("  - id: item-%d\n" % i for i in range(20_000)))
-with open(work + "/flow-1m.yaml", "w") as f:
-    f.write("items: [" + "{id: a}, " * 110_000 + "]\n")
+with open(work + "/flow-256k.yaml", "w") as f:
+    f.write("items: [" + "{id: a}, " * 28_000 + "]\n")
 PY
 
 measure() {
@@ -61,4 +61,4 @@ measure "script, 1M lines, pipe" sh -c "cat '$work/script.jsonl' | '$bin' simula
 measure "libinput record, 60,000 frames" "$bin" simulate --quiet --libinput-record "$work/record.yml"
 measure "simulate < /dev/zero (killed after 3 s)" timeout 3 "$bin" simulate --quiet </dev/zero
 measure "check-config, 20,000 items" "$bin" check-config "$work/items-20k.yaml"
-measure "check-config, 1 MiB flow list" "$bin" check-config "$work/flow-1m.yaml"
+measure "check-config, 256 KiB flow list" "$bin" check-config "$work/flow-256k.yaml"

@@ -99,10 +99,10 @@ import Testing
     @Test func itemsPerRingAreLimitedAndDefaultColoursComeFromThePalette() throws {
         func menu(_ count: Int) -> String { "items:\n" + (0..<count).map { "  - id: item-\($0)\n" }.joined() }
         do {
-            _ = try ConfigParser.parse(menu(20_000), file: "big.yaml")
-            Issue.record("accepted 20,000 items")
+            _ = try ConfigParser.parse(menu(10_000), file: "big.yaml")
+            Issue.record("accepted 10,000 items")
         } catch let error as ConfigError {
-            #expect(error.description == "big.yaml:66: items[64]: the dial shows at most 64 items legibly; this list has 20000")
+            #expect(error.description == "big.yaml:66: items[64]: the dial shows at most 64 items legibly; this list has 10000")
             #expect(error.exitStatus == .config)
         }
         let config = try ConfigParser.parse(menu(64), file: "ok.yaml")
@@ -125,12 +125,12 @@ import Testing
         #expect(config.items[0].command == ["/bin/sh", "-c", "echo one\techo two\necho three"])
     }
 
-    /// A text over 1 MiB is refused whole, before YAML reads it (ConfigLoader reads no more
+    /// A text over 256 KiB is refused whole, before YAML reads it (ConfigLoader reads no more
     /// than that; the same limit holds for a caller handing the text over).
-    @Test func aFileOverOneMebibyteIsRefused() {
+    @Test func aFileOverTheSizeLimitIsRefused() {
         let text = "# " + String(repeating: "x", count: ConfigLimits.fileBytes) + "\n"
         #expect(throws: ConfigError(file: "huge.yaml", line: nil, key: nil,
-                                    message: "1048579 bytes, larger than 1 MiB; is this the right file?")) {
+                                    message: "262147 bytes, larger than 256 KiB; is this the right file?")) {
             try ConfigParser.parse(text, file: "huge.yaml")
         }
     }

@@ -5,9 +5,6 @@ import Glibc
 
 /// Reads a configuration file from disk and parses it. No path means the demo menu.
 public enum ConfigLoader {
-    /// A hand-edited file is small; anything bigger is the wrong file.
-    static let maximumSize = 1 << 20
-
     /// The configuration in `path`, or `KioskConfig.demo` when `path` is nil.
     public static func load(path: String?) throws -> KioskConfig {
         guard let path else { return .demo }
@@ -33,9 +30,7 @@ public enum ConfigLoader {
                                   message: "cannot read: \(String(cString: strerror(errno)))")
             }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > maximumSize {
-                throw ConfigError(file: path, line: nil, key: nil, message: "larger than 1 MiB; is this the right file?")
-            }
+            if bytes.count > ConfigLimits.fileBytes { try ConfigLimits.checkFileSize(bytes.count, file: path) }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: firstInvalidLine(bytes), key: nil, message: "not UTF-8 text")
