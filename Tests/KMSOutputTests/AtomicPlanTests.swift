@@ -16,7 +16,8 @@ private enum Objects {
         return PlaneInfo(id: id, possibleCRTCs: possible, properties: PropertyTable(entries))
     }
     static let primary = plane(31, type: 1, crtc: 33, clips: true)
-    static let cursor = plane(32, type: 2)
+    /// Cursor planes are bound to a CRTC too: being on the CRTC must not make one the primary.
+    static let cursor = plane(32, type: 2, crtc: 33)
 
     static func resolved(_ plane: PlaneInfo = primary) throws -> AtomicProperties {
         try AtomicProperties.resolve(connector: (35, connector), crtc: (33, crtc), plane: plane).get()
