@@ -31,6 +31,20 @@ public enum DisplayCall: SystemCall {
     case pageFlip(crtc: UInt32)
     /// drmHandleEvent.
     case handleEvent
+    /// drmSetClientCap.
+    case setClientCap(String)
+    /// drmModeObjectGetProperties / drmModeGetPlaneResources / drmModeGetPlane.
+    case readObject(String)
+    /// drmModeCreatePropertyBlob.
+    case createBlob(String)
+    /// drmModeAtomicCommit with DRM_MODE_ATOMIC_TEST_ONLY of the first modeset.
+    case atomicTest(connector: String, mode: String)
+    /// drmModeAtomicCommit of a modeset (ALLOW_MODESET).
+    case atomicModeset(crtc: UInt32)
+    /// drmModeAtomicCommit of a flip (NONBLOCK | PAGE_FLIP_EVENT).
+    case atomicFlip(crtc: UInt32)
+    /// `--kms-api atomic` on a card or output that cannot do it (the reason why).
+    case kmsAPI(String)
     /// present() while the output is suspended or a flip is still pending.
     case present
     /// udev_new, udev_enumerate_*, udev_monitor_*.
@@ -57,6 +71,13 @@ public enum DisplayCall: SystemCall {
         case .setCrtc(let id): return "set CRTC \(id)"
         case .pageFlip(let id): return "queue a page flip on CRTC \(id)"
         case .handleEvent: return "read DRM events"
+        case .setClientCap(let cap): return "enable \(cap)"
+        case .readObject(let what): return "read \(what)"
+        case .createBlob(let what): return "create a property blob for \(what)"
+        case .atomicTest(let connector, let mode): return "test mode \(mode) on \(connector) (atomic TEST_ONLY)"
+        case .atomicModeset(let id): return "set CRTC \(id) (atomic modeset)"
+        case .atomicFlip(let id): return "queue a page flip on CRTC \(id) (atomic commit)"
+        case .kmsAPI(let reason): return "use atomic KMS: \(reason)"
         case .present: return "present a frame"
         case .udev(let what): return "\(what) (udev)"
         case .console(let what): return "\(what) on the console"
@@ -71,6 +92,8 @@ public enum DisplayCall: SystemCall {
             return "\(path): \(errno) (is the user in group video?)"
         case .setMaster(let path) where DisplayError(self, errno: errno).isAnotherMaster:
             return "another program is DRM master on \(path) (\(errno)); stop it or switch to a free VT"
+        case .kmsAPI(let reason):
+            return "--kms-api atomic: \(reason); try --kms-api auto or legacy"
         default:
             return nil
         }

@@ -3,10 +3,12 @@ import DialCore
 import Glibc
 import LinuxSystem
 
-/// One output driven with dumb buffers and legacy page flips: the FramePresenter and the
-/// DisplayEventSource of the poll loop.
+/// One output driven with dumb buffers and page flips, by atomic commits where the driver has
+/// them (KMSDisplay+Atomic) or the legacy calls: the FramePresenter and the DisplayEventSource of
+/// the poll loop.
 ///
-/// Frame clock: the first frame is a modeset (drmModeSetCrtc), which has no event, so the same
+/// Frame clock: the first frame is a modeset (drmModeSetCrtc or an atomic ALLOW_MODESET commit,
+/// neither of which sends an event), so the same
 /// buffer is flipped to right after it; every present is therefore answered by exactly one real
 /// flip event, whose timestamp becomes `.frameShown(time:)`. A `.suspended` cancels the answer
 /// owed to a frame queued before it.
@@ -42,13 +44,18 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     private var rawMode: drmModeModeInfo
     private var saved: SavedCrtc?
     private var queued: [DisplayEvent] = []
-    private let sink = FlipSink()
+    let sink = FlipSink()
+    /// The atomic commits, when `api` is `.atomic`.
+    let atomic: AtomicOutput?
 
-    /// Takes ownership of `card` (already master), creates `bufferCount` buffers of the mode's size.
-    public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2) throws(DisplayError) {
+    /// Takes ownership of `card` (already master), picks the KMS API for `api`, creates
+    /// `bufferCount` buffers of the mode's size.
+    public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2,
+                api: KMSAPI.Request = .auto) throws(DisplayError) {
         guard let raw = probed.rawMode(selection.mode, connector: selection.connector.id) else {
             throw DisplayError(.setCrtc(selection.crtcID), code: EINVAL)
         }
+        atomic = try KMSDisplay.atomicOutput(card: card, crtcIDs: probed.info.crtcIDs, selection: selection, request: api)
         self.card = card
         self.selection = selection
         self.rawMode = raw
@@ -70,6 +77,12 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public var frameSize: (width: Int, height: Int) { (selection.mode.width, selection.mode.height) }
 
     public func present(paint: (FrameTarget) throws -> Void) throws {
+        try present(paint: paint, damage: nil)
+    }
+
+    /// `present(paint:)` with the rectangles (scanout coordinates) that differ from what this
+    /// buffer showed last; an atomic flip passes them on as FB_DAMAGE_CLIPS. nil: all of it.
+    public func present(paint: (FrameTarget) throws -> Void, damage: [DamageClip]?) throws {
         guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
@@ -82,7 +95,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
         }
         do throws(DisplayError) {
-            try queueFlip(card: card, framebuffer: fb)
+            try queueFlip(card: card, framebuffer: fb, damage: damage)
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.
@@ -101,13 +114,16 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
                               mode: c.pointee.mode_valid != 0 ? c.pointee.mode : nil)
             drmModeFreeCrtc(c)
         }
+        if let atomic { return try atomicModeset(atomic, framebuffer: framebuffer, mode: rawMode) }
         var connector = selection.connector.id
         var mode = rawMode
         try DisplayError.check(.setCrtc(crtc), drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode))
     }
 
-    /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT; the event carries the sink as user data.
-    private func queueFlip(card: DRMCard, framebuffer: UInt32) throws(DisplayError) {
+    /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT (or the atomic flip); the event carries the
+    /// sink as user data.
+    private func queueFlip(card: DRMCard, framebuffer: UInt32, damage: [DamageClip]?) throws(DisplayError) {
+        if let atomic { return try atomicFlip(atomic, framebuffer: framebuffer, damage: damage) }
         try DisplayError.check(.pageFlip(crtc: selection.crtcID),
                                drmModePageFlip(card.fd, selection.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
                                                Unmanaged.passUnretained(sink).toOpaque()))
@@ -215,6 +231,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     // MARK: Teardown
 
     /// Restores the CRTC (when master), then releases buffers and the card. Safe to call twice.
+    /// With atomic too the restore is the legacy drmModeSetCrtc of the saved CRTC: it sets the
+    /// same CRTC, mode, framebuffer, connector routing and full-screen primary plane that an
+    /// atomic commit of the saved properties would, and the kernel runs it as one atomic commit.
     public func close() {
         guard let card else { return }
         waitForPendingFlip()
@@ -227,6 +246,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             }
         }
         saved = nil
+        atomic?.release()
         for b in buffers.reversed() { b.destroy() }
         buffers.removeAll()
         card.close()

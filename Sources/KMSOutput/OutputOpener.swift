@@ -10,8 +10,9 @@ public enum OutputOpenError: Error, Sendable {
 
 /// Scan, choose, become master, create the buffers.
 public enum OutputOpener {
-    /// `discover` lists the card nodes when no `device` is given (udev; tests pass their own).
+    /// `api`: `--kms-api`. `discover` lists the card nodes when no `device` is given (udev; tests pass their own).
     public static func open(device: String?, connector: String?, mode: ModeRequest?, bufferCount: Int = 2,
+                            api: KMSAPI.Request = .auto,
                             discover: () throws(DisplayError) -> [String] = CardDiscovery.cardPaths)
         throws(OutputOpenError) -> KMSDisplay {
         let scan: CardScan
@@ -40,7 +41,7 @@ public enum OutputOpener {
         do throws(DisplayError) {
             try chosen.card.becomeMaster()
             return try KMSDisplay(card: chosen.card, probed: chosen.probed, selection: selection,
-                                  bufferCount: bufferCount)
+                                  bufferCount: bufferCount, api: api)
         } catch {
             chosen.card.close()
             throw .display(error)

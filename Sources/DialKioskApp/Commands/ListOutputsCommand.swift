@@ -11,6 +11,10 @@ struct ListOutputsCommand: ParsableCommand {
     @Option(help: "Only this card node (e.g. /dev/dri/card0); default: every card udev knows.")
     var device: String?
 
+    @Option(name: .customLong("kms-api"), help: ArgumentHelp(
+        "Show which API run would use with this --kms-api.", valueName: "auto|atomic|legacy"))
+    var kmsAPI: KMSAPI.Request = .auto
+
     func run() throws {
         try reportingErrors {
             let scan = try CardScan.run(device: device)
@@ -20,7 +24,11 @@ struct ListOutputsCommand: ParsableCommand {
                 throw OutputChoiceError.noDevice
             }
             for c in scan.cards {
-                print(OutputListing.describe(c.probed.info), terminator: "")
+                let info = c.probed.info
+                let api = { (connector: UInt32, crtc: UInt32) in
+                    KMSDisplay.apiDescription(card: c.card, info: info, connectorID: connector, crtcID: crtc, request: kmsAPI)
+                }
+                print(OutputListing.describe(info, api: api), terminator: "")
             }
             for f in scan.failures { print("(\(f.description))") }
         }
@@ -29,7 +37,8 @@ struct ListOutputsCommand: ParsableCommand {
 
 /// The text of `list-outputs` for one card: plain data in, lines out.
 enum OutputListing {
-    static func describe(_ card: CardInfo) -> String {
+    /// `api(connector, crtc)`: the KMS API line of a usable connector (nil: none is shown).
+    static func describe(_ card: CardInfo, api: ((UInt32, UInt32) -> String)? = nil) -> String {
         var s = "\(card.path): driver \(card.driver)\n"
         s += "  CRTCs: \(card.crtcIDs.map(String.init).joined(separator: ", "))\n"
         for c in card.connectors {
@@ -40,6 +49,7 @@ enum OutputListing {
             s += line + "\n"
             if let crtc = try? OutputChoice.crtc(for: c, on: card).get(), c.isUsable {
                 s += "    CRTC \(crtc)\n"
+                if let api { s += "    KMS API: \(api(c.id, crtc))\n" }
             }
             for m in c.modes {
                 s += "    \(m.summary)\(m.preferred ? " preferred" : "")\n"

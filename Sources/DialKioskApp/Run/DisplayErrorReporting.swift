@@ -12,6 +12,9 @@ extension DisplayCall: ReportableCall {
         if case .open = self, error.code == ENOENT || error.code == ENXIO { return .noDevice }
         // ENODEV from any call: the card went away (unplugged or unbound) while in use.
         if error.code == ENODEV { return .noDevice }
+        // The driver's atomic check refused the modeset: this mode cannot be shown on this
+        // connector, as if it were not offered.
+        if case .atomicTest = self, [EINVAL, ERANGE, ENOSPC].contains(error.code) { return .outputNotFound }
         return .osError
     }
 }

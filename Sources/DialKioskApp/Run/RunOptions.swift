@@ -1,7 +1,9 @@
 import ArgumentParser
 import DialCore
+import KMSOutput
 
 extension PainterChoice: ExpressibleByArgument {}
+extension KMSAPI.Request: ExpressibleByArgument {}
 
 /// `dialkiosk run`'s options.
 struct RunOptions: ParsableArguments {
@@ -46,6 +48,11 @@ struct RunOptions: ParsableArguments {
 
     @Option(help: "Number of scanout buffers: 2 or 3.")
     var buffers = 2
+
+    @Option(name: .customLong("kms-api"), help: ArgumentHelp(
+        "Atomic commits or the legacy SetCrtc/PageFlip calls (auto: atomic where the driver has it).",
+        valueName: "auto|atomic|legacy"))
+    var kmsAPI: KMSAPI.Request = .auto
 
     var modeRequest: ModeRequest? { mode.flatMap(ModeRequest.init(parsing:)) }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }

@@ -33,7 +33,8 @@ final class RunSession: VTSwitching {
         let display: KMSDisplay
         do {
             display = try OutputOpener.open(device: output.device, connector: output.connector,
-                                            mode: output.mode, bufferCount: options.buffers)
+                                            mode: output.mode, bufferCount: options.buffers,
+                                            api: options.kmsAPI)
         } catch {
             signals.close()
             throw error
@@ -41,7 +42,7 @@ final class RunSession: VTSwitching {
         self.display = display
         let sel = display.selection
         let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
-        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees)")
+        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
 
         let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
         var config = config
@@ -97,7 +98,7 @@ final class RunSession: VTSwitching {
         }
         if options.stats {
             loop.stats = FrameStats()
-            logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)")")
+            logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")")
         }
         if let console = VirtualTerminal(fd: STDIN_FILENO) {
             do {

@@ -15,6 +15,11 @@ for f in flat run; do
 done
 kms_check "flat run exits 0 after --exit-after 6" test "$(cat flat.status)" = 0
 kms_check "dial run exits 0 on SIGTERM" test "$(cat run.status)" = 0
+# vkms has atomic KMS: auto takes it; kms-run-legacy forces the legacy calls.
+api="${KMS_EXPECT_API:-atomic}"
+kms_check "both runs drove the output with the $api API (--stats)" \
+  test "$(grep -c "^stats: frame clock .*, KMS API $api" flat.err run.err | awk -F: '{ s += $2 } END { print s }')" = 2
+kms_check "list-outputs says run would use the $api API" grep -q "KMS API: $api" list-outputs.txt
 
 best_rate() { sed -n 's/^stats: \([0-9.]*\) flips\/s.*/\1/p' "$1" | sort -n | tail -n1; }
 kernel_best() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(d["per_second"] or [0]))' "$1"; }
