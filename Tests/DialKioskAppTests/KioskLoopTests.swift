@@ -293,3 +293,30 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.display.pixels == lit.map { ($0 >> 1) & 0x7F7F7F })
     }
 }
+
+/// Figures, not verdicts: `DIALKIOSK_BENCH=1 swift test -c release --filter KioskLoopBenchmarks`
+/// prints how long the loop's turns take while a control client floods it. Nothing here passes
+/// or fails on time.
+@Suite(.serialized, .enabled(if: getenv("DIALKIOSK_BENCH") != nil)) struct KioskLoopBenchmarks {
+    @Test func nineThousandReloadLines() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let client = connectStream(k.controlPath)
+        defer { close(client) }
+        try k.step() // accept
+        writeAll(client, String(repeating: "reload\n", count: 9000))
+        var turns: [Double] = []
+        let before = k.logLines.count
+        // Until nothing is left to take (bounded, so a loop that stopped taking lines ends too).
+        repeat {
+            let start = monotonicNow()
+            try k.step()
+            turns.append(monotonicNow() - start)
+        } while k.loop.pollTimeout(now: k.clock) == 0 && turns.count < 20_000
+        let reloads = k.logLines[before...].filter { $0.contains("reload:") }.count
+        print("control bench: 9000 reload lines: first turn \(fixed(turns[0] * 1000, 1)) ms, longest turn "
+              + "\(fixed((turns.max() ?? 0) * 1000, 1)) ms, \(turns.count) turns, \(fixed(turns.reduce(0, +) * 1000, 1)) ms in all, "
+              + "\(reloads) reload log lines")
+    }
+}
