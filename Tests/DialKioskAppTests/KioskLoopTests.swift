@@ -218,6 +218,66 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(!k.stdout().contains("reloaded"))
     }
 
+    /// Issue 10, defect 1: a reload whose rebuild fails (a missing font or icon) must leave one
+    /// menu running, the old one: picture, items, `select`, event ids and the hub tap's command.
+    @Test func reloadWhoseRebuildFailsKeepsTheWholeOldMenu() throws {
+        func menu(_ ids: [String]) -> String {
+            "items:\n" + ids.map { "  - id: \($0)\n    command: [\"true\", \"\($0)\"]\n" }.joined()
+        }
+        let k = try KioskLoop(config: menu(["a", "b", "c"]))
+        struct FontMissing: Error {}
+        var rebuildWorks = false
+        k.loop.rebuild = { config, index in
+            guard rebuildWorks else { throw FontMissing() }
+            return try RunSession.scene(config: config, restingOn: index, width: KioskLoop.size.width,
+                                        height: KioskLoop.size.height, rotation: .none, painter: .flat)
+        }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let dial = k.dial
+        let presents = k.display.presents
+        _ = k.stdout()
+        writeFile(k.configPath, menu(["x", "y", "z"]))
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial === dial)
+        #expect(k.display.presents == presents)
+        #expect(k.service.config.items.map(\.id) == ["a", "b", "c"])
+        #expect(!k.stdout().contains("reloaded"))
+        #expect(k.logLines.last?.hasPrefix("<3>reload: \(k.configPath): ") == true, "\(k.logLines.last ?? "")")
+
+        let client = connectStream(k.controlPath)
+        defer { close(client) }
+        try k.step() // accept
+        writeAll(client, "select y\n")
+        try k.step()
+        #expect(readAvailable(client).contains("no item with id 'y'"))
+        writeAll(client, "select c\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 2)
+        // A hub tap activates the item at the top, and runs that item's command.
+        k.input.send([.touch(TouchEvent(phase: .down, x: 80, y: 60, time: k.clock)),
+                      .touch(TouchEvent(phase: .up, x: 80, y: 60, time: k.clock + 0.05))])
+        try k.step()
+        try k.flipUntilIdle()
+        let out = k.stdout()
+        #expect(out.contains("\"event\": \"activated\", \"index\": 2, \"id\": \"c\""), "\(out)")
+        #expect(k.logLines.contains { $0.hasPrefix("<6>item 'c': started true (pid ") })
+
+        // The same file again is tried again (not "no change"), and applies once it can be built.
+        let failures = k.logLines.filter { $0.hasPrefix("<3>reload: ") }.count
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.logLines.filter { $0.hasPrefix("<3>reload: ") }.count == failures + 1)
+        rebuildWorks = true
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial.items.map(\.id) == ["x", "y", "z"])
+        #expect(k.service.config.items.map(\.id) == ["x", "y", "z"])
+        #expect(k.stdout().contains("\"event\": \"reloaded\", \"items\": 3"))
+    }
+
     @Test func controlCommandsSelectActivateHideAndReportErrors() throws {
         let k = try KioskLoop(config: threeItems)
         try k.loop.start(at: k.clock)

@@ -99,27 +99,41 @@ final class KioskService {
     /// An outside wake-up (`show`).
     func wake(now: Double) -> [IdleSchedule.Action] { idle.wake(at: now) }
 
-    /// SIGHUP or `reload`: re-reads the file. Returns the new configuration to apply, or nil
-    /// when nothing changes or the file is broken (then the error is logged with its line and
-    /// the running menu stays).
-    func reload(now: Double) -> (KioskConfig, ConfigReload.Changes)? {
+    /// SIGHUP or `reload`, as one transaction: re-reads the file, lets `build` make everything
+    /// the new configuration needs (the dial and its painter), and only when both succeeded swaps
+    /// in the configuration, the behaviour timers and the `reloaded` line, and returns what
+    /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
+    /// comes back, and a later reload of the same file tries again (the running configuration is
+    /// still the old one, so the file counts as changed).
+    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
         defer { notify([.ready]) }
+        let source = configPath ?? "demo menu"
         switch ConfigReload.reload(path: configPath, current: config) {
         case .keep(let error):
-            logger.error("reload: \(error.description); keeping the running configuration")
-            notify([.status("Reload failed: \(error.description)")])
-            return nil
+            return refuseReload(error.description)
         case .unchanged:
-            logger.info("reload: \(configPath ?? "demo menu"): no change")
+            logger.info("reload: \(source): no change")
             return nil
         case .apply(let new, let changes):
+            let built: Built
+            do {
+                built = try build(new, changes)
+            } catch {
+                return refuseReload("\(source): \(error)")
+            }
             config = new
             idle = IdleSchedule(behaviour: new.behaviour, start: now)
             emit(.reloaded(time: now, items: new.items.count))
             notify([.status("Showing \(new.items.count) items")])
-            return (new, changes)
+            return (built, changes)
         }
+    }
+
+    private func refuseReload<Built>(_ reason: String) -> Built? {
+        logger.error("reload: \(reason); keeping the running configuration")
+        notify([.status("Reload failed: \(reason)")])
+        return nil
     }
 
     /// On the way out: STOPPING=1, the `stopping` line, then the control socket closes.
