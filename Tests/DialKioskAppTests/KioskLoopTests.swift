@@ -312,6 +312,36 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.dial.visibility == .shown)
     }
 
+    /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
+    /// watchdog waited 10 s). Now each turn runs at most one reload, frames go on between
+    /// them, and poll does not sleep while lines wait.
+    @Test func aFloodOfReloadsRunsOnePerTurnWhileFramesGoOn() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let client = connectStream(k.controlPath)
+        defer { close(client) }
+        try k.step() // accept
+        writeAll(client, "select c\n" + String(repeating: "reload\n", count: 40))
+        var reloadsPerTurn: [Int] = []
+        var flipsHandled = 0
+        while reloadsPerTurn.count < 100 {
+            let before = k.logLines.filter { $0.contains("reload: ") }.count
+            if k.loop.state == .awaitingFrame {
+                k.clock += 1.0 / 60
+                k.display.report(.frameShown(time: k.clock))
+                flipsHandled += 1
+            }
+            try k.step()
+            reloadsPerTurn.append(k.logLines.filter { $0.contains("reload: ") }.count - before)
+            if k.loop.pollTimeout(now: k.clock) != 0 && k.loop.state == .idle { break }
+        }
+        #expect(reloadsPerTurn.allSatisfy { $0 <= 1 }, "\(reloadsPerTurn)")
+        #expect(reloadsPerTurn.reduce(0, +) == 40 / ControlServer.linesPerTurn + 1)
+        #expect(flipsHandled > 1, "the turn that selected c queued a frame, and the ring turned meanwhile")
+        #expect(k.dial.selectedIndex == 2)
+    }
+
     @Test func blankAfterIdleMinutesThenATouchWakesAndIsSwallowed() throws {
         let k = try KioskLoop(config: itemsOnly + "behaviour:\n  idle: blank\n  idle_after_minutes: 1\n")
         try k.loop.start(at: k.clock)

@@ -47,7 +47,7 @@ import Testing
         let f = try Fixture()
         let client = connectStream(f.dir.path + "/control.sock")
         defer { close(client) }
-        for pfd in f.service.pollDescriptors { _ = f.service.handleControl(pfd, now: 0) }
+        _ = f.service.handleControl(f.service.pollDescriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events) }, now: 0)
         f.service.started(now: 1.5)
         #expect(f.notifications() == ["READY=1\nSTATUS=Showing 10 items"])
         #expect(f.stdout() == "{\"t\": 1.5, \"event\": \"started\", \"items\": 10}\n")

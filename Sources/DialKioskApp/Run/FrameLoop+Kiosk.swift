@@ -28,8 +28,9 @@ extension FrameLoop {
         }
     }
 
-    /// One ready control-socket descriptor: accept, read, or flush, then the commands it sent.
-    func handleControl(_ ready: pollfd) throws {
+    /// The control socket's descriptors after poll: accept, read, flush, then this turn's share
+    /// of the commands (bounded per client, one reload at most).
+    func handleControl(_ ready: [pollfd]) throws {
         guard let service else { return }
         let time = now()
         for request in service.handleControl(ready, now: time) {

@@ -128,8 +128,10 @@ final class FrameLoop {
 
     /// How long poll() may sleep: -1 (until an event) while idle with nothing pending;
     /// otherwise until the service's next deadline (the watchdog ping, a behaviour timer, a
-    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event.
+    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event; 0 while
+    /// control-socket lines wait from an earlier turn.
     func pollTimeout(now: Double) -> Int32 {
+        if service?.hasControlBacklog == true { return 0 }
         let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
         let due = [retryAt, flipDue, service?.nextWakeup(now: now)].compactMap { $0 }.min()
         guard let due else { return -1 }
@@ -194,8 +196,9 @@ final class FrameLoop {
             }
         }
         if gotInput { try frameIfDue(at: now()) }
-        for pfd in fds[controlStart...] where pfd.revents != 0 {
-            try handleControl(pfd)
+        let control = Array(fds[controlStart...])
+        if service?.hasControlBacklog == true || control.contains(where: { $0.revents != 0 }) {
+            try handleControl(control)
         }
         try retryIfDue()
         try housekeeping()

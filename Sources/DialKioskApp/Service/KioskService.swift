@@ -85,11 +85,15 @@ final class KioskService {
     /// The control socket's descriptors, for poll.
     var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
 
-    /// Commands from the control socket. `show` also wakes the screen (its actions come back
+    /// This turn's commands from the control socket (`ready`: its descriptors after poll), at
+    /// most one `reload` among them. `show` also wakes the screen (its actions come back
     /// through `wake`).
-    func handleControl(_ ready: pollfd, now: Double) -> [ControlServer.Request] {
-        control?.handle(ready, now: now) ?? []
+    func handleControl(_ ready: [pollfd], now: Double) -> [ControlServer.Request] {
+        control?.turn(ready, now: now) ?? []
     }
+
+    /// Control-socket lines wait that an earlier turn's budget left: poll must not sleep.
+    var hasControlBacklog: Bool { control?.hasBacklog ?? false }
 
     /// Tells one control client a command failed (for example `select` of an unknown id).
     func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
