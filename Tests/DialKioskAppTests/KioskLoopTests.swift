@@ -342,6 +342,38 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.dial.selectedIndex == 2)
     }
 
+    /// Issue 10, defect 4: with stdout unread the loop goes on (frames, watchdog); once the
+    /// reader drains the pipe, the loop's poll sees it writable and flushes the waiting lines.
+    @Test func aStoppedStdoutReaderNeitherStopsTheLoopNorLosesWholeLinesOnceItReads() throws {
+        let k = try KioskLoop(config: threeItems, watchdogUSec: "4000000")
+        _ = fcntl(k.pipeFDs[1], 1031 /* F_SETPIPE_SZ */, 4096)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        _ = k.notifications()
+        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, time: k.clock)], frames: i) }
+        let events = try #require(k.service.outputQueues.first)
+        #expect(events.pendingBytes > 0)
+        // The loop still turns: a touch queues a frame, the flips come, the watchdog is pinged.
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock)),
+                      .touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
+                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
+        try k.step()
+        let presents = k.display.presents
+        k.clock += 2
+        try k.flipUntilIdle()
+        #expect(k.display.presents > presents)
+        #expect(k.notifications().contains("WATCHDOG=1"))
+        var text = ""
+        for _ in 0..<1000 where events.pendingBytes > 0 {
+            text += k.stdout()
+            try k.step()
+        }
+        text += k.stdout()
+        #expect(events.pendingBytes == 0, "flushed by the loop once writable")
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+        #expect(k.logLines.contains { $0.hasPrefix("<4>events: dropped ") && $0.hasSuffix(" event lines: standard output was not being read\n") })
+    }
+
     @Test func blankAfterIdleMinutesThenATouchWakesAndIsSwallowed() throws {
         let k = try KioskLoop(config: itemsOnly + "behaviour:\n  idle: blank\n  idle_after_minutes: 1\n")
         try k.loop.start(at: k.clock)

@@ -165,6 +165,9 @@ final class FrameLoop {
         for s in inputSources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
         fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+        // Output waiting for a slow reader: polled for POLLOUT only while lines wait.
+        let outputs = (service?.outputQueues ?? []).compactMap { queue in queue.pollDescriptor.map { (queue, $0) } }
+        fds += outputs.map(\.1)
         let controlStart = fds.count
         fds += service?.pollDescriptors ?? []
         let r = poll(&fds, nfds_t(fds.count), timeoutMS)
@@ -179,6 +182,7 @@ final class FrameLoop {
         }
         let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
         let signalIndex = displaySources.count + inputSources.count
+        for (i, (queue, _)) in outputs.enumerated() where fds[signalIndex + 2 + i].revents != 0 { queue.flush() }
         if ready[signalIndex] {
             for s in readSignals() {
                 if let ending = try handle(s) { return ending }

@@ -68,11 +68,14 @@ public struct LogFormat: Sendable, Equatable {
     }
 }
 
-/// The service's logger: levels at or above `minimumLevel` go to `sink` (stderr by default).
+/// The service's logger: levels at or above `minimumLevel` go to `sink` (stderr by default), or
+/// to a non-blocking queue while the frame loop runs (`divert`).
 public final class JournalLogger {
     public let format: LogFormat
     public var minimumLevel: LogLevel
     private let sink: (String) -> Void
+    /// While set, lines go here instead of `sink`: the frame loop must never wait on stderr.
+    private(set) var queue: OutputQueue?
 
     public init(format: LogFormat, minimumLevel: LogLevel = .info, sink: @escaping (String) -> Void = JournalLogger.writeToStandardError) {
         self.format = format
@@ -82,7 +85,23 @@ public final class JournalLogger {
 
     public func log(_ level: LogLevel, _ message: String) {
         guard level <= minimumLevel else { return }
-        sink(format.format(level, message))
+        let text = format.format(level, message)
+        if let queue {
+            queue.append(lines: text)
+        } else {
+            sink(text)
+        }
+    }
+
+    /// Sends the lines to `queue` from now on (nil: back to `sink`). Lines the queue had to drop
+    /// are counted in one warning once it has room again.
+    func divert(to queue: OutputQueue?) {
+        queue?.report = { [unowned self] report in
+            if case .dropped(let lines) = report {
+                warning("log: dropped \(lines) log lines: standard error was not being read")
+            }
+        }
+        self.queue = queue
     }
 
     public func error(_ message: String) { log(.error, message) }

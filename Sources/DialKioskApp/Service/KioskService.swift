@@ -15,7 +15,9 @@ final class KioskService {
     private var watchdog: WatchdogSchedule?
     private let runner: CommandRunner
     private let control: ControlServer?
-    private var events: LineWriter
+    /// Event lines on stdout, never waited on: a reader that stops loses lines (counted and
+    /// logged), the kiosk goes on.
+    private let events: OutputQueue
     private(set) var idle: IdleSchedule
     private var stopped = false
 
@@ -32,7 +34,16 @@ final class KioskService {
         watchdog = WatchdogSchedule.fromEnvironment(environment, pid: getpid())
         runner = CommandRunner(environment: environment, logger: logger)
         control = try controlPath.map { try ControlServer(path: $0, logger: logger) }
-        events = LineWriter(fd: eventsFD)
+        events = OutputQueue(fd: eventsFD)
+        events.report = { [logger] report in
+            switch report {
+            case .dropped(let lines):
+                logger.warning("events: dropped \(lines) event lines: standard output was not being read")
+            case .closed(let code):
+                logger.warning(SystemCallError("write event lines to standard output", errno: code).description
+                               + "; no more event lines go there")
+            }
+        }
         idle = IdleSchedule(behaviour: config.behaviour, start: now)
     }
 
@@ -81,6 +92,10 @@ final class KioskService {
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
         idle.input(event)
     }
+
+    /// The queues the loop flushes when their descriptors become writable: event lines, and the
+    /// log lines while the logger is diverted.
+    var outputQueues: [OutputQueue] { [events] + (logger.queue.map { [$0] } ?? []) }
 
     /// The control socket's descriptors, for poll.
     var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
@@ -146,16 +161,15 @@ final class KioskService {
         stopped = true
         notify([.stopping])
         if now.isFinite { emit(.stopping(time: now, reason: reason)) }
-        events.flush()
+        // The last lines get a moment, never more: systemd's stop timeout is running.
+        events.drain(within: 0.5)
         control?.close()
         notifier.close()
     }
 
     private func emit(_ event: KioskEvent) {
         let line = EventLine.kiosk(event, items: config.items)
-        events.write(line.text)
-        // Event lines are what integrators wait for: never hold them in the buffer.
-        events.flush()
+        events.append(line: line.text)
         control?.broadcast(line)
     }
 
