@@ -141,6 +141,8 @@ private final class ScriptedDial: DialDriving {
         #expect(LoopSignal(signal: SIGHUP) == .hangUp)
         #expect(LoopSignal(signal: SIGUSR1) == .vtRelease)
         #expect(LoopSignal(signal: SIGUSR2) == .vtAcquire)
+        // A command's exit wakes the loop (it no longer polls every second while one runs).
+        #expect(LoopSignal(signal: SIGCHLD) == .childExited)
         #expect(LoopSignal(signal: SIGPIPE) == nil)
     }
 

@@ -78,7 +78,9 @@ import Testing
         let pid = try #require(started.flatMap { Int32($0.split(separator: " ").last!.dropLast(2)) })
         var info = siginfo_t()
         waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-        #expect(g.service.nextWakeup(now: 3) == 4)  // a child to reap
+        // Issue 10, defect 11: no wake-up every second while it runs, only its timeout (30 s
+        // by default); its exit arrives as SIGCHLD.
+        #expect(g.service.nextWakeup(now: 3) == 33)
         _ = g.service.tick(now: 3.5)
         #expect(access(marker, F_OK) == 0)
         #expect(g.service.nextWakeup(now: 3.5) == nil)
@@ -127,6 +129,17 @@ import Testing
         #expect(f.notifications().contains("STATUS=Reload failed: \(path): /home/x/icon.png: No such file or directory"))
         #expect(f.service.reload(now: 7) { config, _ in config.items.map(\.id) }?.0 == ["b"])
         #expect(f.service.config.items.map(\.id) == ["b"])
+    }
+
+    @Test func commandTimeoutIsABehaviourKey() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        #expect(try ConfigLoader.load(path: nil).behaviour.commandTimeout == 30)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 5\n")
+        #expect(try ConfigLoader.load(path: path).behaviour.commandTimeout == 5)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 0\n")
+        #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
     }
 
     @Test func stopSendsStoppingAndClosesTheSocket() throws {

@@ -265,6 +265,8 @@ final class FrameLoop {
             if let vt { for e in try vt.release() { try handle(e) } }
         case .vtAcquire:
             if let vt { for e in try vt.acquire() { try handle(e) } }
+        case .childExited:
+            break  // the housekeeping at the end of this turn reaps it
         }
         return nil
     }

@@ -59,22 +59,22 @@ final class KioskService {
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
-            if case .activated(let index, _) = event, config.items.indices.contains(index) {
-                runner.run(config.items[index])
+            if case .activated(let index, let time) = event, config.items.indices.contains(index) {
+                runner.run(config.items[index], now: time, timeout: config.behaviour.commandTimeout)
             }
         }
     }
 
-    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due, and
-    /// children that have ended (SIGCHLD need not be caught: a turn comes at least every
-    /// `nextWakeup`). Returns the behaviour actions that came due.
+    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due,
+    /// children that have ended (SIGCHLD wakes the loop) or whose time is up. Returns the
+    /// behaviour actions that came due.
     func tick(now: Double) -> [IdleSchedule.Action] {
         if var schedule = watchdog, schedule.isDue(now: now) {
             notify([.watchdog])
             schedule.pinged(at: now)
             watchdog = schedule
         }
-        runner.reap()
+        runner.reap(now: now)
         return idle.advance(to: now)
     }
 
@@ -83,8 +83,8 @@ final class KioskService {
         var times: [Double] = []
         if let watchdog { times.append(watchdog.nextDue) }
         if let deadline = idle.nextDeadline { times.append(deadline) }
-        // Children still running: look again within a second so they are reaped promptly.
-        if runner.runningCount > 0 { times.append(now + 1) }
+        // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
+        if let deadline = runner.nextDeadline { times.append(deadline) }
         return times.min()
     }
 
