@@ -76,6 +76,18 @@ import Testing
         #expect(queue.isClosed && queue.pollDescriptor == nil && queue.pendingBytes == 0)
     }
 
+    /// A descriptor that is not open at all (stdout closed by whoever started us) is given up
+    /// at once; polling it would return POLLNVAL for ever and spin the loop.
+    @Test func aDescriptorThatIsNotOpenIsGivenUp() {
+        let queue = OutputQueue(fd: 900_000)
+        var reports: [OutputQueue.Report] = []
+        queue.report = { reports.append($0) }
+        #expect(queue.mode == .pollFirst)
+        queue.append(line: "lost")
+        #expect(reports == [.closed(errno: EBADF)])
+        #expect(queue.pollDescriptor == nil)
+    }
+
     @Test func writesAreWholeLinesOfAtMostPipeBuf() {
         func chunk(_ text: String) -> Int {
             Array(text.utf8).withUnsafeBytes { OutputQueue.chunkLength($0[...]) }

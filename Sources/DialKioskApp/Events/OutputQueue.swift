@@ -177,7 +177,11 @@ final class NonBlockingWriter {
             var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             let ready = poll(&pfd, 1, 0)
             if ready < 0 { return -1 }
-            if ready == 0 || pfd.revents & Int16(POLLOUT) == 0 && pfd.revents & Int16(POLLERR | POLLHUP) == 0 {
+            if pfd.revents & Int16(POLLNVAL) != 0 {
+                errno = EBADF  // not open at all: give up rather than poll it for ever
+                return -1
+            }
+            if ready == 0 || pfd.revents & Int16(POLLOUT | POLLERR | POLLHUP) == 0 {
                 errno = EAGAIN
                 return -1
             }

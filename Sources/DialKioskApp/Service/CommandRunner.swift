@@ -9,7 +9,7 @@ import DialCore
 /// timeout gets SIGTERM on its group, SIGKILL `grace` seconds later; a command that exits and
 /// leaves processes in its group (it daemonised something) has them terminated the same way.
 /// The loop wakes only at these deadlines (`nextDeadline`). A process that calls setsid(2)
-/// leaves the group and escapes this; the unit's KillMode=control-group still ends it at stop.
+/// leaves the group and escapes this; systemd still ends it at stop (KillMode=control-group).
 public final class CommandRunner {
     /// What `run` did.
     public enum Launch: Equatable {
