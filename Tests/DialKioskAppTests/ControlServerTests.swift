@@ -11,6 +11,18 @@ import Testing
         pollfd(fd: fd, events: Int16(events), revents: Int16(events))
     }
 
+    /// A server in a temporary directory with one client connected and accepted.
+    private func withOneClient(_ body: (ControlServer, _ client: Int32) throws -> Void) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
+        defer { server.close() }
+        let client = connectStream(server.path)
+        defer { close(client) }
+        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
+        try body(server, client)
+    }
+
     @Test func socketIsMode0660AndRemovedOnClose() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -102,22 +114,16 @@ import Testing
     /// Issue 10, defect 5: one turn ran every line a client sent (9,000 reloads: 10 s). Now a
     /// turn takes at most `linesPerTurn` lines per client and one reload; the rest waits.
     @Test func aFloodIsTakenAFewLinesPerTurnWithOneReloadEach() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let a = connectStream(server.path)
-        defer { close(a) }
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
-        let clientFD = server.pollDescriptors[1].fd
-        writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
-        #expect(server.turn([ready(server, clientFD)], now: 1).map(\.command) == [.reload])
-        #expect(server.hasBacklog)
-        #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(id: "tea")])
-        #expect(server.turn([], now: 1).map(\.command) == [.reload])
-        #expect(!server.hasBacklog)
-        #expect(server.turn([], now: 1).isEmpty)
-        #expect(server.clientCount == 1)
+        try withOneClient { server, a in
+            writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
+            #expect(server.turn([ready(server, server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
+            #expect(server.hasBacklog)
+            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(id: "tea")])
+            #expect(server.turn([], now: 1).map(\.command) == [.reload])
+            #expect(!server.hasBacklog)
+            #expect(server.turn([], now: 1).isEmpty)
+            #expect(server.clientCount == 1)
+        }
     }
 
     @Test func reloadsCoalesceAcrossClientsKeepingTheOrderOfTheRest() {
@@ -130,37 +136,27 @@ import Testing
     /// More lines than the read-ahead buffer holds: they wait in the socket (the sender is held
     /// back by the kernel, the server's memory stays bounded) and come in eight a turn.
     @Test func linesBeyondTheBufferWaitInTheSocketAndAllArrive() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let a = connectStream(server.path)
-        defer { close(a) }
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
-        writeAll(a, String(repeating: "show\n", count: 1000))
-        var counts: [Int] = []
-        while counts.reduce(0, +) < 1000 && counts.count < 2000 {
-            var fds = server.pollDescriptors
-            _ = poll(&fds, nfds_t(fds.count), 0)
-            counts.append(server.turn(fds, now: 1).count)
+        try withOneClient { server, a in
+            writeAll(a, String(repeating: "show\n", count: 1000))
+            var counts: [Int] = []
+            while counts.reduce(0, +) < 1000 && counts.count < 2000 {
+                var fds = server.pollDescriptors
+                _ = poll(&fds, nfds_t(fds.count), 0)
+                counts.append(server.turn(fds, now: 1).count)
+            }
+            #expect(counts.reduce(0, +) == 1000)
+            #expect(counts.allSatisfy { $0 == ControlServer.linesPerTurn })
+            #expect(!server.hasBacklog)
         }
-        #expect(counts.reduce(0, +) == 1000)
-        #expect(counts.allSatisfy { $0 == ControlServer.linesPerTurn })
-        #expect(!server.hasBacklog)
     }
 
     @Test func anOverlongWholeLineDisconnects() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let a = connectStream(server.path)
-        defer { close(a) }
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
-        writeAll(a, "select " + String(repeating: "x", count: 2000) + "\nactivate\n")
-        #expect(server.handle(ready(server, server.pollDescriptors[1].fd), now: 0).isEmpty)
-        #expect(server.clientCount == 0)
-        #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+        try withOneClient { server, a in
+            writeAll(a, "select " + String(repeating: "x", count: 2000) + "\nactivate\n")
+            #expect(server.handle(ready(server, server.pollDescriptors[1].fd), now: 0).isEmpty)
+            #expect(server.clientCount == 0)
+            #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+        }
     }
 
     /// Sixteen silent clients locked everyone out, and every refusal was a log line. Now a

@@ -73,6 +73,15 @@ private final class KioskLoop {
 
     func step() throws { _ = try loop.step(timeoutMS: 0) }
 
+    /// Starts the loop, lets it come to rest, and connects a control client (accepted).
+    func startWithControlClient() throws -> Int32 {
+        try loop.start(at: clock)
+        try flipUntilIdle()
+        let client = connectStream(controlPath)
+        try step() // accept
+        return client
+    }
+
     /// Flip events at 60 Hz until the loop has nothing queued (bounded).
     func flipUntilIdle() throws {
         var frames = 0
@@ -280,11 +289,8 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
 
     @Test func controlCommandsSelectActivateHideAndReportErrors() throws {
         let k = try KioskLoop(config: threeItems)
-        try k.loop.start(at: k.clock)
-        try k.flipUntilIdle()
-        let client = connectStream(k.controlPath)
+        let client = try k.startWithControlClient()
         defer { close(client) }
-        try k.step() // accept
         writeAll(client, "select c\n")
         try k.step()
         #expect(k.loop.state == .awaitingFrame, "the turn starts at once")
@@ -317,11 +323,8 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
     /// them, and poll does not sleep while lines wait.
     @Test func aFloodOfReloadsRunsOnePerTurnWhileFramesGoOn() throws {
         let k = try KioskLoop(config: threeItems)
-        try k.loop.start(at: k.clock)
-        try k.flipUntilIdle()
-        let client = connectStream(k.controlPath)
+        let client = try k.startWithControlClient()
         defer { close(client) }
-        try k.step() // accept
         writeAll(client, "select c\n" + String(repeating: "reload\n", count: 40))
         var reloadsPerTurn: [Int] = []
         var flipsHandled = 0
@@ -422,11 +425,8 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
 @Suite(.serialized, .enabled(if: getenv("DIALKIOSK_BENCH") != nil)) struct KioskLoopBenchmarks {
     @Test func nineThousandReloadLines() throws {
         let k = try KioskLoop(config: threeItems)
-        try k.loop.start(at: k.clock)
-        try k.flipUntilIdle()
-        let client = connectStream(k.controlPath)
+        let client = try k.startWithControlClient()
         defer { close(client) }
-        try k.step() // accept
         writeAll(client, String(repeating: "reload\n", count: 9000))
         var turns: [Double] = []
         let before = k.logLines.count
