@@ -237,7 +237,9 @@ final class FrameLoop {
                 try presentFrame()
             } else {
                 state = .idle
-                if let line = stats?.wentIdle(at: time) { log(line) }
+                // The last second's summary and the idle line: one log line each (a log line
+                // never carries a newline; the logger would escape it).
+                for line in stats?.wentIdle(at: time).split(separator: "\n") ?? [] { log(String(line)) }
             }
         case .suspended:
             state = .suspended
