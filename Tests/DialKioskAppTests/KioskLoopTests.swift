@@ -345,6 +345,22 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.dial.selectedIndex == 2)
     }
 
+    /// Lines read in one turn and left for later ones must be worked off while poll finds
+    /// nothing new (the ring at rest, the client silent), not wait for another event.
+    @Test func aBacklogIsWorkedOffWhilePollFindsNothing() throws {
+        let k = try KioskLoop(config: threeItems)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, String(repeating: "show\n", count: 99) + "select c\n")
+        var turns = 0
+        repeat {
+            try k.step()
+            turns += 1
+        } while k.loop.pollTimeout(now: k.clock) == 0 && turns < 1000
+        #expect(turns == 100 / ControlServer.linesPerTurn + 1)
+        #expect(k.loop.state == .awaitingFrame, "the last line, select c, turns the ring")
+    }
+
     /// Issue 10, defect 4: with stdout unread the loop goes on (frames, watchdog); once the
     /// reader drains the pipe, the loop's poll sees it writable and flushes the waiting lines.
     @Test func aStoppedStdoutReaderNeitherStopsTheLoopNorLosesWholeLinesOnceItReads() throws {

@@ -175,11 +175,8 @@ final class FrameLoop {
             if errno == EINTR { return nil }
             throw CommandFailure("poll failed: \(String(cString: strerror(errno)))", status: .osError)
         }
-        if r == 0 {
-            try retryIfDue()
-            try housekeeping()
-            return nil
-        }
+        // Also when nothing is ready (r == 0): control lines left from earlier turns, retries
+        // and housekeeping still have their turn.
         let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
         let signalIndex = displaySources.count + inputSources.count
         for (i, (queue, _)) in outputs.enumerated() where fds[signalIndex + 2 + i].revents != 0 { queue.flush() }
