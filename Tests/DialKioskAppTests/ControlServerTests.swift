@@ -11,6 +11,18 @@ import Testing
         pollfd(fd: fd, events: Int16(events), revents: Int16(events))
     }
 
+    /// A server in a temporary directory with one client connected and accepted.
+    private func withOneClient(_ body: (ControlServer, _ client: Int32) throws -> Void) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
+        defer { server.close() }
+        let client = connectStream(server.path)
+        defer { close(client) }
+        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
+        try body(server, client)
+    }
+
     @Test func socketIsMode0660AndRemovedOnClose() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -97,6 +109,109 @@ import Testing
         _ = server.handle(ready(server, server.pollDescriptors[1].fd), now: 0)
         #expect(server.clientCount == 0)
         #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+    }
+
+    /// Issue 10, defect 5: one turn ran every line a client sent (9,000 reloads: 10 s). Now a
+    /// turn takes at most `linesPerTurn` lines per client and one reload; the rest waits.
+    @Test func aFloodIsTakenAFewLinesPerTurnWithOneReloadEach() throws {
+        try withOneClient { server, a in
+            writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
+            #expect(server.turn([ready(server, server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
+            #expect(server.hasBacklog)
+            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(id: "tea")])
+            #expect(server.turn([], now: 1).map(\.command) == [.reload])
+            #expect(!server.hasBacklog)
+            #expect(server.turn([], now: 1).isEmpty)
+            #expect(server.clientCount == 1)
+        }
+    }
+
+    @Test func reloadsCoalesceAcrossClientsKeepingTheOrderOfTheRest() {
+        let a = ControlServer.ClientID(fd: 5), b = ControlServer.ClientID(fd: 6)
+        let requests: [ControlServer.Request] = [.init(client: a, command: .reload), .init(client: a, command: .hide),
+                                                 .init(client: b, command: .reload), .init(client: b, command: .show)]
+        #expect(ControlServer.coalescingReloads(requests) == [requests[0], requests[1], requests[3]])
+    }
+
+    /// More lines than the read-ahead buffer holds: they wait in the socket (the sender is held
+    /// back by the kernel, the server's memory stays bounded) and come in eight a turn.
+    @Test func linesBeyondTheBufferWaitInTheSocketAndAllArrive() throws {
+        try withOneClient { server, a in
+            writeAll(a, String(repeating: "show\n", count: 1000))
+            var counts: [Int] = []
+            while counts.reduce(0, +) < 1000 && counts.count < 2000 {
+                var fds = server.pollDescriptors
+                _ = poll(&fds, nfds_t(fds.count), 0)
+                counts.append(server.turn(fds, now: 1).count)
+            }
+            #expect(counts.reduce(0, +) == 1000)
+            #expect(counts.allSatisfy { $0 == ControlServer.linesPerTurn })
+            #expect(!server.hasBacklog)
+        }
+    }
+
+    @Test func anOverlongWholeLineDisconnects() throws {
+        try withOneClient { server, a in
+            writeAll(a, "select " + String(repeating: "x", count: 2000) + "\nactivate\n")
+            #expect(server.handle(ready(server, server.pollDescriptors[1].fd), now: 0).isEmpty)
+            #expect(server.clientCount == 0)
+            #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+        }
+    }
+
+    /// Sixteen silent clients locked everyone out, and every refusal was a log line. Now a
+    /// client silent for `idleTimeout` gives way to a new one, and refusals are logged once per
+    /// 10 s with a count.
+    @Test func silentClientsGiveWayAndRefusalsAreLoggedSparingly() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var logs: [String] = []
+        let server = try ControlServer(path: dir.path + "/control.sock", logger: JournalLogger(format: LogFormat(journalPrefixes: false)) {
+            logs.append($0)
+        })
+        defer { server.close() }
+        var peers: [Int32] = []
+        defer { peers.forEach { close($0) } }
+        // Connect in batches the listen backlog holds, each accepted before the next.
+        func connect(_ count: Int, at now: Double) {
+            for _ in 0..<count { peers.append(connectStream(server.path)) }
+            _ = server.handle(ready(server, server.listeningDescriptor), now: now)
+        }
+        connect(8, at: 0)
+        connect(8, at: 0)
+        #expect(server.clientCount == ControlServer.maximumClients)
+        // One of them speaks at 50, so it is not the idlest.
+        writeAll(peers[0], "show\n")
+        _ = server.turn(server.pollDescriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events & Int16(POLLIN)) }, now: 50)
+        for now in [30.0, 31, 32] { connect(1, at: now) }
+        #expect(server.clientCount == ControlServer.maximumClients)
+        #expect(logs.filter { $0.contains("refused") }.count == 1)
+        connect(1, at: 41)
+        let refusals = logs.filter { $0.contains("refused") }
+        #expect(refusals.count == 2)
+        #expect(refusals.last?.hasSuffix("already 16 clients (and 2 more since the last such line)\n") == true, "\(refusals)")
+        // At 61 the clients silent since 0 have been idle for a minute: one gives way.
+        let before = logs.count
+        connect(1, at: 61)
+        #expect(server.clientCount == ControlServer.maximumClients)
+        #expect(logs[before...].contains { $0.contains("silent for 61 s and a new client needs its place") })
+        #expect(!logs[before...].contains { $0.contains("refused") })
+        #expect(readAvailable(peers[0]) == "", "the client that spoke at 50 stays")
+        var gone = 0
+        for fd in peers[1..<16] {
+            var b: UInt8 = 0
+            if recv(fd, &b, 1, Int32(MSG_DONTWAIT)) == 0 { gone += 1 }
+        }
+        #expect(gone == 1)
+    }
+
+    @Test func rateLimitAdmitsOneLinePerIntervalAndCountsTheRest() {
+        var limit = LogRateLimit(interval: 10)
+        #expect(limit.admit(now: 0) == 0)
+        #expect(limit.admit(now: 1) == nil)
+        #expect(limit.admit(now: 9.9) == nil)
+        #expect(limit.admit(now: 10) == 2)
+        #expect(limit.admit(now: 25) == 0)
     }
 
     @Test func staleSocketIsReplacedLiveOneIsNot() throws {

@@ -141,6 +141,8 @@ private final class ScriptedDial: DialDriving {
         #expect(LoopSignal(signal: SIGHUP) == .hangUp)
         #expect(LoopSignal(signal: SIGUSR1) == .vtRelease)
         #expect(LoopSignal(signal: SIGUSR2) == .vtAcquire)
+        // A command's exit wakes the loop (it no longer polls every second while one runs).
+        #expect(LoopSignal(signal: SIGCHLD) == .childExited)
         #expect(LoopSignal(signal: SIGPIPE) == nil)
     }
 
@@ -168,5 +170,8 @@ private final class ScriptedDial: DialDriving {
         #expect(lines.contains { $0.hasPrefix("rest rotation=") })
         #expect(lines.contains { $0.hasPrefix("stats: 60.0 flips/s") })
         #expect(lines.contains { $0.contains("0 flips/s until input") })
+        // One line per log call: the logger escapes a newline (so `^stats: idle` must start one).
+        #expect(lines.allSatisfy { !$0.contains("\n") })
+        #expect(lines.contains { $0.hasPrefix("stats: idle at ") })
     }
 }

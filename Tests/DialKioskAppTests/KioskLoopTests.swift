@@ -73,6 +73,15 @@ private final class KioskLoop {
 
     func step() throws { _ = try loop.step(timeoutMS: 0) }
 
+    /// Starts the loop, lets it come to rest, and connects a control client (accepted).
+    func startWithControlClient() throws -> Int32 {
+        try loop.start(at: clock)
+        try flipUntilIdle()
+        let client = connectStream(controlPath)
+        try step() // accept
+        return client
+    }
+
     /// Flip events at 60 Hz until the loop has nothing queued (bounded).
     func flipUntilIdle() throws {
         var frames = 0
@@ -218,13 +227,70 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(!k.stdout().contains("reloaded"))
     }
 
-    @Test func controlCommandsSelectActivateHideAndReportErrors() throws {
-        let k = try KioskLoop(config: threeItems)
+    /// Issue 10, defect 1: a reload whose rebuild fails (a missing font or icon) must leave one
+    /// menu running, the old one: picture, items, `select`, event ids and the hub tap's command.
+    @Test func reloadWhoseRebuildFailsKeepsTheWholeOldMenu() throws {
+        func menu(_ ids: [String]) -> String {
+            "items:\n" + ids.map { "  - id: \($0)\n    command: [\"true\", \"\($0)\"]\n" }.joined()
+        }
+        let k = try KioskLoop(config: menu(["a", "b", "c"]))
+        struct FontMissing: Error {}
+        var rebuildWorks = false
+        k.loop.rebuild = { config, index in
+            guard rebuildWorks else { throw FontMissing() }
+            return try RunSession.scene(config: config, restingOn: index, width: KioskLoop.size.width,
+                                        height: KioskLoop.size.height, rotation: .none, painter: .flat)
+        }
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
+        let dial = k.dial
+        let presents = k.display.presents
+        _ = k.stdout()
+        writeFile(k.configPath, menu(["x", "y", "z"]))
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial === dial)
+        #expect(k.display.presents == presents)
+        #expect(k.service.config.items.map(\.id) == ["a", "b", "c"])
+        #expect(!k.stdout().contains("reloaded"))
+        #expect(k.logLines.last?.hasPrefix("<3>reload: \(k.configPath): ") == true, "\(k.logLines.last ?? "")")
+
         let client = connectStream(k.controlPath)
         defer { close(client) }
         try k.step() // accept
+        writeAll(client, "select y\n")
+        try k.step()
+        #expect(readAvailable(client).contains("no item with id 'y'"))
+        writeAll(client, "select c\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 2)
+        // A hub tap activates the item at the top, and runs that item's command.
+        k.input.send([.touch(TouchEvent(phase: .down, x: 80, y: 60, time: k.clock)),
+                      .touch(TouchEvent(phase: .up, x: 80, y: 60, time: k.clock + 0.05))])
+        try k.step()
+        try k.flipUntilIdle()
+        let out = k.stdout()
+        #expect(out.contains("\"event\": \"activated\", \"index\": 2, \"id\": \"c\""), "\(out)")
+        #expect(k.logLines.contains { $0.hasPrefix("<6>item 'c': started true (pid ") })
+
+        // The same file again is tried again (not "no change"), and applies once it can be built.
+        let failures = k.logLines.filter { $0.hasPrefix("<3>reload: ") }.count
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.logLines.filter { $0.hasPrefix("<3>reload: ") }.count == failures + 1)
+        rebuildWorks = true
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.dial.items.map(\.id) == ["x", "y", "z"])
+        #expect(k.service.config.items.map(\.id) == ["x", "y", "z"])
+        #expect(k.stdout().contains("\"event\": \"reloaded\", \"items\": 3"))
+    }
+
+    @Test func controlCommandsSelectActivateHideAndReportErrors() throws {
+        let k = try KioskLoop(config: threeItems)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
         writeAll(client, "select c\n")
         try k.step()
         #expect(k.loop.state == .awaitingFrame, "the turn starts at once")
@@ -250,6 +316,81 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.step()
         try k.flipUntilIdle()
         #expect(k.dial.visibility == .shown)
+    }
+
+    /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
+    /// watchdog waited 10 s). Now each turn runs at most one reload, frames go on between
+    /// them, and poll does not sleep while lines wait.
+    @Test func aFloodOfReloadsRunsOnePerTurnWhileFramesGoOn() throws {
+        let k = try KioskLoop(config: threeItems)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, "select c\n" + String(repeating: "reload\n", count: 40))
+        var reloadsPerTurn: [Int] = []
+        var flipsHandled = 0
+        while reloadsPerTurn.count < 100 {
+            let before = k.logLines.filter { $0.contains("reload: ") }.count
+            if k.loop.state == .awaitingFrame {
+                k.clock += 1.0 / 60
+                k.display.report(.frameShown(time: k.clock))
+                flipsHandled += 1
+            }
+            try k.step()
+            reloadsPerTurn.append(k.logLines.filter { $0.contains("reload: ") }.count - before)
+            if k.loop.pollTimeout(now: k.clock) != 0 && k.loop.state == .idle { break }
+        }
+        #expect(reloadsPerTurn.allSatisfy { $0 <= 1 }, "\(reloadsPerTurn)")
+        #expect(reloadsPerTurn.reduce(0, +) == 40 / ControlServer.linesPerTurn + 1)
+        #expect(flipsHandled > 1, "the turn that selected c queued a frame, and the ring turned meanwhile")
+        #expect(k.dial.selectedIndex == 2)
+    }
+
+    /// Lines read in one turn and left for later ones must be worked off while poll finds
+    /// nothing new (the ring at rest, the client silent), not wait for another event.
+    @Test func aBacklogIsWorkedOffWhilePollFindsNothing() throws {
+        let k = try KioskLoop(config: threeItems)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, String(repeating: "show\n", count: 99) + "select c\n")
+        var turns = 0
+        repeat {
+            try k.step()
+            turns += 1
+        } while k.loop.pollTimeout(now: k.clock) == 0 && turns < 1000
+        #expect(turns == 100 / ControlServer.linesPerTurn + 1)
+        #expect(k.loop.state == .awaitingFrame, "the last line, select c, turns the ring")
+    }
+
+    /// Issue 10, defect 4: with stdout unread the loop goes on (frames, watchdog); once the
+    /// reader drains the pipe, the loop's poll sees it writable and flushes the waiting lines.
+    @Test func aStoppedStdoutReaderNeitherStopsTheLoopNorLosesWholeLinesOnceItReads() throws {
+        let k = try KioskLoop(config: threeItems, watchdogUSec: "4000000")
+        _ = fcntl(k.pipeFDs[1], 1031 /* F_SETPIPE_SZ */, 4096)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        _ = k.notifications()
+        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, time: k.clock)], frames: i) }
+        let events = try #require(k.service.outputQueues.first)
+        #expect(events.pendingBytes > 0)
+        // The loop still turns: a touch queues a frame, the flips come, the watchdog is pinged.
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock)),
+                      .touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
+                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
+        try k.step()
+        let presents = k.display.presents
+        k.clock += 2
+        try k.flipUntilIdle()
+        #expect(k.display.presents > presents)
+        #expect(k.notifications().contains("WATCHDOG=1"))
+        var text = ""
+        for _ in 0..<1000 where events.pendingBytes > 0 {
+            text += k.stdout()
+            try k.step()
+        }
+        text += k.stdout()
+        #expect(events.pendingBytes == 0, "flushed by the loop once writable")
+        #expect(text.split(separator: "\n").allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+        #expect(k.logLines.contains { $0.hasPrefix("<4>events: dropped ") && $0.hasSuffix(" event lines: standard output was not being read\n") })
     }
 
     @Test func blankAfterIdleMinutesThenATouchWakesAndIsSwallowed() throws {
@@ -291,5 +432,29 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.step()
         #expect(k.loop.screen == .dimmed)
         #expect(k.display.pixels == lit.map { ($0 >> 1) & 0x7F7F7F })
+    }
+}
+
+/// Figures, not verdicts: `DIALKIOSK_BENCH=1 swift test -c release --filter KioskLoopBenchmarks`
+/// prints how long the loop's turns take while a control client floods it. Nothing here passes
+/// or fails on time.
+@Suite(.serialized, .enabled(if: getenv("DIALKIOSK_BENCH") != nil)) struct KioskLoopBenchmarks {
+    @Test func nineThousandReloadLines() throws {
+        let k = try KioskLoop(config: threeItems)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, String(repeating: "reload\n", count: 9000))
+        var turns: [Double] = []
+        let before = k.logLines.count
+        // Until nothing is left to take (bounded, so a loop that stopped taking lines ends too).
+        repeat {
+            let start = monotonicNow()
+            try k.step()
+            turns.append(monotonicNow() - start)
+        } while k.loop.pollTimeout(now: k.clock) == 0 && turns.count < 20_000
+        let reloads = k.logLines[before...].filter { $0.contains("reload:") }.count
+        print("control bench: 9000 reload lines: first turn \(fixed(turns[0] * 1000, 1)) ms, longest turn "
+              + "\(fixed((turns.max() ?? 0) * 1000, 1)) ms, \(turns.count) turns, \(fixed(turns.reduce(0, +) * 1000, 1)) ms in all, "
+              + "\(reloads) reload log lines")
     }
 }

@@ -47,7 +47,7 @@ import Testing
         let f = try Fixture()
         let client = connectStream(f.dir.path + "/control.sock")
         defer { close(client) }
-        for pfd in f.service.pollDescriptors { _ = f.service.handleControl(pfd, now: 0) }
+        _ = f.service.handleControl(f.service.pollDescriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events) }, now: 0)
         f.service.started(now: 1.5)
         #expect(f.notifications() == ["READY=1\nSTATUS=Showing 10 items"])
         #expect(f.stdout() == "{\"t\": 1.5, \"event\": \"started\", \"items\": 10}\n")
@@ -78,7 +78,9 @@ import Testing
         let pid = try #require(started.flatMap { Int32($0.split(separator: " ").last!.dropLast(2)) })
         var info = siginfo_t()
         waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-        #expect(g.service.nextWakeup(now: 3) == 4)  // a child to reap
+        // Issue 10, defect 11: no wake-up every second while it runs, only its timeout (30 s
+        // by default); its exit arrives as SIGCHLD.
+        #expect(g.service.nextWakeup(now: 3) == 33)
         _ = g.service.tick(now: 3.5)
         #expect(access(marker, F_OK) == 0)
         #expect(g.service.nextWakeup(now: 3.5) == nil)
@@ -88,18 +90,56 @@ import Testing
         let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
         _ = f.notifications()
         writeFile(f.dir.path + "/config.yaml", "items: [{id: a, label: New}]\n")
-        let applied = f.service.reload(now: 5)
+        let applied = f.service.reload(now: 5) { config, _ in config }
         #expect(applied?.0.items.map(\.label) == ["New"])
         #expect(applied?.1 == [.items])
         #expect(f.notifications() == ["RELOADING=1\nMONOTONIC_USEC=5000000", "STATUS=Showing 1 items", "READY=1"])
         #expect(f.stdout() == "{\"t\": 5.0, \"event\": \"reloaded\", \"items\": 1}\n")
 
         writeFile(f.dir.path + "/config.yaml", "items:\n  - id: a\n    label: [x]\n")
-        #expect(f.service.reload(now: 6) == nil)
+        #expect(f.service.reload(now: 6) { config, _ in config }?.0 == nil)
         #expect(f.service.config.items.map(\.label) == ["New"])
         let path = f.dir.path + "/config.yaml"
         #expect(f.logs.last == "<3>reload: \(path):3: items[0].label: expected a text value, got a list; keeping the running configuration\n")
         #expect(f.stdout() == "")
+    }
+
+    /// Issue 10, defect 1: a file that parses but cannot be built (a missing font or icon)
+    /// changes nothing, and the same file is tried again on the next reload.
+    @Test func reloadWhoseBuildFailsChangesNothingAndIsTriedAgain() throws {
+        struct MissingIcon: Error, CustomStringConvertible {
+            var description: String { "/home/x/icon.png: No such file or directory" }
+        }
+        let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
+        _ = f.notifications()
+        let path = f.dir.path + "/config.yaml"
+        writeFile(path, "items: [{id: b, label: New}]\n")
+        var builds = 0
+        for now in [5.0, 6.0] {
+            let applied = f.service.reload(now: now) { _, _ -> Int in
+                builds += 1
+                throw MissingIcon()
+            }
+            #expect(applied?.0 == nil)
+        }
+        #expect(builds == 2, "the same file is tried again, not 'no change'")
+        #expect(f.service.config.items.map(\.id) == ["a"])
+        #expect(f.stdout() == "", "no reloaded line")
+        #expect(f.logs.last == "<3>reload: \(path): /home/x/icon.png: No such file or directory; keeping the running configuration\n")
+        #expect(f.notifications().contains("STATUS=Reload failed: \(path): /home/x/icon.png: No such file or directory"))
+        #expect(f.service.reload(now: 7) { config, _ in config.items.map(\.id) }?.0 == ["b"])
+        #expect(f.service.config.items.map(\.id) == ["b"])
+    }
+
+    @Test func commandTimeoutIsABehaviourKey() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        #expect(try ConfigLoader.load(path: nil).behaviour.commandTimeout == 30)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 5\n")
+        #expect(try ConfigLoader.load(path: path).behaviour.commandTimeout == 5)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 0\n")
+        #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
     }
 
     @Test func stopSendsStoppingAndClosesTheSocket() throws {

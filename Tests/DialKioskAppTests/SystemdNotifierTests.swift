@@ -86,7 +86,18 @@ import Testing
         logger.warning("two\nlines")
         logger.info("started")
         logger.debug("hidden")
-        #expect(out == ["<3>config.yaml:3: bad\n", "<4>two\n<4>lines\n", "<6>started\n"])
+        #expect(out == ["<3>config.yaml:3: bad\n", "<4>two\\nlines\n", "<6>started\n"])
+    }
+
+    /// Issue 10, defect 11: a command's argv[0] with NUL, CR or LF must not end the journal
+    /// record and start a forged one (`<0>` would be read as the emergency priority).
+    @Test func controlCharactersAreEscapedSoNoRecordCanBeForged() {
+        var out: [String] = []
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { out.append($0) }
+        logger.info("item 'x': started /bin/a\u{0}<0>forged\r\n<0>again\u{1B}[2J\u{7F}\u{9B} é (pid 7)")
+        #expect(out == ["<6>item 'x': started /bin/a\\x00<0>forged\\r\\n<0>again\\x1B[2J\\x7F\\x9B é (pid 7)\n"])
+        #expect(LogFormat.escapingControls("tab\there") == "tab\\there")
+        #expect(LogFormat.escapingControls("plain: ü ✓") == "plain: ü ✓")
     }
 
     @Test func plainLinesForATerminal() {

@@ -97,24 +97,24 @@ struct SimulateCommand: ParsableCommand {
                                                   maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
             var memory = LineWriter(fd: 2)
-            func onEvent(_ event: DialEvent, frames: Int) {
-                if !quiet { out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
+            func onEvent(_ event: DialEvent, frames: Int) throws {
+                if !quiet { try out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
             }
             func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
                 try recorder?.write(pose)
                 painter?.paint(pose)
                 if let every = memoryEvery, frame % every == 0 {
-                    memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
-                    memory.flush()
+                    try memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
+                    try memory.flush()
                 }
             }
             if let frames = generateFrames {
                 simulation.maxFrames = frames
                 simulation.maxSeconds = .infinity
-                if memoryEvery != nil { memory.write("memory: start rss_kb=\(residentKilobytes())") }
+                if memoryEvery != nil { try memory.write("memory: start rss_kb=\(residentKilobytes())") }
                 let summary = try simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
                                                  onEvent: onEvent, onFrame: onFrame)
-                if memoryEvery != nil { memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
+                if memoryEvery != nil { try memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
             } else {
                 let input = try touchSource()
                 // A file is read twice: a malformed line is reported before any output. A pipe
@@ -130,8 +130,8 @@ struct SimulateCommand: ParsableCommand {
                 }, onEvent: onEvent, onFrame: onFrame)
                 reportUnfinished(summary, source: input.source, out: &out)
             }
-            out.flush()
-            memory.flush()
+            try out.flush()
+            try memory.flush()
         }
     }
 

@@ -12,7 +12,7 @@ public enum ConfigParser {
     static let displayKeys = ["device", "connector", "mode", "rotation"]
     static let inputKeys = ["seat", "calibration"]
     static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
-                                "wake_on_touch"]
+                                "wake_on_touch", "command_timeout_seconds"]
 
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
     public static func parse(_ text: String, file: String) throws -> KioskConfig {
@@ -192,6 +192,10 @@ public enum ConfigParser {
             behaviour.idleAfterMinutes = m > 0 ? m : nil
         }
         if let wake = try section.bool("wake_on_touch") { behaviour.wakeOnTouch = wake }
+        if let s = try section.number("command_timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 },
+                                      "of seconds between 1 and 86400") {
+            behaviour.commandTimeout = s
+        }
         return behaviour
     }
 

@@ -119,6 +119,9 @@ public struct KioskConfig: Sendable, Equatable {
         public var idleAfterMinutes: Double?
         /// A touch on a dimmed or blanked screen wakes it (and is not passed to the dial).
         public var wakeOnTouch: Bool
+        /// Seconds an item's command may run before its process group gets SIGTERM (then
+        /// SIGKILL): a command that hangs must not disable its item until a restart.
+        public var commandTimeout: Double = 30
 
         public init(defaultItem: String? = nil, returnAfter: Double? = nil, start: StartState = .expanded,
                     idle: IdleAction = .dim, idleAfterMinutes: Double? = nil, wakeOnTouch: Bool = true) {

@@ -28,8 +28,9 @@ extension FrameLoop {
         }
     }
 
-    /// One ready control-socket descriptor: accept, read, or flush, then the commands it sent.
-    func handleControl(_ ready: pollfd) throws {
+    /// The control socket's descriptors after poll: accept, read, flush, then this turn's share
+    /// of the commands (bounded per client, one reload at most).
+    func handleControl(_ ready: [pollfd]) throws {
         guard let service else { return }
         let time = now()
         for request in service.handleControl(ready, now: time) {
@@ -65,24 +66,24 @@ extension FrameLoop {
 
     /// SIGHUP or `reload`: a valid changed file gets a new dial and painter (built the way
     /// `render --config` builds them) resting on the same item when its id still exists, and a
-    /// repaint; a broken file was already logged with its line by the service, and nothing here
-    /// changes.
+    /// repaint. Everything is built before anything changes, so a file that cannot be built
+    /// (a missing font or icon) leaves the running menu whole: picture, items, `select`, event
+    /// ids and commands stay the old menu's (the service logged why).
     func reload(at time: Double) throws {
         guard let service else { return }
         let oldItems = service.config.items
         let keptID = dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
-        guard let (config, changes) = service.reload(now: time) else { return }
+        let rebuild = self.rebuild
+        let applied = service.reload(now: time) { config, _ -> Scene? in
+            let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
+            return try rebuild?(config, index)
+        }
+        guard let (scene, changes) = applied else { return }
+        if let scene { replaceScene(scene) }
         if changes.needsOutputRestart {
             service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }
-        let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
-        do {
-            if let rebuild { replaceScene(try rebuild(config, index)) }
-            service.logger.info("reload: \(service.configPath ?? "demo menu"): \(config.items.count) items")
-        } catch {
-            service.logger.error("reload: \(error); the previous picture stays")
-        }
-        // Also after a failed rebuild: the behaviour timers started afresh and the screen is awake.
+        service.logger.info("reload: \(service.configPath ?? "demo menu"): \(service.config.items.count) items")
         try repaint(at: time)
     }
 }

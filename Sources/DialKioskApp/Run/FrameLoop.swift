@@ -128,8 +128,10 @@ final class FrameLoop {
 
     /// How long poll() may sleep: -1 (until an event) while idle with nothing pending;
     /// otherwise until the service's next deadline (the watchdog ping, a behaviour timer, a
-    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event.
+    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event; 0 while
+    /// control-socket lines wait from an earlier turn.
     func pollTimeout(now: Double) -> Int32 {
+        if service?.hasControlBacklog == true { return 0 }
         let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
         let due = [retryAt, flipDue, service?.nextWakeup(now: now)].compactMap { $0 }.min()
         guard let due else { return -1 }
@@ -163,6 +165,9 @@ final class FrameLoop {
         for s in inputSources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
         fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
         fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+        // Output waiting for a slow reader: polled for POLLOUT only while lines wait.
+        let outputs = (service?.outputQueues ?? []).compactMap { queue in queue.pollDescriptor.map { (queue, $0) } }
+        fds += outputs.map(\.1)
         let controlStart = fds.count
         fds += service?.pollDescriptors ?? []
         let r = poll(&fds, nfds_t(fds.count), timeoutMS)
@@ -170,13 +175,11 @@ final class FrameLoop {
             if errno == EINTR { return nil }
             throw CommandFailure("poll failed: \(String(cString: strerror(errno)))", status: .osError)
         }
-        if r == 0 {
-            try retryIfDue()
-            try housekeeping()
-            return nil
-        }
+        // Also when nothing is ready (r == 0): control lines left from earlier turns, retries
+        // and housekeeping still have their turn.
         let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
         let signalIndex = displaySources.count + inputSources.count
+        for (i, (queue, _)) in outputs.enumerated() where fds[signalIndex + 2 + i].revents != 0 { queue.flush() }
         if ready[signalIndex] {
             for s in readSignals() {
                 if let ending = try handle(s) { return ending }
@@ -194,8 +197,9 @@ final class FrameLoop {
             }
         }
         if gotInput { try frameIfDue(at: now()) }
-        for pfd in fds[controlStart...] where pfd.revents != 0 {
-            try handleControl(pfd)
+        let control = Array(fds[controlStart...])
+        if service?.hasControlBacklog == true || control.contains(where: { $0.revents != 0 }) {
+            try handleControl(control)
         }
         try retryIfDue()
         try housekeeping()
@@ -230,7 +234,9 @@ final class FrameLoop {
                 try presentFrame()
             } else {
                 state = .idle
-                if let line = stats?.wentIdle(at: time) { log(line) }
+                // The last second's summary and the idle line: one log line each (a log line
+                // never carries a newline; the logger would escape it).
+                for line in stats?.wentIdle(at: time).split(separator: "\n") ?? [] { log(String(line)) }
             }
         case .suspended:
             state = .suspended
@@ -258,6 +264,8 @@ final class FrameLoop {
             if let vt { for e in try vt.release() { try handle(e) } }
         case .vtAcquire:
             if let vt { for e in try vt.acquire() { try handle(e) } }
+        case .childExited:
+            break  // the housekeeping at the end of this turn reaps it
         }
         return nil
     }

@@ -26,6 +26,11 @@ final class RunSession: VTSwitching {
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
     init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
         self.logger = logger
+        // A reader of stdout or stderr that goes away (a closed pipe, a restarted journald) must
+        // cost the kiosk its lines, not its life: writes fail with EPIPE instead. For the rest of
+        // the process, so the last error message cannot kill it either; item commands get the
+        // default back (CommandRunner).
+        signal(SIGPIPE, SIG_IGN)
         // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
         let signals = try SignalWatcher()
         self.signals = signals
@@ -68,7 +73,7 @@ final class RunSession: VTSwitching {
         let input: LibinputInputSource
         do {
             input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
-                                                 config: config.input, format: logger.format)
+                                                 config: config.input, format: logger.format, logger: logger)
         } catch {
             hotplug?.close()
             display.close()
@@ -141,6 +146,8 @@ final class RunSession: VTSwitching {
     }
 
     func run() throws -> FrameLoop.Ending {
+        // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
+        logger.divert(to: OutputQueue(fd: STDERR_FILENO))
         try loop.start(at: monotonicNow())
         if let fling, let geometry = (loop.dial as? Dial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: monotonicNow()))
@@ -180,5 +187,8 @@ final class RunSession: VTSwitching {
         display = nil
         signals?.close()
         signals = nil
+        // The last log lines get a moment, never more (systemd's stop timeout is running).
+        logger.queue?.drain(within: 0.5)
+        logger.divert(to: nil)
     }
 }

@@ -13,6 +13,9 @@ enum LoopSignal: Sendable, Equatable {
     case vtRelease
     /// The VT is ours again (VT_PROCESS acqsig, SIGUSR2).
     case vtAcquire
+    /// SIGCHLD: an item's command ended; the turn's housekeeping reaps it (no periodic wake-up
+    /// is needed to notice).
+    case childExited
 
     static let vtReleaseSignal = SIGUSR1
     static let vtAcquireSignal = SIGUSR2
@@ -23,13 +26,14 @@ enum LoopSignal: Sendable, Equatable {
         case SIGHUP: self = .hangUp
         case LoopSignal.vtReleaseSignal: self = .vtRelease
         case LoopSignal.vtAcquireSignal: self = .vtAcquire
+        case SIGCHLD: self = .childExited
         default: return nil
         }
     }
 }
 
-/// Owns a signalfd for SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2, blocked for the process
-/// so they are only delivered through it. `close()` unblocks them again; safe twice.
+/// Owns a signalfd for SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 and SIGCHLD, blocked for the
+/// process so they are only delivered through it. `close()` unblocks them again; safe twice.
 final class SignalWatcher {
     private let descriptor: FileDescriptor
     private var mask = sigset_t()
@@ -37,7 +41,7 @@ final class SignalWatcher {
     /// sigprocmask(SIG_BLOCK) + signalfd(SFD_NONBLOCK | SFD_CLOEXEC).
     init() throws(SystemCallError) {
         sigemptyset(&mask)
-        for s in [SIGTERM, SIGINT, SIGHUP, LoopSignal.vtReleaseSignal, LoopSignal.vtAcquireSignal] {
+        for s in [SIGTERM, SIGINT, SIGHUP, LoopSignal.vtReleaseSignal, LoopSignal.vtAcquireSignal, SIGCHLD] {
             sigaddset(&mask, s)
         }
         guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else {

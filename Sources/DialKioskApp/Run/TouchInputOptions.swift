@@ -49,17 +49,22 @@ struct TouchInputOptions: ParsableArguments {
 
     /// A libinput source on the seat for a panel of `panelWidth` x `panelHeight` scanout pixels
     /// turned by `rotation`. Log lines at `minimum` and above go to stderr in `format` (with
-    /// journal priorities under systemd).
+    /// journal priorities under systemd), or through `logger` when one is given (`run`: its
+    /// loop never waits on stderr).
     func makeSource(panelWidth: Int, panelHeight: Int, rotation: DisplayRotation,
                     config: KioskConfig.Input = KioskConfig.Input(),
                     format: LogFormat = LogFormat(journalPrefixes: false),
-                    minimum: InputLogLevel = .info) throws -> LibinputInputSource {
+                    minimum: InputLogLevel = .info, logger: JournalLogger? = nil) throws -> LibinputInputSource {
         let transform = ScreenTransform(panelWidth: panelWidth, panelHeight: panelHeight, rotation: rotation)
         let (seat, calibration) = resolved(with: config)
         return try LibinputInputSource(seat: seat, transform: transform, calibration: calibration) { level, line in
             guard level >= minimum else { return }
             let priority: LogLevel = level >= .error ? .error : level >= .info ? .info : .debug
-            JournalLogger.writeToStandardError(format.format(priority, "dialkiosk: \(line)"))
+            if let logger {
+                logger.log(priority, "dialkiosk: \(line)")
+            } else {
+                JournalLogger.writeToStandardError(format.format(priority, "dialkiosk: \(line)"))
+            }
         }
     }
 }

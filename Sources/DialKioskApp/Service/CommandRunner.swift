@@ -3,8 +3,13 @@ import Glibc
 #endif
 import DialCore
 
-/// Runs items' commands without a shell and without ever blocking the render loop: posix_spawn,
-/// then `reap()` with waitpid(WNOHANG) whenever the loop sees SIGCHLD (or on a tick).
+/// Runs items' commands without a shell and without ever blocking the render loop: posix_spawn
+/// into a process group of their own, then `reap(now:)` with waitpid(WNOHANG) on every loop
+/// turn (SIGCHLD wakes the loop through its signalfd). A command still running after its
+/// timeout gets SIGTERM on its group, SIGKILL `grace` seconds later; a command that exits and
+/// leaves processes in its group (it daemonised something) has them terminated the same way.
+/// The loop wakes only at these deadlines (`nextDeadline`). A process that calls setsid(2)
+/// leaves the group and escapes this; systemd still ends it at stop (KillMode=control-group).
 public final class CommandRunner {
     /// What `run` did.
     public enum Launch: Equatable {
@@ -35,7 +40,27 @@ public final class CommandRunner {
         var pid: Int32
         var itemID: String
         var program: String
+        var timeout: Double
+        /// When its group gets SIGTERM (started + timeout).
+        var deadline: Double
+        /// After SIGTERM went out: when the group gets SIGKILL.
+        var killAt: Double?
+        /// SIGKILL went out; the SIGCHLD that follows reaps it.
+        var killed = false
     }
+
+    /// The group of a command that exited and left processes behind: SIGTERM went out, SIGKILL
+    /// follows at `killAt`. The group id stays reserved while any member lives (a pid is not
+    /// handed out again while a process group uses it), so the SIGKILL can only reach another
+    /// group if every member died and pids wrapped round to this one within `grace` seconds.
+    private struct Leftovers {
+        var pgid: Int32
+        var itemID: String
+        var killAt: Double
+    }
+
+    /// Seconds between SIGTERM and SIGKILL.
+    public let grace: Double
 
     /// Variables the service got from systemd that a child must not see (it would otherwise
     /// be able to notify or claim sockets on the service's behalf).
@@ -45,11 +70,19 @@ public final class CommandRunner {
     private let environment: [String: String]
     private let logger: JournalLogger?
     private var running: [Running] = []
+    private var leftovers: [Leftovers] = []
 
     /// `environment` is the base every child gets (usually `ProcessEnvironment.current()`).
-    public init(environment: [String: String], logger: JournalLogger?) {
+    public init(environment: [String: String], logger: JournalLogger?, grace: Double = 5) {
         self.environment = environment
         self.logger = logger
+        self.grace = grace
+    }
+
+    /// The next time `reap(now:)` has something to do besides collecting exited children (which
+    /// SIGCHLD announces): a timeout or a SIGKILL. Nil when nothing is pending.
+    public var nextDeadline: Double? {
+        (running.filter { !$0.killed }.map { $0.killAt ?? $0.deadline } + leftovers.map(\.killAt)).min()
     }
 
     /// Children started and not yet reaped.
@@ -64,10 +97,11 @@ public final class CommandRunner {
         return env.map { "\($0.key)=\($0.value)" }.sorted()
     }
 
-    /// Starts `item`'s command, if it has one and it is not still running. Failures are logged
-    /// and returned; nothing here waits.
+    /// Starts `item`'s command at `now`, if it has one and it is not still running; after
+    /// `timeout` seconds its process group is terminated. Failures are logged and returned;
+    /// nothing here waits.
     @discardableResult
-    public func run(_ item: MenuItem) -> Launch {
+    public func run(_ item: MenuItem, now: Double, timeout: Double = 30) -> Launch {
         guard let argv = item.command, let program = argv.first else { return .noCommand }
         if let previous = running.first(where: { $0.itemID == item.id }) {
             logger?.warning("item '\(item.id)': \(program) is still running (pid \(previous.pid)); not started again")
@@ -75,7 +109,7 @@ public final class CommandRunner {
         }
         switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item)) {
         case .success(let pid):
-            running.append(Running(pid: pid, itemID: item.id, program: program))
+            running.append(Running(pid: pid, itemID: item.id, program: program, timeout: timeout, deadline: now + timeout))
             logger?.info("item '\(item.id)': started \(program) (pid \(pid))")
             return .started(pid: pid)
         case .failure(let failure):
@@ -85,9 +119,10 @@ public final class CommandRunner {
         }
     }
 
-    /// Collects every child that has ended, without waiting; logs the ones that failed.
+    /// Collects every child that has ended, without waiting, and logs the ones that failed;
+    /// terminates the groups whose time is up, and what an ended command left in its group.
     @discardableResult
-    public func reap() -> [Finished] {
+    public func reap(now: Double) -> [Finished] {
         var finished: [Finished] = []
         running.removeAll { child in
             var status: Int32 = 0
@@ -108,9 +143,40 @@ public final class CommandRunner {
             case .killed(let signal):
                 logger?.error("item '\(child.itemID)': \(child.program) (pid \(pid)) killed by signal \(signal)")
             }
+            // Its group may live on (something it started in the background): end that too.
+            if kill(-pid, SIGTERM) == 0 {
+                logger?.warning("item '\(child.itemID)': \(child.program) (pid \(pid)) left processes in its group; sent them SIGTERM")
+                leftovers.append(Leftovers(pgid: pid, itemID: child.itemID, killAt: now + grace))
+            }
+            return true
+        }
+        for i in running.indices {
+            let child = running[i]
+            guard !child.killed else { continue }
+            if let killAt = child.killAt {
+                guard now >= killAt else { continue }
+                kill(-child.pid, SIGKILL)
+                running[i].killed = true
+                logger?.error("item '\(child.itemID)': \(child.program) (pid \(child.pid)) outlived SIGTERM by \(Self.seconds(grace)) s; sent SIGKILL")
+            } else if now >= child.deadline {
+                kill(-child.pid, SIGTERM)
+                running[i].killAt = now + grace
+                logger?.error("item '\(child.itemID)': \(child.program) (pid \(child.pid)) still running after "
+                              + "\(Self.seconds(child.timeout)) s; sent SIGTERM to its process group")
+            }
+        }
+        leftovers.removeAll { group in
+            guard now >= group.killAt else { return false }
+            if kill(-group.pgid, SIGKILL) == 0 {
+                logger?.error("item '\(group.itemID)': processes left in group \(group.pgid) outlived SIGTERM; sent SIGKILL")
+            }
             return true
         }
         return finished
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Decodes a wait status (the WIFEXITED/WEXITSTATUS macros, which Swift does not import).

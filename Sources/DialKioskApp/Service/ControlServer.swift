@@ -4,7 +4,11 @@ import Glibc
 
 /// The `--control PATH` socket: a non-blocking AF_UNIX stream listener (mode 0660) that streams
 /// the event lines to every client and turns their lines into `ControlCommand`s. It never
-/// blocks: the poll loop polls `pollDescriptors` and hands each ready one to `handle`.
+/// blocks, and its work per loop turn is bounded whatever the clients send: the poll loop polls
+/// `pollDescriptors`, hands the results to `turn`, and comes back at once while `hasBacklog`.
+/// Each turn takes at most `linesPerTurn` lines from each client (the rest wait in a bounded
+/// buffer, then in the socket, which holds the sender back), at most one `reload`, and at most
+/// `acceptsPerTurn` new connections.
 public final class ControlServer {
     /// A connected client, named by its descriptor while it is open.
     public struct ClientID: Hashable, Sendable {
@@ -22,14 +26,32 @@ public final class ControlServer {
         let peer: PeerCredentials
         var input: [UInt8] = []
         var output: [UInt8] = []
-        init(fd: Int32, peer: PeerCredentials) {
+        /// The peer shut its side: the lines still buffered are carried out, then it is closed.
+        var inputEnded = false
+        /// When it connected or last sent a line (the loop's clock).
+        var lastActivity: Double
+        init(fd: Int32, peer: PeerCredentials, now: Double) {
             self.fd = fd
             self.peer = peer
+            lastActivity = now
         }
+
+        /// A whole line waits in `input`.
+        var hasLine: Bool { input.contains(UInt8(ascii: "\n")) }
     }
 
-    /// A line longer than this is not a command.
+    /// A line longer than this is not a command: the client gets an error and is closed.
     static let maximumLineLength = 1024
+    /// Input read ahead per client; beyond it the rest stays in the socket until lines are taken.
+    static let maximumBufferedInput = 4 * 1024
+    /// Lines taken from one client in one loop turn; the rest wait for the next turns, so one
+    /// client's flood costs each frame a bounded amount.
+    static let linesPerTurn = 8
+    /// Connections accepted in one loop turn.
+    static let acceptsPerTurn = 8
+    /// A client that sent nothing for this long gives up its place when the table is full and a
+    /// new client asks (one that only listens to events is welcome while there is room).
+    static let idleTimeout = 60.0
     /// Output kept for a client that does not read; beyond it the client is dropped rather than
     /// letting it hold memory or the loop.
     static let maximumPendingOutput = 256 * 1024
@@ -41,6 +63,8 @@ public final class ControlServer {
     private let ownerUID: UInt32
     private let socketGroup: UInt32
     private let logger: JournalLogger?
+    /// Refusals are logged at most once per 10 s, with the count held back.
+    private var refusalLog = LogRateLimit(interval: 10)
 
     /// Creates, binds (mode 0660) and listens on `path`. A stale socket left by a crash is
     /// replaced; a live one (another instance answers) or a non-socket file is an error.
@@ -79,16 +103,22 @@ public final class ControlServer {
 
     deinit { close() }
 
-    /// Descriptors to poll: the listener for new clients, each client for input, and for
-    /// output while it has unsent lines.
+    /// Descriptors to poll: the listener for new clients, each client for input while its
+    /// buffer has room and it has not shut its side, and for output while it has unsent lines.
     public var pollDescriptors: [pollfd] {
         guard listener >= 0 else { return [] }
         var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
         for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
-            let events = Int16(POLLIN) | (client.output.isEmpty ? 0 : Int16(POLLOUT))
+            let reading = !client.inputEnded && client.input.count < Self.maximumBufferedInput
+            let events = (reading ? Int16(POLLIN) : 0) | (client.output.isEmpty ? 0 : Int16(POLLOUT))
             fds.append(pollfd(fd: client.fd, events: events, revents: 0))
         }
         return fds
+    }
+
+    /// Lines are waiting that this turn's budget left over: the loop must not sleep in poll.
+    public var hasBacklog: Bool {
+        clients.values.contains { $0.hasLine }
     }
 
     public var clientCount: Int { clients.count }
@@ -96,20 +126,45 @@ public final class ControlServer {
     /// The listening descriptor (for tests and for logging).
     public var listeningDescriptor: Int32 { listener }
 
-    /// Services one descriptor `poll` reported ready; returns the commands that arrived.
-    /// Malformed lines are answered with an `error` event line to that client only.
+    /// Services one descriptor as if `poll` reported it ready (and the backlog), for callers
+    /// that look at one descriptor at a time.
     public func handle(_ ready: pollfd, now: Double) -> [Request] {
-        if ready.fd == listener {
-            acceptPending()
-            return []
+        var ready = ready
+        if ready.revents == 0 { ready.revents = ready.events }
+        return turn([ready], now: now)
+    }
+
+    /// One loop turn: the descriptors `poll` reported ready (any subset of `pollDescriptors`
+    /// with their `revents`), then up to `linesPerTurn` lines from every client, with repeated
+    /// reloads coalesced into one. Malformed lines are answered with an `error` event line to
+    /// that client only.
+    public func turn(_ ready: [pollfd], now: Double) -> [Request] {
+        for pfd in ready where pfd.revents != 0 {
+            if pfd.fd == listener {
+                acceptPending(now: now)
+                continue
+            }
+            guard let client = clients[pfd.fd] else { continue }
+            if pfd.revents & Int16(POLLOUT) != 0 { flush(client) }
+            guard clients[pfd.fd] != nil else { continue }
+            if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
         }
-        guard let client = clients[ready.fd] else { return [] }
-        if ready.revents & Int16(POLLOUT) != 0 { flush(client) }
-        guard clients[ready.fd] != nil else { return [] }
-        if ready.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-            return readCommands(client, now: now)
+        var requests: [Request] = []
+        for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
+            requests += takeLines(client, now: now)
         }
-        return []
+        return Self.coalescingReloads(requests)
+    }
+
+    /// `requests` with every `reload` after the first removed: one re-read of the file answers
+    /// them all (a reload reads and parses the whole file).
+    static func coalescingReloads(_ requests: [Request]) -> [Request] {
+        var seenReload = false
+        return requests.filter { request in
+            guard request.command == .reload else { return true }
+            defer { seenReload = true }
+            return !seenReload
+        }
     }
 
     /// Sends `line` (and a newline) to every client.
@@ -139,8 +194,8 @@ public final class ControlServer {
 
     // MARK: connections
 
-    private func acceptPending() {
-        while true {
+    private func acceptPending(now: Double) {
+        for _ in 0..<Self.acceptsPerTurn {
             // accept4 is a GNU extension the Glibc module hides; the loop is single-threaded, so
             // setting the flags right after accept leaves no window for a spawn to inherit it.
             let fd = accept(listener, nil, nil)
@@ -161,19 +216,34 @@ public final class ControlServer {
                 continue
             }
             guard peer.isAllowed(ownerUID: ownerUID, socketGroup: socketGroup) else {
-                logger?.warning("control: refused pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)): "
-                                + "not our user, root or in group \(socketGroup)")
-                Glibc.close(fd)
+                refuse(fd, now: now, "control: refused pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)): "
+                       + "not our user, root or in group \(socketGroup)")
                 continue
             }
+            if clients.count >= Self.maximumClients { evictIdleClient(now: now) }
             guard clients.count < Self.maximumClients else {
-                logger?.warning("control: refused pid \(peer.pid): already \(Self.maximumClients) clients")
-                Glibc.close(fd)
+                refuse(fd, now: now, "control: refused pid \(peer.pid): already \(Self.maximumClients) clients")
                 continue
             }
-            clients[fd] = Client(fd: fd, peer: peer)
+            clients[fd] = Client(fd: fd, peer: peer, now: now)
             logger?.info("control: client pid \(peer.pid) uid \(peer.uid) connected")
         }
+    }
+
+    /// Closes a refused connection; the log line is rate-limited (a peer can retry in a loop).
+    private func refuse(_ fd: Int32, now: Double, _ message: String) {
+        Glibc.close(fd)
+        if let heldBack = refusalLog.admit(now: now) { logger?.warning(message + LogRateLimit.suffix(heldBack)) }
+    }
+
+    /// The table is full: the client that has been silent longest leaves if it has been silent
+    /// for `idleTimeout`.
+    private func evictIdleClient(now: Double) {
+        guard let idlest = clients.values.min(by: { ($0.lastActivity, $0.fd) < ($1.lastActivity, $1.fd) }),
+              now - idlest.lastActivity >= Self.idleTimeout else { return }
+        logger?.info("control: closed client pid \(idlest.peer.pid): silent for \(fixed(now - idlest.lastActivity, 0)) s "
+                     + "and a new client needs its place")
+        disconnect(idlest.fd)
     }
 
     private func disconnect(_ fd: Int32) {
@@ -181,35 +251,51 @@ public final class ControlServer {
         Glibc.close(fd)
     }
 
-    private func readCommands(_ client: Client, now: Double) -> [Request] {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var closed = false
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+    /// Reads what the client sent, up to `maximumBufferedInput` held; the rest stays in the
+    /// socket for later turns. A closed or failed peer is marked ended.
+    private func receive(_ client: Client) {
+        var buffer = [UInt8](repeating: 0, count: Self.maximumBufferedInput)
+        while !client.inputEnded && client.input.count < Self.maximumBufferedInput {
+            let room = Self.maximumBufferedInput - client.input.count
+            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, room, Int32(MSG_DONTWAIT)) }
             if n > 0 {
                 client.input += buffer[0..<n]
-                if client.input.count > 64 * 1024 { break }  // parse what we have; the rest next time
                 continue
             }
             if n < 0 && errno == EINTR { continue }
-            closed = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
-            break
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            client.inputEnded = true  // 0: the peer shut its side; < 0: ECONNRESET and friends
         }
+    }
+
+    /// Up to `linesPerTurn` whole lines from the client's buffer. An overlong line (whole or
+    /// not) gets an error and closes the client; an ended client is closed once its lines are done.
+    private func takeLines(_ client: Client, now: Double) -> [Request] {
         var requests: [Request] = []
-        while let newline = client.input.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: client.input[..<newline], as: UTF8.self)
-            client.input.removeSubrange(...newline)
+        var consumed = 0
+        var overlong = false
+        for _ in 0..<Self.linesPerTurn {
+            guard let newline = client.input[consumed...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+            if newline - consumed > Self.maximumLineLength {
+                overlong = true
+                break
+            }
+            let line = String(decoding: client.input[consumed..<newline], as: UTF8.self)
+            consumed = newline + 1
+            client.lastActivity = now
             switch ControlLine.parse(line) {
             case .command(let command): requests.append(Request(client: ClientID(fd: client.fd), command: command))
             case .blank: break
             case .invalid(let message): sendError(message, to: client, now: now)
             }
         }
-        if client.input.count > Self.maximumLineLength {
+        client.input.removeFirst(consumed)
+        if !overlong && !client.hasLine && client.input.count > Self.maximumLineLength { overlong = true }
+        if overlong {
             sendError("line longer than \(Self.maximumLineLength) bytes", to: client, now: now)
-            closed = true
-        }
-        if closed {
+            logger?.info("control: client pid \(client.peer.pid) disconnected: line longer than \(Self.maximumLineLength) bytes")
+            disconnect(client.fd)
+        } else if client.inputEnded && !client.hasLine {
             logger?.info("control: client pid \(client.peer.pid) disconnected")
             disconnect(client.fd)
         }

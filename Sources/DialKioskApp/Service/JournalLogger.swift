@@ -18,12 +18,36 @@ public struct LogFormat: Sendable, Equatable {
         self.journalPrefixes = journalPrefixes
     }
 
-    /// One output line per message line; every line carries the prefix, because journald reads
-    /// the priority per line.
+    /// One output line per message: control characters are escaped, so a string from outside
+    /// (a command's argv, a config value) can neither end the line early nor start a journald
+    /// record of its own: journald ends a record at LF or NUL and reads a following `<N>` as that
+    /// record's priority, which would let a label forge an emergency entry.
     public func format(_ level: LogLevel, _ message: String) -> String {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        let prefix = journalPrefixes ? "<\(level.rawValue)>" : ""
-        return lines.map { prefix + $0 + "\n" }.joined()
+        (journalPrefixes ? "<\(level.rawValue)>" : "") + Self.escapingControls(message) + "\n"
+    }
+
+    /// `message` with C0 controls (NUL, CR, LF, ESC ...), DEL and C1 controls written as `\n`,
+    /// `\r`, `\t` or `\xNN`; everything else unchanged.
+    public static func escapingControls(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: isControl) else { return message }
+        var out = ""
+        out.unicodeScalars.reserveCapacity(message.unicodeScalars.count + 8)
+        for scalar in message.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x100 && isControl(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// True when $JOURNAL_STREAM ("device:inode") names the file stderr is (systemd.exec(5)):
@@ -44,11 +68,14 @@ public struct LogFormat: Sendable, Equatable {
     }
 }
 
-/// The service's logger: levels at or above `minimumLevel` go to `sink` (stderr by default).
+/// The service's logger: levels at or above `minimumLevel` go to `sink` (stderr by default), or
+/// to a non-blocking queue while the frame loop runs (`divert`).
 public final class JournalLogger {
     public let format: LogFormat
     public var minimumLevel: LogLevel
     private let sink: (String) -> Void
+    /// While set, lines go here instead of `sink`: the frame loop must never wait on stderr.
+    private(set) var queue: OutputQueue?
 
     public init(format: LogFormat, minimumLevel: LogLevel = .info, sink: @escaping (String) -> Void = JournalLogger.writeToStandardError) {
         self.format = format
@@ -58,7 +85,23 @@ public final class JournalLogger {
 
     public func log(_ level: LogLevel, _ message: String) {
         guard level <= minimumLevel else { return }
-        sink(format.format(level, message))
+        let text = format.format(level, message)
+        if let queue {
+            queue.append(lines: text)
+        } else {
+            sink(text)
+        }
+    }
+
+    /// Sends the lines to `queue` from now on (nil: back to `sink`). Lines the queue had to drop
+    /// are counted in one warning once it has room again.
+    func divert(to queue: OutputQueue?) {
+        queue?.report = { [unowned self] report in
+            if case .dropped(let lines) = report {
+                warning("log: dropped \(lines) log lines: standard error was not being read")
+            }
+        }
+        self.queue = queue
     }
 
     public func error(_ message: String) { log(.error, message) }

@@ -15,7 +15,9 @@ final class KioskService {
     private var watchdog: WatchdogSchedule?
     private let runner: CommandRunner
     private let control: ControlServer?
-    private var events: LineWriter
+    /// Event lines on stdout, never waited on: a reader that stops loses lines (counted and
+    /// logged), the kiosk goes on.
+    private let events: OutputQueue
     private(set) var idle: IdleSchedule
     private var stopped = false
 
@@ -32,7 +34,16 @@ final class KioskService {
         watchdog = WatchdogSchedule.fromEnvironment(environment, pid: getpid())
         runner = CommandRunner(environment: environment, logger: logger)
         control = try controlPath.map { try ControlServer(path: $0, logger: logger) }
-        events = LineWriter(fd: eventsFD)
+        events = OutputQueue(fd: eventsFD)
+        events.report = { [logger] report in
+            switch report {
+            case .dropped(let lines):
+                logger.warning("events: dropped \(lines) event lines: standard output was not being read")
+            case .closed(let code):
+                logger.warning(SystemCallError("write event lines to standard output", errno: code).description
+                               + "; no more event lines go there")
+            }
+        }
         idle = IdleSchedule(behaviour: config.behaviour, start: now)
     }
 
@@ -48,22 +59,22 @@ final class KioskService {
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
-            if case .activated(let index, _) = event, config.items.indices.contains(index) {
-                runner.run(config.items[index])
+            if case .activated(let index, let time) = event, config.items.indices.contains(index) {
+                runner.run(config.items[index], now: time, timeout: config.behaviour.commandTimeout)
             }
         }
     }
 
-    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due, and
-    /// children that have ended (SIGCHLD need not be caught: a turn comes at least every
-    /// `nextWakeup`). Returns the behaviour actions that came due.
+    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due,
+    /// children that have ended (SIGCHLD wakes the loop) or whose time is up. Returns the
+    /// behaviour actions that came due.
     func tick(now: Double) -> [IdleSchedule.Action] {
         if var schedule = watchdog, schedule.isDue(now: now) {
             notify([.watchdog])
             schedule.pinged(at: now)
             watchdog = schedule
         }
-        runner.reap()
+        runner.reap(now: now)
         return idle.advance(to: now)
     }
 
@@ -72,8 +83,8 @@ final class KioskService {
         var times: [Double] = []
         if let watchdog { times.append(watchdog.nextDue) }
         if let deadline = idle.nextDeadline { times.append(deadline) }
-        // Children still running: look again within a second so they are reaped promptly.
-        if runner.runningCount > 0 { times.append(now + 1) }
+        // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
+        if let deadline = runner.nextDeadline { times.append(deadline) }
         return times.min()
     }
 
@@ -82,14 +93,22 @@ final class KioskService {
         idle.input(event)
     }
 
+    /// The queues the loop flushes when their descriptors become writable: event lines, and the
+    /// log lines while the logger is diverted.
+    var outputQueues: [OutputQueue] { [events] + (logger.queue.map { [$0] } ?? []) }
+
     /// The control socket's descriptors, for poll.
     var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
 
-    /// Commands from the control socket. `show` also wakes the screen (its actions come back
+    /// This turn's commands from the control socket (`ready`: its descriptors after poll), at
+    /// most one `reload` among them. `show` also wakes the screen (its actions come back
     /// through `wake`).
-    func handleControl(_ ready: pollfd, now: Double) -> [ControlServer.Request] {
-        control?.handle(ready, now: now) ?? []
+    func handleControl(_ ready: [pollfd], now: Double) -> [ControlServer.Request] {
+        control?.turn(ready, now: now) ?? []
     }
+
+    /// Control-socket lines wait that an earlier turn's budget left: poll must not sleep.
+    var hasControlBacklog: Bool { control?.hasBacklog ?? false }
 
     /// Tells one control client a command failed (for example `select` of an unknown id).
     func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
@@ -99,27 +118,41 @@ final class KioskService {
     /// An outside wake-up (`show`).
     func wake(now: Double) -> [IdleSchedule.Action] { idle.wake(at: now) }
 
-    /// SIGHUP or `reload`: re-reads the file. Returns the new configuration to apply, or nil
-    /// when nothing changes or the file is broken (then the error is logged with its line and
-    /// the running menu stays).
-    func reload(now: Double) -> (KioskConfig, ConfigReload.Changes)? {
+    /// SIGHUP or `reload`, as one transaction: re-reads the file, lets `build` make everything
+    /// the new configuration needs (the dial and its painter), and only when both succeeded swaps
+    /// in the configuration, the behaviour timers and the `reloaded` line, and returns what
+    /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
+    /// comes back, and a later reload of the same file tries again (the running configuration is
+    /// still the old one, so the file counts as changed).
+    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
         defer { notify([.ready]) }
+        let source = configPath ?? "demo menu"
         switch ConfigReload.reload(path: configPath, current: config) {
         case .keep(let error):
-            logger.error("reload: \(error.description); keeping the running configuration")
-            notify([.status("Reload failed: \(error.description)")])
-            return nil
+            return refuseReload(error.description)
         case .unchanged:
-            logger.info("reload: \(configPath ?? "demo menu"): no change")
+            logger.info("reload: \(source): no change")
             return nil
         case .apply(let new, let changes):
+            let built: Built
+            do {
+                built = try build(new, changes)
+            } catch {
+                return refuseReload("\(source): \(error)")
+            }
             config = new
             idle = IdleSchedule(behaviour: new.behaviour, start: now)
             emit(.reloaded(time: now, items: new.items.count))
             notify([.status("Showing \(new.items.count) items")])
-            return (new, changes)
+            return (built, changes)
         }
+    }
+
+    private func refuseReload<Built>(_ reason: String) -> Built? {
+        logger.error("reload: \(reason); keeping the running configuration")
+        notify([.status("Reload failed: \(reason)")])
+        return nil
     }
 
     /// On the way out: STOPPING=1, the `stopping` line, then the control socket closes.
@@ -128,16 +161,15 @@ final class KioskService {
         stopped = true
         notify([.stopping])
         if now.isFinite { emit(.stopping(time: now, reason: reason)) }
-        events.flush()
+        // The last lines get a moment, never more: systemd's stop timeout is running.
+        events.drain(within: 0.5)
         control?.close()
         notifier.close()
     }
 
     private func emit(_ event: KioskEvent) {
         let line = EventLine.kiosk(event, items: config.items)
-        events.write(line.text)
-        // Event lines are what integrators wait for: never hold them in the buffer.
-        events.flush()
+        events.append(line: line.text)
         control?.broadcast(line)
     }
 
