@@ -125,10 +125,10 @@ struct SimulateCommand: ParsableCommand {
                 }
                 let next = try input.start()
                 let summary = try simulation.run(dial, next: {
-                    if !input.rereadable { out.flush() }
+                    if !input.rereadable { try out.flush() }
                     return try next().map { .touch($0) }
                 }, onEvent: onEvent, onFrame: onFrame)
-                reportUnfinished(summary, source: input.source, out: &out)
+                try reportUnfinished(summary, source: input.source, out: &out)
             }
             try out.flush()
             try memory.flush()
@@ -143,7 +143,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     /// A run that did not end at rest says so: a final `unfinished` event and a line on stderr.
-    private func reportUnfinished(_ summary: FrameClockSimulation.Summary, source: String, out: inout LineWriter) {
+    private func reportUnfinished(_ summary: FrameClockSimulation.Summary, source: String, out: inout LineWriter) throws {
         let reason: String, why: String
         switch summary.end {
         case .maxSeconds:
@@ -155,10 +155,10 @@ struct SimulateCommand: ParsableCommand {
             return
         }
         if !quiet {
-            out.write(EventLine([("t", .number(summary.endTime)), ("event", .string("unfinished")),
+            try out.write(EventLine([("t", .number(summary.endTime)), ("event", .string("unfinished")),
                                  ("reason", .string(reason)), ("frames", .int(summary.frames))]).text)
         }
-        out.flush()
+        try out.flush()
         let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
         JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: \(source): \(why)".oneLine()))
     }
