@@ -43,6 +43,11 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     private var saved: SavedCrtc?
     private var queued: [DisplayEvent] = []
     private let sink = FlipSink()
+    /// Buffer age: frames painted so far, and the frame each buffer holds (nil: unknown).
+    private var framesPainted = 0
+    private var paintedFrame: [Int?] = []
+    /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
+    public private(set) var lastDamage: [PixelRect]?
 
     /// Takes ownership of `card` (already master), creates `bufferCount` buffers of the mode's size.
     public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2) throws(DisplayError) {
@@ -58,6 +63,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             made.append(try DumbBuffer(fd: card.fd, width: selection.mode.width, height: selection.mode.height))
         }
         buffers = made
+        paintedFrame = Array(repeating: nil, count: made.count)
     }
 
     deinit { close() }
@@ -69,13 +75,14 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// The scanout buffer's size: the mode's, i.e. the panel's (rotation is applied by the copy).
     public var frameSize: (width: Int, height: Int) { (selection.mode.width, selection.mode.height) }
 
-    public func present(paint: (FrameTarget) throws -> Void) throws {
+    public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)
         }
-        try paint(target)
+        lastDamage = try paint(numbered(target, buffer: index))
+        paintedFrame[index] = framesPainted
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
             try setCrtc(card: card, framebuffer: fb)
@@ -90,6 +97,17 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             throw error
         }
         flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
+    }
+
+    /// Numbers the next frame and tells its paint how old buffer `index`'s contents are; until
+    /// that paint returns they are unknown (a paint that throws may leave them half written).
+    private func numbered(_ target: FrameTarget, buffer index: Int) -> FrameTarget {
+        framesPainted += 1
+        var t = target
+        t.frameNumber = framesPainted
+        t.age = paintedFrame[index].map { framesPainted - $0 }
+        paintedFrame[index] = nil
+        return t
     }
 
     /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.

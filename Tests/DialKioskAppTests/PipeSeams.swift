@@ -28,14 +28,14 @@ final class PipeDisplay: FramePresenter, DisplayEventSource {
 
     deinit { close(fds[0]); close(fds[1]) }
 
-    func present(paint: (FrameTarget) throws -> Void) throws {
+    func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         attempts += 1
         if !failures.isEmpty {
             throw DisplayError(.pageFlip(crtc: 42), code: failures.removeFirst())
         }
         let (w, h) = (width, height)
         try pixels.withUnsafeMutableBytes { raw in
-            try paint(FrameTarget(base: raw.baseAddress!, width: w, height: h, stride: w * 4))
+            _ = try paint(FrameTarget(base: raw.baseAddress!, width: w, height: h, stride: w * 4))
         }
         presents += 1
     }
