@@ -98,6 +98,8 @@ public final class ScanoutCopy {
     /// How the logical frame is turned on the panel.
     public let rotation: DisplayRotation
     private var history = DamageHistory()
+    /// Pixels the last `copy` wrote into its target (for benchmarks).
+    public private(set) var lastCopiedPixels = 0
 
     public init(rotation: DisplayRotation) {
         self.rotation = rotation
@@ -115,6 +117,7 @@ public final class ScanoutCopy {
             rects = history.damage(frame: n, age: target.age, width: w, height: h)
         }
         DialRender.copy(frame, to: target, rotation: rotation, damage: rects)
+        lastCopiedPixels = rects.map(Damage.area) ?? w * h
         return damage.map { $0.map { rotation.panelRect($0, logicalWidth: w, logicalHeight: h) } }
     }
 }

@@ -1,0 +1,67 @@
+import DialCore
+import DialRender
+
+/// `bench`'s spin: a fling that turns the ring for about a second, from rest to rest, driven by
+/// DialCore's Dial at 60 Hz, painted and copied into `buffers` scanout buffers in turn (each
+/// with its buffer age, as KMSDisplay numbers them), counting the bytes written into scanout
+/// memory.
+struct BenchSpin {
+    /// Fling speed in radians per second (a brisk flick on a 24-item ring).
+    static let flingSpeed = 5.0
+    static let refresh = 1.0 / 60
+
+    let buffers: Int
+    let damageLimited: Bool
+    var frames = 0
+    /// Bytes written into scanout memory, per frame.
+    var bytes: [Int] = []
+    /// Bytes a full copy of every frame would have written.
+    var fullBytes = 0
+    /// Paint plus copy, per frame, in seconds.
+    var seconds: [Double] = []
+
+    /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
+    init(items menu: [MenuItem], panel: FrameSize, rotation: DisplayRotation, buffers count: Int,
+         damageLimited: Bool = true) throws {
+        buffers = max(1, count)
+        self.damageLimited = damageLimited
+        let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
+        let geometry = DialGeometry.fitting(width: logical.width, height: logical.height, count: menu.count)
+        let dial = Dial(items: menu, geometry: geometry)
+        let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
+        painter.prepare(for: geometry)
+        let copier = ScanoutCopy(rotation: rotation)
+        var scanout = (0..<max(1, count)).map { _ in PixelBuffer(width: panel.width, height: panel.height) }
+        var painted = [Int?](repeating: nil, count: scanout.count)
+        var time = 0.0
+        // The resting frame on screen first, then the fling; frames follow until the dial rests.
+        for e in DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: time + 0.1) {
+            _ = dial.handle(e)
+        }
+        time += 0.1
+        let frameBytes = panel.width * panel.height * 4
+        while frames < 1 || dial.needsFrame, frames < 600 {
+            dial.advance(to: time)
+            let n = frames + 1, index = frames % scanout.count
+            let pose = dial.pose
+            let t0 = monotonicSeconds()
+            var written = 0
+            scanout[index].withFrameTarget { t in
+                var target = t
+                target.frameNumber = n
+                target.age = damageLimited ? painted[index].map { n - $0 } : nil
+                let damage = painter.paint(pose)
+                _ = copier.copy(painter.frame, damage: damage, to: target)
+                written = copier.lastCopiedPixels * 4
+            }
+            seconds.append(monotonicSeconds() - t0)
+            painted[index] = n
+            bytes.append(written)
+            fullBytes += frameBytes
+            frames += 1
+            time += Self.refresh
+        }
+    }
+
+    var total: Int { bytes.reduce(0, +) }
+}
