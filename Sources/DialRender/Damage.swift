@@ -98,6 +98,7 @@ public final class ScanoutCopy {
     /// How the logical frame is turned on the panel.
     public let rotation: DisplayRotation
     private var history = DamageHistory()
+    private var lastFrame: Int?
     /// Pixels the last `copy` wrote into its target (for benchmarks).
     public private(set) var lastCopiedPixels = 0
 
@@ -113,7 +114,10 @@ public final class ScanoutCopy {
         let w = frame.width, h = frame.height
         var rects: [PixelRect]?
         if let n = target.frameNumber {
-            history.record(n, damage: damage)
+            // `damage` is relative to the frame this copier saw last; when someone else painted
+            // frames since (a dim or blank frame), what changed from the frame before is unknown.
+            history.record(n, damage: lastFrame == n - 1 ? damage : nil)
+            lastFrame = n
             rects = history.damage(frame: n, age: target.age, width: w, height: h)
         }
         DialRender.copy(frame, to: target, rotation: rotation, damage: rects)

@@ -10,12 +10,13 @@ import Testing
         let w = 40, h = 30
         var target = PixelBuffer(width: w, height: h, fill: 0xDEAD_BEEF)
         var paintedInto: [UnsafeMutableRawPointer] = []
-        let paint = { (_: DialPose, t: FrameTarget) in
+        let paint = { (_: DialPose, t: FrameTarget) -> [PixelRect]? in
             paintedInto.append(t.base)
             for y in 0..<t.height {
                 let row = (t.base + y * t.stride).assumingMemoryBound(to: UInt32.self)
                 for x in 0..<t.width { row[x] = UInt32(x * 6) << 16 | UInt32(y * 8) << 8 | 0xFF }
             }
+            return nil
         }
         let pose = DialSetup(config: .demo, width: w, height: h).pose(rotation: 0)
         var scanout: UnsafeMutableRawPointer?
