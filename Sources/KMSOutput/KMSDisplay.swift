@@ -43,9 +43,8 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     private var saved: SavedCrtc?
     private var queued: [DisplayEvent] = []
     private let sink = FlipSink()
-    /// Buffer age: frames painted so far, and the frame each buffer holds (nil: unknown).
-    private var framesPainted = 0
-    private var paintedFrame: [Int?] = []
+    /// Which frame each buffer holds, for `FrameTarget.age`.
+    private var ages: BufferAges
     /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
     public private(set) var lastDamage: [PixelRect]?
 
@@ -63,7 +62,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             made.append(try DumbBuffer(fd: card.fd, width: selection.mode.width, height: selection.mode.height))
         }
         buffers = made
-        paintedFrame = Array(repeating: nil, count: made.count)
+        ages = BufferAges(count: made.count)
     }
 
     deinit { close() }
@@ -81,8 +80,8 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)
         }
-        lastDamage = try paint(numbered(target, buffer: index))
-        paintedFrame[index] = framesPainted
+        lastDamage = try paint(ages.next(target, buffer: index))
+        ages.painted(buffer: index)
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
             try setCrtc(card: card, framebuffer: fb)
@@ -97,17 +96,6 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             throw error
         }
         flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
-    }
-
-    /// Numbers the next frame and tells its paint how old buffer `index`'s contents are; until
-    /// that paint returns they are unknown (a paint that throws may leave them half written).
-    private func numbered(_ target: FrameTarget, buffer index: Int) -> FrameTarget {
-        framesPainted += 1
-        var t = target
-        t.frameNumber = framesPainted
-        t.age = paintedFrame[index].map { framesPainted - $0 }
-        paintedFrame[index] = nil
-        return t
     }
 
     /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.

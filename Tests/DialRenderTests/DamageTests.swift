@@ -80,6 +80,25 @@ import Testing
         #expect(history.damage(frame: 6, age: 1, width: 10, height: 10) == nil)
     }
 
+    @Test func bufferAgesCountFramesSinceEachBufferWasPainted() {
+        var ages = BufferAges(count: 2)
+        var storage: UInt32 = 0
+        let t = FrameTarget(base: &storage, width: 1, height: 1, stride: 4)
+        func paint(_ index: Int, completes: Bool = true) -> (Int?, Int?) {
+            let target = ages.next(t, buffer: index)
+            if completes { ages.painted(buffer: index) }
+            return (target.frameNumber, target.age)
+        }
+        #expect(paint(0) == (1, nil))
+        #expect(paint(1) == (2, nil))
+        #expect(paint(0) == (3, 2))
+        #expect(paint(1, completes: false) == (4, 2))
+        #expect(paint(0) == (5, 2))
+        // The paint into buffer 1 threw: its contents are unknown.
+        #expect(paint(1) == (6, nil))
+        #expect(paint(1) == (7, 1))
+    }
+
     /// Random poses (rotation, visibility, selection), now and then a new geometry (a reload).
     private func poses(count: Int, width: Int, height: Int, seed: UInt64) -> [DialPose] {
         var rng = SplitMix64(seed: seed)
@@ -106,24 +125,23 @@ import Testing
         let (pw, ph) = rotation.swapsAxes ? (h, w) : (w, h)
         // Buffers start poisoned: a pixel a copy skips must hold exactly what it held before.
         var scanout = (0..<buffers).map { _ in PixelBuffer(width: pw, height: ph, stride: (pw + 2) * 4, fill: Self.poison) }
-        var painted = [Int?](repeating: nil, count: buffers)
+        var ages = BufferAges(count: buffers)
         var limited = 0
         for (k, pose) in poses(count: 60, width: w, height: h, seed: UInt64(rotation.degrees + buffers)).enumerated() {
-            let n = k + 1, index = k % buffers
+            let index = k % buffers
             if k % 13 == 12 {
                 // A frame the copier never sees (dimmed or blank): poison the whole buffer.
+                scanout[index].withFrameTarget { _ = ages.next($0, buffer: index) }
                 scanout[index].fill(Self.poison)
-                painted[index] = n
+                ages.painted(buffer: index)
                 continue
             }
             let damage = painter.paint(pose)
             let returned = scanout[index].withFrameTarget { t -> [PixelRect]? in
-                var target = t
-                target.frameNumber = n
-                target.age = painted[index].map { n - $0 }
-                return copier.copy(painter.frame, damage: damage, to: target)
+                copier.copy(painter.frame, damage: damage, to: ages.next(t, buffer: index))
             }
-            painted[index] = n
+            ages.painted(buffer: index)
+            let n = ages.framesPainted
             if copier.lastCopiedPixels < w * h { limited += 1 }
             let expected = painter.frame.rotated(rotation)
             #expect(scanout[index].samePixels(as: expected), "frame \(n) in buffer \(index)")

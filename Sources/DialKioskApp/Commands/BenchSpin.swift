@@ -32,7 +32,7 @@ struct BenchSpin {
         painter.prepare(for: geometry)
         let copier = ScanoutCopy(rotation: rotation)
         var scanout = (0..<max(1, count)).map { _ in PixelBuffer(width: panel.width, height: panel.height) }
-        var painted = [Int?](repeating: nil, count: scanout.count)
+        var ages = BufferAges(count: scanout.count)
         var time = 0.0
         // The resting frame on screen first, then the fling; frames follow until the dial rests.
         for e in DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: time + 0.1) {
@@ -42,20 +42,19 @@ struct BenchSpin {
         let frameBytes = panel.width * panel.height * 4
         while frames < 1 || dial.needsFrame, frames < 600 {
             dial.advance(to: time)
-            let n = frames + 1, index = frames % scanout.count
+            let index = frames % scanout.count
             let pose = dial.pose
             let t0 = monotonicSeconds()
             var written = 0
             scanout[index].withFrameTarget { t in
-                var target = t
-                target.frameNumber = n
-                target.age = damageLimited ? painted[index].map { n - $0 } : nil
+                var target = ages.next(t, buffer: index)
+                if !damageLimited { target.age = nil }
                 let damage = painter.paint(pose)
                 _ = copier.copy(painter.frame, damage: damage, to: target)
                 written = copier.lastCopiedPixels * 4
             }
             seconds.append(monotonicSeconds() - t0)
-            painted[index] = n
+            ages.painted(buffer: index)
             bytes.append(written)
             fullBytes += frameBytes
             frames += 1
