@@ -9,38 +9,44 @@ public enum Damage {
     /// it covers, with equal neighbouring bands merged (pixman's banded region). Copying the
     /// result writes every covered pixel exactly once, however much the inputs overlap.
     public static func union(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
-        let clipped = rects.map { $0.clipped(width: width, height: height) }.filter { !$0.isEmpty }
-        guard clipped.count > 1 else { return clipped }
-        var edges = Set<Int>()
-        for r in clipped { edges.insert(r.y0); edges.insert(r.y1) }
-        let ys = edges.sorted()
+        var pending = rects.map { $0.clipped(width: width, height: height) }.filter { !$0.isEmpty }
+        guard pending.count > 1 else { return pending }
+        pending.sort { $0.y0 < $1.y0 }
+        var ys = pending.flatMap { [$0.y0, $0.y1] }
+        ys.sort()
         var out: [PixelRect] = []
-        // Rectangles of the previous band, still open downwards.
+        // Rectangles of the previous band, still open downwards; the inputs crossing the band,
+        // kept in x order; the next input to enter.
         var open: [PixelRect] = []
-        for (top, bottom) in zip(ys, ys.dropFirst()) {
-            let runs = Self.runs(clipped.filter { $0.y0 <= top && $0.y1 >= bottom })
-            if runs.count == open.count && zip(runs, open).allSatisfy({ $0.0.0 == $0.1.x0 && $0.0.1 == $0.1.x1 }),
-               open.first?.y1 == top {
-                for i in open.indices { open[i].y1 = bottom }
-                continue
+        var active: [PixelRect] = []
+        var next = 0
+        var runs: [(Int, Int)] = []
+        var top = ys[0]
+        for bottom in ys.dropFirst() where bottom > top {
+            active.removeAll { $0.y1 <= top }
+            while next < pending.count && pending[next].y0 <= top {
+                let r = pending[next]
+                active.insert(r, at: active.firstIndex { $0.x0 > r.x0 } ?? active.count)
+                next += 1
             }
-            out += open
-            open = runs.map { PixelRect(x0: $0.0, y0: top, x1: $0.1, y1: bottom) }
+            runs.removeAll(keepingCapacity: true)
+            for r in active {
+                if let last = runs.last, r.x0 <= last.1 {
+                    runs[runs.count - 1].1 = max(last.1, r.x1)
+                } else {
+                    runs.append((r.x0, r.x1))
+                }
+            }
+            if runs.count == open.count && open.first?.y1 == top
+                && zip(runs, open).allSatisfy({ $0.0.0 == $0.1.x0 && $0.0.1 == $0.1.x1 }) {
+                for i in open.indices { open[i].y1 = bottom }
+            } else {
+                out += open
+                open = runs.map { PixelRect(x0: $0.0, y0: top, x1: $0.1, y1: bottom) }
+            }
+            top = bottom
         }
         return out + open
-    }
-
-    /// The x runs [x0, x1) covered by `rects`, sorted and merged where they touch.
-    private static func runs(_ rects: [PixelRect]) -> [(Int, Int)] {
-        var out: [(Int, Int)] = []
-        for r in rects.sorted(by: { $0.x0 < $1.x0 }) {
-            if let last = out.last, r.x0 <= last.1 {
-                out[out.count - 1].1 = max(last.1, r.x1)
-            } else {
-                out.append((r.x0, r.x1))
-            }
-        }
-        return out
     }
 
     /// Pixels covered by disjoint `rects` (a `union` result).
