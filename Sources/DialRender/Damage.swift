@@ -112,10 +112,11 @@ public final class ScanoutCopy {
         self.rotation = rotation
     }
 
-    /// Copies `frame`, whose `damage` (logical, disjoint; nil: all) is what changed since the
+    /// Copies `frame`, whose `damage` (logical, may overlap; nil: all) is what changed since the
     /// frame before, into `target`: where the target's age and the history allow, only the
-    /// rectangles the target has not seen; otherwise all of it. Returns the damage in panel
-    /// pixels (nil: all), what `FramePresenter.present`'s paint returns.
+    /// rectangles the target has not seen (made disjoint, each pixel written once); otherwise
+    /// all of it. Returns the damage in panel pixels (nil: all; may overlap, as the kernel's
+    /// damage clips may), what `FramePresenter.present`'s paint returns.
     public func copy(_ frame: PixelBuffer, damage: [PixelRect]?, to target: FrameTarget) -> [PixelRect]? {
         let w = frame.width, h = frame.height
         var rects: [PixelRect]?
@@ -128,6 +129,9 @@ public final class ScanoutCopy {
         }
         DialRender.copy(frame, to: target, rotation: rotation, damage: rects)
         lastCopiedPixels = rects.map(Damage.area) ?? w * h
-        return damage.map { $0.map { rotation.panelRect($0, logicalWidth: w, logicalHeight: h) } }
+        return damage.map { rects in
+            rects.map { $0.clipped(width: w, height: h) }.filter { !$0.isEmpty }
+                .map { rotation.panelRect($0, logicalWidth: w, logicalHeight: h) }
+        }
     }
 }

@@ -84,9 +84,9 @@ public final class DialPainter {
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
-    /// frame's damage: disjoint rectangles holding every pixel that may differ from the previous
-    /// `frame` (what the last frame drew and what this one drew), or nil when all of it may (the
-    /// first frame, a new geometry).
+    /// frame's damage: rectangles (they may overlap; `Damage.union` makes them disjoint) holding
+    /// every pixel that may differ from the previous `frame` (what the last frame drew and what
+    /// this one drew), or nil when all of it may (the first frame, a new geometry).
     @discardableResult
     public func paint(_ pose: DialPose) -> [PixelRect]? {
         ensureBackground(pose.geometry)
@@ -100,7 +100,7 @@ public final class DialPainter {
         }
         let drawn = draw(pose, into: &frame)
         dirty = drawn
-        return restored.map { Damage.union($0 + drawn, width: width, height: height) }
+        return restored.map { $0 + drawn }
     }
 
     /// Paints `pose` into `buffer` (of the painter's size) from scratch.
