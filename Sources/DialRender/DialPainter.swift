@@ -83,15 +83,24 @@ public final class DialPainter {
         ensureBackground(geometry)
     }
 
-    /// Paints `pose` into `frame`, restoring only what the previous frame covered.
-    public func paint(_ pose: DialPose) {
+    /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
+    /// frame's damage: rectangles (they may overlap; `Damage.union` makes them disjoint) holding
+    /// every pixel that may differ from the previous `frame` (what the last frame drew and what
+    /// this one drew), or nil when all of it may (the first frame, a new geometry).
+    @discardableResult
+    public func paint(_ pose: DialPose) -> [PixelRect]? {
         ensureBackground(pose.geometry)
+        let restored: [PixelRect]?
         if let dirty {
-            for r in dirty { frame.copyRect(from: background, r) }
+            restored = Damage.union(dirty, width: width, height: height)
+            for r in restored ?? [] { frame.copyRect(from: background, r) }
         } else {
+            restored = nil
             frame.copyRect(from: background, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
         }
-        dirty = draw(pose, into: &frame)
+        let drawn = draw(pose, into: &frame)
+        dirty = drawn
+        return restored.map { $0 + drawn }
     }
 
     /// Paints `pose` into `buffer` (of the painter's size) from scratch.

@@ -1,3 +1,5 @@
+import DialCore
+
 /// One item disc with its soft drop shadow at one radius, as colour-free masks, so one sprite
 /// serves every item of that size: `alpha` is how much of the backdrop is covered (disc or
 /// shadow), `light` how much of the item's colour is added (disc coverage times a top-to-bottom

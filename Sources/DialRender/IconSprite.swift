@@ -1,3 +1,5 @@
+import DialCore
+
 /// A PNG icon scaled to one size, premultiplied, ready to blend.
 struct IconSprite {
     let width: Int

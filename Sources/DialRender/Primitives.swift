@@ -16,7 +16,7 @@ extension PixelBuffer {
                 let t = h > 1 ? Double(y) / Double(h - 1) : 0
                 let c = (0..<3).map { t0[$0] + (t1[$0] - t0[$0]) * t }
                 // The four dithered variants of this row's colour, one per column phase.
-                var variants: [UInt32] = []
+                var variants = SIMD4<UInt32>()
                 for phase in 0..<4 {
                     let d = bayer[(y & 3) * 4 + phase]
                     var px: UInt32 = 0
@@ -24,10 +24,21 @@ extension PixelBuffer {
                         let v = UInt32(max(0, min(255, (c[ch] + d).rounded())))
                         px |= v << UInt32(16 - 8 * ch)
                     }
-                    variants.append(px)
+                    variants[phase] = px
                 }
+                // Four pixels per store, the phases in column order; then the last 0-3 pixels.
                 let row = p + y * pitch
-                for x in 0..<w { row[x] = variants[x & 3] }
+                var x = 0
+                while x + 4 <= w {
+                    UnsafeMutableRawPointer(row + x).storeBytes(of: variants, as: SIMD4<UInt32>.self)
+                    x += 4
+                }
+                var k = 0
+                while x < w {
+                    row[x] = k == 0 ? variants.x : k == 1 ? variants.y : variants.z
+                    x += 1
+                    k += 1
+                }
             }
         }
     }
@@ -122,21 +133,5 @@ extension PixelBuffer {
                 }
             }
         }
-    }
-}
-
-/// A half-open pixel rectangle [x0, x1) x [y0, y1).
-public struct PixelRect: Sendable, Equatable {
-    /// Left, top (inclusive), right, bottom (exclusive), in pixels.
-    public var x0: Int, y0: Int, x1: Int, y1: Int
-    /// The rectangle [x0, x1) x [y0, y1).
-    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
-        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
-    }
-    /// True when it holds no pixel.
-    public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
-    /// The part inside a `width` x `height` frame.
-    public func clipped(width: Int, height: Int) -> PixelRect {
-        PixelRect(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
     }
 }

@@ -2,17 +2,30 @@ import DialCore
 
 /// Copies the finished logical frame `src` into `dst` (the scanout buffer, `rotation`'s panel
 /// size), turning it as `DisplayRotation.panelPixel` says, and with `dimmed` every channel
-/// halved (the idle screen's dim look). Every destination pixel is written exactly once and the
-/// destination is never read: dumb buffers are often write-combined, where reads are an order
-/// of magnitude slower, so dimming happens here, on the way in, not on the scanout buffer.
+/// halved (the idle screen's dim look). With `damage` (logical rectangles, best disjoint:
+/// `Damage.union`) only those pixels are written, nil writes all of them. Every written pixel
+/// is written once per rectangle and the destination is never read: dumb buffers are often
+/// write-combined, where reads are an order of magnitude slower, so dimming happens here, on
+/// the way in, not on the scanout buffer.
 ///
 /// 0 degrees is one memcpy per row; 180 degrees walks each source row backwards; 90 and 270 are
 /// a transpose in strips of 16 panel columns (one cache line per panel row), 4x4 blocks at a time.
-public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation, dimmed: Bool = false) {
-    if dimmed {
-        copy(src, to: dst, rotation: rotation, Halve.self)
-    } else {
-        copy(src, to: dst, rotation: rotation, Keep.self)
+public func copy(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation, dimmed: Bool = false,
+                 damage: [PixelRect]? = nil) {
+    let w = src.width, h = src.height
+    let expected = rotation.swapsAxes ? (h, w) : (w, h)
+    precondition(dst.width == expected.0 && dst.height == expected.1,
+                 "destination is \(dst.width)x\(dst.height), rotation \(rotation.degrees) needs \(expected.0)x\(expected.1)")
+    precondition(dst.stride >= dst.width * 4 && dst.stride % 4 == 0, "destination stride too small")
+    for rect in damage ?? [PixelRect(x0: 0, y0: 0, x1: w, y1: h)] {
+        // Clipped once here: the row loops below stay inside both buffers by construction.
+        let r = rect.clipped(width: w, height: h)
+        guard !r.isEmpty else { continue }
+        if dimmed {
+            copy(src, to: dst, r, rotation: rotation, Halve.self)
+        } else {
+            copy(src, to: dst, r, rotation: rotation, Keep.self)
+        }
     }
 }
 
@@ -39,46 +52,47 @@ private enum Halve: PixelMap {
     }
 }
 
+/// Copies the logical rectangle `r` (already inside the source) to where it lands on the panel.
 @inline(__always)
-private func copy<M: PixelMap>(_ src: PixelBuffer, to dst: FrameTarget, rotation: DisplayRotation, _ m: M.Type) {
+private func copy<M: PixelMap>(_ src: PixelBuffer, to dst: FrameTarget, _ r: PixelRect, rotation: DisplayRotation,
+                               _ m: M.Type) {
     let w = src.width, h = src.height
-    let expected = rotation.swapsAxes ? (h, w) : (w, h)
-    precondition(dst.width == expected.0 && dst.height == expected.1,
-                 "destination is \(dst.width)x\(dst.height), rotation \(rotation.degrees) needs \(expected.0)x\(expected.1)")
-    precondition(dst.stride >= dst.width * 4 && dst.stride % 4 == 0, "destination stride too small")
     let sp = src.rowPitch
     let dp = dst.stride / 4
     let d = dst.base.assumingMemoryBound(to: UInt32.self)
+    let p = rotation.panelRect(r, logicalWidth: w, logicalHeight: h)
+    let count = r.x1 - r.x0
     src.withUnsafePixels { s in
         switch rotation {
         case .none:
-            for y in 0..<h {
+            for y in r.y0..<r.y1 {
+                let srow = s + y * sp + r.x0, drow = d + y * dp + r.x0
                 if M.isIdentity {
-                    (d + y * dp).update(from: s + y * sp, count: w)
+                    drow.update(from: srow, count: count)
                 } else {
-                    let srow = s + y * sp, drow = d + y * dp
-                    for x in 0..<w { drow[x] = M.map(srow[x]) }
+                    for x in 0..<count { drow[x] = M.map(srow[x]) }
                 }
             }
         case .half:
-            for py in 0..<h {
-                let srow = s + (h - 1 - py) * sp + (w - 1)
-                let drow = d + py * dp
-                for px in 0..<w { drow[px] = M.map(srow[-px]) }
+            for py in p.y0..<p.y1 {
+                // Panel (px, py) shows logical (w - 1 - px, h - 1 - py).
+                let srow = s + (h - 1 - py) * sp + (w - 1 - p.x0)
+                let drow = d + py * dp + p.x0
+                for k in 0..<count { drow[k] = M.map(srow[-k]) }
             }
         case .quarter:
             // Panel (px, py) shows logical (x: py, y: h - 1 - px): panel column px is source row
-            // h - 1 - px, read left to right as py grows.
-            strips(panelWidth: h) { px0, px1 in
-                transposeStrip(rows: { s + (h - 1 - px0 - $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
-                               count: w, reversed: false, M.self)
+            // h - 1 - px, read left to right from x0 as py grows from p.y0.
+            strips(p.x0, p.x1) { px0, px1 in
+                transposeStrip(rows: { s + (h - 1 - px0 - $0) * sp + r.x0 }, width: px1 - px0,
+                               to: d + p.y0 * dp + px0, pitch: dp, count: count, reversed: false, M.self)
             }
         case .threeQuarters:
             // Panel (px, py) shows logical (x: w - 1 - py, y: px): panel column px is source row
-            // px, read right to left as py grows.
-            strips(panelWidth: h) { px0, px1 in
-                transposeStrip(rows: { s + (px0 + $0) * sp }, width: px1 - px0, to: d + px0, pitch: dp,
-                               count: w, reversed: true, M.self)
+            // px, read right to left from x1 - 1 as py grows from p.y0.
+            strips(p.x0, p.x1) { px0, px1 in
+                transposeStrip(rows: { s + (px0 + $0) * sp + r.x0 }, width: px1 - px0,
+                               to: d + p.y0 * dp + px0, pitch: dp, count: count, reversed: true, M.self)
             }
         }
     }
@@ -89,12 +103,13 @@ private func copy<M: PixelMap>(_ src: PixelBuffer, to dst: FrameTarget, rotation
 /// stream sequentially (a pattern hardware prefetchers follow).
 private let stripWidth = 16
 
-/// Calls `body` for each strip [px0, px1) of panel columns.
+/// Calls `body` for each strip [px0, px1) of panel columns in [from, to), the strips aligned
+/// to multiples of `stripWidth` so that a full strip fills whole cache lines.
 @inline(__always)
-private func strips(panelWidth: Int, _ body: (Int, Int) -> Void) {
-    var px0 = 0
-    while px0 < panelWidth {
-        let px1 = min(panelWidth, px0 + stripWidth)
+private func strips(_ from: Int, _ to: Int, _ body: (Int, Int) -> Void) {
+    var px0 = from
+    while px0 < to {
+        let px1 = min(to, (px0 / stripWidth + 1) * stripWidth)
         body(px0, px1)
         px0 = px1
     }

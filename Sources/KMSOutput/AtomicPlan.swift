@@ -1,3 +1,5 @@
+import DialCore
+
 /// The pure half of atomic modesetting: properties by name, the primary plane, and the
 /// property lists of a modeset and of a flip. AtomicOutput reads the kernel's objects into these
 /// values and commits the lists; tests build them by hand.
@@ -63,6 +65,11 @@ public struct AtomicAssignment: Sendable, Equatable {
 
 /// A damaged rectangle in scanout coordinates (the mode's pixels, after rotation).
 public struct DamageClip: Sendable, Equatable {
+    /// The clips for a painter's damage rectangles (empty ones dropped).
+    static func clips(_ rects: [PixelRect]) -> [DamageClip] {
+        rects.filter { !$0.isEmpty }.map { DamageClip(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
+    }
+
     public var x: Int
     public var y: Int
     public var width: Int

@@ -47,6 +47,10 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     let sink = FlipSink()
     /// The atomic commits, when `api` is `.atomic`.
     let atomic: AtomicOutput?
+    /// Which frame each buffer holds, for `FrameTarget.age`.
+    private var ages: BufferAges
+    /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
+    public private(set) var lastDamage: [PixelRect]?
 
     /// Takes ownership of `card` (already master), picks the KMS API for `api`, creates
     /// `bufferCount` buffers of the mode's size.
@@ -65,6 +69,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             made.append(try DumbBuffer(fd: card.fd, width: selection.mode.width, height: selection.mode.height))
         }
         buffers = made
+        ages = BufferAges(count: made.count)
     }
 
     deinit { close() }
@@ -76,26 +81,24 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// The scanout buffer's size: the mode's, i.e. the panel's (rotation is applied by the copy).
     public var frameSize: (width: Int, height: Int) { (selection.mode.width, selection.mode.height) }
 
-    public func present(paint: (FrameTarget) throws -> Void) throws {
-        try present(paint: paint, damage: nil)
-    }
-
-    /// `present(paint:)` with the rectangles (scanout coordinates) that differ from what this
-    /// buffer showed last; an atomic flip passes them on as FB_DAMAGE_CLIPS. nil: all of it.
-    public func present(paint: (FrameTarget) throws -> Void, damage: [DamageClip]?) throws {
+    /// Paints the next free buffer and queues it. The rectangles `paint` returns (scanout
+    /// pixels that differ from the previous frame; nil: all of it) go to an atomic flip as
+    /// FB_DAMAGE_CLIPS.
+    public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)
         }
-        try paint(target)
+        lastDamage = try paint(ages.next(target, buffer: index))
+        ages.painted(buffer: index)
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
             try setCrtc(card: card, framebuffer: fb)
             flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
         }
         do throws(DisplayError) {
-            try queueFlip(card: card, framebuffer: fb, damage: damage)
+            try queueFlip(card: card, framebuffer: fb, damage: lastDamage.map(DamageClip.clips))
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.

@@ -10,12 +10,13 @@ import Testing
         let w = 40, h = 30
         var target = PixelBuffer(width: w, height: h, fill: 0xDEAD_BEEF)
         var paintedInto: [UnsafeMutableRawPointer] = []
-        let paint = { (_: DialPose, t: FrameTarget) in
+        let paint = { (_: DialPose, t: FrameTarget) -> [PixelRect]? in
             paintedInto.append(t.base)
             for y in 0..<t.height {
                 let row = (t.base + y * t.stride).assumingMemoryBound(to: UInt32.self)
                 for x in 0..<t.width { row[x] = UInt32(x * 6) << 16 | UInt32(y * 8) << 8 | 0xFF }
             }
+            return nil
         }
         let pose = DialSetup(config: .demo, width: w, height: h).pose(rotation: 0)
         var scanout: UnsafeMutableRawPointer?
@@ -41,7 +42,7 @@ import Testing
                                          rotation: rotation, painter: .dial)
         let pose = DialSetup(config: .demo, width: logical.width, height: logical.height).pose(rotation: 0.3)
         var awake = PixelBuffer(width: panel.width, height: panel.height)
-        try awake.withFrameTarget { try scene.paint(pose, $0) }
+        _ = try awake.withFrameTarget { try scene.paint(pose, $0) }
         var dimmed = PixelBuffer(width: panel.width, height: panel.height, fill: 0xFFFF_FFFF)
         try dimmed.withFrameTarget { try Dimming.paintDimmed(pose, into: $0, scene.paint) }
         var differing = 0

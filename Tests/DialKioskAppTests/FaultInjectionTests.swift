@@ -19,7 +19,7 @@ private final class Rig {
         dial = Dial(items: DemoMenu.items, geometry: g)
         var clockRef: (() -> Double)!
         loop = FrameLoop(presenter: display, displaySources: [display], inputSources: [], dial: dial,
-                         now: { clockRef() }, paint: { _, _ in })
+                         now: { clockRef() }, paint: { _, _ in nil })
         clockRef = { [unowned self] in self.clock }
         loop.log = { [unowned self] in self.lines.append($0) }
         _ = pipe(&signalPipe)

@@ -36,6 +36,7 @@ private final class ScriptedDial: DialDriving {
         let loop = FrameLoop(presenter: display, displaySources: [display], inputSources: inputs, dial: dial,
                              now: { 0 }, paint: { _, target in
                                  target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
+                                 return nil
                              })
         loop.log = lines
         return loop

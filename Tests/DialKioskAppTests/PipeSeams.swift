@@ -16,6 +16,8 @@ final class PipeDisplay: FramePresenter, DisplayEventSource {
     var attempts = 0
     var presents = 0
     var pixels: [UInt32]
+    /// One buffer that keeps its frame: each paint may copy only the damage (buffer age 1).
+    private var ages = BufferAges(count: 1)
     private var pending: [DisplayEvent] = []
     private var fds: [Int32] = [-1, -1]
 
@@ -28,15 +30,16 @@ final class PipeDisplay: FramePresenter, DisplayEventSource {
 
     deinit { close(fds[0]); close(fds[1]) }
 
-    func present(paint: (FrameTarget) throws -> Void) throws {
+    func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         attempts += 1
         if !failures.isEmpty {
             throw DisplayError(.pageFlip(crtc: 42), code: failures.removeFirst())
         }
         let (w, h) = (width, height)
         try pixels.withUnsafeMutableBytes { raw in
-            try paint(FrameTarget(base: raw.baseAddress!, width: w, height: h, stride: w * 4))
+            _ = try paint(ages.next(FrameTarget(base: raw.baseAddress!, width: w, height: h, stride: w * 4), buffer: 0))
         }
+        ages.painted(buffer: 0)
         presents += 1
     }
 

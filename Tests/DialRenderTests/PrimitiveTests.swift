@@ -109,4 +109,16 @@ private func inkSum(_ b: PixelBuffer) -> Double {
         #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 0, a: 0) == 0x123456)
         #expect(PixelMath.mix(0x000000, 0xFFFFFF, s: 128, a: 128) == 0x808080)
     }
+
+    @Test(arguments: [1, 2, 3, 5, 6, 7])
+    func gradientRowsDoNotDependOnTheWidth(width: Int) {
+        // Pixels depend on the row and the column's dither phase only: a narrow buffer (the last
+        // 1-3 pixels of a row take the scalar path) matches the left part of a wide one.
+        let top = RGBColor(hex: 0x102030), bottom = RGBColor(hex: 0xF0A050)
+        var wide = PixelBuffer(width: 16, height: 7), narrow = PixelBuffer(width: width, height: 7, stride: (width + 1) * 4)
+        wide.fillVerticalGradient(top: top, bottom: bottom)
+        narrow.fillVerticalGradient(top: top, bottom: bottom)
+        for y in 0..<7 { for x in 0..<width { #expect(narrow[x, y] == wide[x, y], "(\(x), \(y))") } }
+        #expect((0..<7).contains { y in (1..<4).contains { wide[$0, y] != wide[0, y] } }, "the rows are dithered")
+    }
 }

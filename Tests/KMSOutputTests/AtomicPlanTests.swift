@@ -1,5 +1,6 @@
 import Testing
 @testable import KMSOutput
+import DialCore
 
 /// Objects shaped like vkms's (connector 35, CRTC 33, primary plane 31, cursor plane 32), with
 /// property ids that differ per object, as on real drivers.
@@ -133,5 +134,11 @@ private enum Objects {
         #expect(rects.count == 2)
         #expect(rects.first.map { [$0.0, $0.1, $0.2, $0.3] } == [0, 5, 20, 15])
         #expect(rects.last.map { [$0.0, $0.1, $0.2, $0.3] } == [1000, 760, 1024, 768])
+    }
+
+    /// The painter's damage ([x0, x1) x [y0, y1)) becomes origin-and-size clips for the commit.
+    @Test func paintersDamageBecomesClips() {
+        let clips = DamageClip.clips([PixelRect(x0: 10, y0: 20, x1: 110, y1: 60), PixelRect(x0: 5, y0: 5, x1: 5, y1: 9)])
+        #expect(clips == [DamageClip(x: 10, y: 20, width: 100, height: 40)])
     }
 }

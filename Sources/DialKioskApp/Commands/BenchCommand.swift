@@ -14,7 +14,10 @@ struct BenchCommand: ParsableCommand {
             frame turns the ring to a new angle (two full turns over the run), is painted into the \
             painter's frame and copied into a separate destination buffer. The memset and memcpy \
             figures are one full frame of the same size, timed next to every fourth frame (medians \
-            reported).
+            reported). Then a spin: a fling that turns the ring for about a second from rest to \
+            rest at 60 Hz, painted and copied into --buffers scanout buffers in turn, each only \
+            where it is out of date (buffer age); it prints the bytes written into scanout memory \
+            per frame and in total, and paint + copy against the memcpy.
             """
     )
 
@@ -30,6 +33,12 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output rotation applied by the copy: 0, 90, 180 or 270.", valueName: "DEG"))
     var rotate: Int = 0
 
+    @Option(help: ArgumentHelp("Scanout buffers for the spin (2 or 3).", valueName: "N"))
+    var buffers: Int = 2
+
+    @Flag(help: "Copy whole frames in the spin (the figures without buffer age).")
+    var fullCopy = false
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -37,6 +46,7 @@ struct BenchCommand: ParsableCommand {
         if frames < 1 { throw ValidationError("--frames must be at least 1, not \(frames)") }
         if let items, !(1...256).contains(items) { throw ValidationError("--items must be between 1 and 256, not \(items)") }
         if items != nil && size == nil { throw ValidationError("--items needs --size") }
+        if !(1...4).contains(buffers) { throw ValidationError("--buffers must be between 1 and 4, not \(buffers)") }
         if DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)") }
     }
 
@@ -97,7 +107,8 @@ struct BenchCommand: ParsableCommand {
                 }
             }
         }
-        return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees,
+        let spin = try BenchSpin(items: menu, panel: size, rotation: rotation, buffers: buffers, damageLimited: !fullCopy)
+        return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees, spin: spin,
                            paint: Stats(paint), copy: Stats(copyTimes), total: Stats(total),
                            memset: Stats(sets).median, memcpy: Stats(copies).median,
                            pairedRatio: Stats(copies.indices.map { total[$0 * 4] / max(copies[$0], 1e-9) }).median)
@@ -117,6 +128,7 @@ struct Stats {
 
 struct BenchResult {
     var size: FrameSize, items: Int, frames: Int, rotation: Int
+    var spin: BenchSpin
     var paint: Stats, copy: Stats, total: Stats
     var memset: Double, memcpy: Double
     /// Median over frames of that frame's total divided by the memcpy timed right after it:
@@ -145,6 +157,19 @@ struct BenchResult {
             \(row("copy", copy))
             \(row("total", total))
               memset   \(Self.ms(memset)) ms   memcpy \(Self.ms(memcpy)) ms   total/memcpy \((ratio * 100).rounded() / 100) (per-frame median \((pairedRatio * 100).rounded() / 100))
+            \(spinTable)
+            """
+    }
+
+    private var spinTable: String {
+        let s = spin, frame = size.width * size.height * 4
+        let paintCopy = Stats(s.seconds), warm = Stats(s.warmSeconds)
+        return """
+              spin (\(s.frames) frames at 60 Hz, \(s.buffers) buffers\(s.damageLimited ? "" : ", full copies")):
+                scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
+            (full frame \(frame)), total \(s.total) = \(Double(s.total * 1000 / max(1, s.fullBytes)) / 10)% of full copies
+                paint+copy median \(Self.ms(paintCopy.median)) ms   max \(Self.ms(paintCopy.max)) ms   paint+copy/memcpy \(((memcpy > 0 ? paintCopy.median / memcpy : 0) * 100).rounded() / 100)
+                second spin, caches warm: paint+copy median \(Self.ms(warm.median)) ms   max \(Self.ms(warm.max)) ms   paint+copy/memcpy \(((memcpy > 0 ? warm.median / memcpy : 0) * 100).rounded() / 100)
             """
     }
 
@@ -154,6 +179,10 @@ struct BenchResult {
         }
         return "{\"width\": \(size.width), \"height\": \(size.height), \"items\": \(items), \"frames\": \(frames), "
             + "\"rotation\": \(rotation), \"paint\": \(stats(paint)), \"copy\": \(stats(copy)), \"total\": \(stats(total)), "
+            + "\"spin_frames\": \(spin.frames), \"spin_buffers\": \(spin.buffers), \"spin_scanout_bytes\": \(spin.bytes), "
+            + "\"spin_scanout_bytes_total\": \(spin.total), \"spin_full_copy_bytes_total\": \(spin.fullBytes), "
+            + "\"spin_paint_copy_median_ms\": \(Stats(spin.seconds).median * 1000), "
+            + "\"warm_spin_paint_copy_median_ms\": \(Stats(spin.warmSeconds).median * 1000), "
             + "\"memset_ms\": \(memset * 1000), \"memcpy_ms\": \(memcpy * 1000), \"total_over_memcpy\": \(ratio), \"per_frame_total_over_memcpy\": \(pairedRatio)}"
     }
 }

@@ -7,11 +7,12 @@ enum Dimming {
     /// Paints `pose` with `paint` into a frame in RAM, then copies it into `target` with every
     /// channel halved (`copy(_:to:rotation:dimmed:)`): the dial stays readable at a quarter of
     /// its light output on a typical panel gamma, without a second painter. Costs one extra copy
-    /// of the frame in RAM, only while dimmed.
+    /// of the frame in RAM, only while dimmed. The shadow has no frame number, so `paint`
+    /// copies all of it, and the dim frame is whole-frame damage to the frames around it.
     static func paintDimmed(_ pose: DialPose, into target: FrameTarget,
-                            _ paint: (DialPose, FrameTarget) throws -> Void) rethrows {
+                            _ paint: (DialPose, FrameTarget) throws -> [PixelRect]?) rethrows {
         var shadow = PixelBuffer(width: target.width, height: target.height)
-        try shadow.withFrameTarget { try paint(pose, $0) }
+        _ = try shadow.withFrameTarget { try paint(pose, $0) }
         copy(shadow, to: target, rotation: .none, dimmed: true)
     }
 

@@ -31,8 +31,9 @@ protocol VTSwitching: AnyObject {
 /// swaps both together).
 struct Scene {
     var dial: DialDriving
-    /// Paints a pose into a scanout buffer (the painter plus the rotated copy).
-    var paint: (DialPose, FrameTarget) throws -> Void
+    /// Paints a pose into a scanout buffer (the painter plus the rotated copy); returns the
+    /// damage in scanout pixels (nil: all), as `FramePresenter.present` takes it.
+    var paint: (DialPose, FrameTarget) throws -> [PixelRect]?
 }
 
 /// One thread, one poll(): the display's descriptors, the input descriptors, the signalfd,
@@ -99,7 +100,7 @@ final class FrameLoop {
 
     init(presenter: FramePresenter, displaySources: [DisplayEventSource], inputSources: [InputSource],
          dial: DialDriving, now: @escaping () -> Double,
-         paint: @escaping (DialPose, FrameTarget) throws -> Void) {
+         paint: @escaping (DialPose, FrameTarget) throws -> [PixelRect]?) {
         self.presenter = presenter
         self.displaySources = displaySources
         self.inputSources = inputSources
@@ -303,15 +304,16 @@ final class FrameLoop {
         do {
             try presenter.present { target in
                 let before = now()
+                defer { seconds = now() - before }
                 switch screen {
                 case .awake:
-                    try paint(pose, target)
+                    return try paint(pose, target)
                 case .dimmed:
                     try Dimming.paintDimmed(pose, into: target, paint)
                 case .blanked:
                     Dimming.black(target)
                 }
-                seconds = now() - before
+                return nil
             }
         } catch {
             // The frame was not queued: retry where the kernel's answer says it can clear,

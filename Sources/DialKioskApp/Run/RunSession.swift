@@ -136,12 +136,13 @@ final class RunSession: VTSwitching {
         switch choice {
         case .dial:
             let painter = try setup.makePainter()
+            let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
-                painter.paint(pose)
-                DialRender.copy(painter.frame, to: target, rotation: rotation)
+                let damage = painter.paint(pose)
+                return copier.copy(painter.frame, damage: damage, to: target)
             }
         case .flat:
-            return Scene(dial: dial, paint: FlatPainter.paint)
+            return Scene(dial: dial) { FlatPainter.paint($0, into: $1); return nil }
         }
     }
 
