@@ -23,11 +23,12 @@ pkg_now() { date +%s.%N; }
 pkg_elapsed() { awk -v a="$1" -v b="$(pkg_now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # The packages a build root holds: Debian's Swift, the C libraries' -dev packages, and what the
-# test suite calls (git for SwiftPM, python3 and util-linux's setpriv, systemd-analyze, the font).
+# test suite calls (git for SwiftPM, python3 and util-linux's setpriv, systemd-analyze, which
+# also runs kill and man for the unit's commands and Documentation=, the fonts).
 pkg_build_packages=(
   swiftlang pkg-config git ca-certificates
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
-  fonts-dejavu-core python3-minimal systemd dpkg-dev file
+  fonts-dejavu-core fonts-noto-core python3-minimal procps systemd man-db dpkg-dev file
 )
 
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.
@@ -125,6 +126,8 @@ pkg_in_root() {
   mkdir -p "$pkg_cache/home"
   unshare --mount --fork --propagation private -- bash -euc '
     root="$1" binds="$2" cache="$3" mirror="$4" gitcfg="$5" home="$6"; shift 6
+    # The root a mount point of its own, so `mount --make-rprivate /` works inside (the tests).
+    mount --bind "$root" "$root"
     mount -t proc proc "$root/proc"
     mount --rbind /dev "$root/dev"
     mount --rbind /sys "$root/sys"
