@@ -34,7 +34,7 @@ pkg_build_packages=(
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.
 pkg_apt_setup() {
   local dir="$pkg_cache/apt"
-  mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$pkg_cache/debs" "$dir/sources"
+  mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$pkg_cache/debs" "$dir/sources/parts.d"
   [ -f "$dir/status" ] || : >"$dir/status"
   cat >"$dir/sources/trixie.list" <<EOF
 deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $pkg_mirror $pkg_suite main
@@ -48,16 +48,17 @@ Dir::State::status "$dir/status";
 Dir::Cache "$dir";
 Dir::Cache::archives "$pkg_cache/debs";
 Dir::Etc::SourceList "$dir/sources/trixie.list";
-Dir::Etc::SourceParts "-";
-Dir::Etc::Preferences "-";
-Dir::Etc::PreferencesParts "-";
+Dir::Etc::SourceParts "$dir/sources/parts.d";
+Dir::Etc::Preferences "$dir/sources/preferences";
+Dir::Etc::PreferencesParts "$dir/sources/parts.d";
+APT::Sandbox::User "root";
 APT::Install-Recommends "false";
 Acquire::Languages "none";
 EOF
   export APT_CONFIG="$dir/apt.conf"
   # Lists are fetched once; DIALKIOSK_PKG_REFRESH=1 (package.sh --refresh) fetches them again,
   # and new versions then make new cache keys.
-  if [ "${DIALKIOSK_PKG_REFRESH:-0}" = 1 ] || ! ls "$dir/lists/"*_Packages >/dev/null 2>&1; then
+  if [ "${DIALKIOSK_PKG_REFRESH:-0}" = 1 ] || ! ls "$dir/lists/"*_Packages* >/dev/null 2>&1; then
     pkg_log "fetching Debian $pkg_suite's package lists"
     apt-get -qq update || pkg_die "apt-get update for $pkg_suite failed"
   fi
@@ -93,7 +94,7 @@ pkg_make_root() {
     pkg_in_root "$root.tmp" - sh -c 'apt-get -qq update && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' \
       sh "$@" >>"$root.log" 2>&1 || { tail -n 20 "$root.log" >&2; pkg_die "apt-get install in the root failed (log: $root.log)"; }
     # Lists and caches are not needed afterwards; the .debs stay in $pkg_cache/debs.
-    rm -rf "$root.tmp/var/lib/apt/lists/"*_Packages "$root.tmp/var/cache/apt/"*.bin
+    rm -rf "$root.tmp/var/lib/apt/lists/"*_Packages* "$root.tmp/var/cache/apt/"*.bin
     date -u +%FT%TZ >"$root.tmp/.ready"
     mv "$root.tmp" "$root"
     pkg_log "root ready in $(pkg_elapsed "$t") s: $root ($(du -sh "$root" | cut -f1))"
