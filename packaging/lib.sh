@@ -69,8 +69,15 @@ EOF
 pkg_versions() {
   local arch=amd64
   case "$1" in amd64|arm64) arch="$1"; shift ;; esac
-  apt-get -s -o APT::Architecture="$arch" install "$@" 2>/dev/null \
-    | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p' | sort
+  # Resolving takes apt 10-30 s here; the answer only changes with the lists, so it is kept.
+  local memo
+  memo="$pkg_cache/apt/resolved-$(cat "$pkg_cache/apt/lists/"*InRelease 2>/dev/null | pkg_key "$arch" "$@")"
+  if [ ! -s "$memo" ]; then
+    apt-get -s -o APT::Architecture="$arch" install "$@" 2>/dev/null \
+      | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p' | sort >"$memo.tmp"
+    mv "$memo.tmp" "$memo"
+  fi
+  cat "$memo"
 }
 
 # pkg_key TEXT...: a short hash of the arguments and stdin.
@@ -104,8 +111,9 @@ pkg_make_root() {
 }
 
 # pkg_build_root: makes (once) and prints the build root for the current package versions.
+# Call pkg_apt_setup first in the calling shell when apt is used afterwards (APT_CONFIG).
 pkg_build_root() {
-  pkg_apt_setup
+  [ "${APT_CONFIG:-}" = "$pkg_cache/apt/apt.conf" ] || pkg_apt_setup
   local key
   key="$(pkg_versions "${pkg_build_packages[@]}" | pkg_key "${pkg_build_packages[@]}")"
   [ -n "$key" ] || pkg_die "cannot resolve the build packages in $pkg_suite"

@@ -45,7 +45,9 @@ epoch="$(dpkg-parsechangelog -l "$debian/changelog" -S Timestamp)"
 runtime_dir=/usr/libexec/swift/lib/swift/linux
 # The runtime from libswiftlang instead of the SDK the binary was linked against, and no $ORIGIN
 # (SwiftPM adds it for libraries of the package next to the binary; there are none).
-# Full RELRO as Debian's hardening flags give C programs (lld's default is partial).
+# Full RELRO and BIND_NOW as Debian's hardening flags give C programs. Both architectures link
+# with lld (the arm64 SDK's toolset does): Swift's default on amd64 is bfd ld, whose output here
+# has no PT_GNU_RELRO segment at all, even with -z relro.
 link_flags=(--disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath -Xlinker "$runtime_dir"
   -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 work="$pkg_repo/.build/package"
@@ -53,6 +55,7 @@ mkdir -p "$work" "$out"
 t_all=$(pkg_now)
 
 t=$(pkg_now)
+pkg_apt_setup
 root="$(pkg_build_root)"
 swift_version="$(pkg_in_root "$root" - dpkg-query -W -f='${Version}' swiftlang)"
 pkg_log "build root $root (swiftlang $swift_version) in $(pkg_elapsed "$t") s"
@@ -66,7 +69,9 @@ build() {
   local arch="$1" t; t=$(pkg_now)
   local args=(swift build -c release --product dialkiosk --scratch-path "$pkg_repo/.build/pkg-$arch" "${link_flags[@]}")
   local env=()
-  if [ "$arch" = arm64 ]; then
+  if [ "$arch" = amd64 ]; then
+    args+=(-Xswiftc -use-ld=lld)
+  else
     local sysroot; sysroot="$(pkg_arm64_sysroot "$sdk_dir")"
     args+=(--swift-sdks-path "$sdk_dir/sdks" --swift-sdk "$pkg_sdk_name")
     env=(PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig"
@@ -86,7 +91,8 @@ needed() {
   local dyn; dyn="$(readelf -d "$1")"
   local runpath; runpath="$(sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p;s/.*(RPATH).*\[\(.*\)\]/RPATH \1/p' <<<"$dyn")"
   [ "$runpath" = "$runtime_dir" ] || pkg_die "$1: RUNPATH is '$runpath', want '$runtime_dir'"
-  sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dyn" | sort
+  # lld names the dynamic loader (libc6's) explicitly where bfd ld leaves it to libc.so.
+  sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dyn" | grep -v '^ld-linux' | sort
 }
 
 t=$(pkg_now)
