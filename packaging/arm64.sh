@@ -15,11 +15,12 @@ pkg_arm64_packages=(
 )
 pkg_sdk_name=trixie-arm64
 
-# pkg_deb_file NAME=VERSION: the downloaded .deb of that package in $pkg_cache/debs.
+# pkg_deb_file NAME=VERSION [ARCH]: the downloaded .deb of that package in $pkg_cache/debs
+# (ARCH default arm64).
 pkg_deb_file() {
-  local name="${1%%=*}" version="${1#*=}" f
+  local name="${1%%=*}" version="${1#*=}" arch="${2:-arm64}" f
   version="${version//:/%3a}"
-  for f in "$pkg_cache/debs/${name}_${version}_arm64.deb" "$pkg_cache/debs/${name}_${version}_all.deb"; do
+  for f in "$pkg_cache/debs/${name}_${version}_$arch.deb" "$pkg_cache/debs/${name}_${version}_all.deb"; do
     [ -f "$f" ] && { echo "$f"; return 0; }
   done
   pkg_die "no .deb for $1 in $pkg_cache/debs"
