@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds DialKiosk in release mode and installs it as a systemd service.
+# Installs DialKiosk as a systemd service: a package made by scripts/package.sh (Debian 13 and
+# newer: the way onto a kiosk), or a build from source (Debian 12, development machines).
 #
+#   sudo scripts/install.sh dist/dialkiosk_VERSION_ARCH.deb   # apt-get install of the package
 #   sudo scripts/install.sh            # build, install, create the user, reload systemd
 #   sudo scripts/install.sh --enable   # ... and enable and start dialkiosk.service
 #
-# Options:
+# Options (source installs):
 #   --enable         also `systemctl enable --now dialkiosk.service`
 #   --binary PATH    install this binary instead of building (packaging, tests)
 # Environment:
@@ -22,7 +24,17 @@ DESTDIR="${DESTDIR:-}"
 enable=0
 binary=""
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+
+# A package: apt installs it with its dependencies, and its maintainer scripts create the user
+# and enable and start the unit. PREFIX, DESTDIR and the other options belong to source installs.
+if [[ "${1:-}" == *.deb ]]; then
+  [ $# -eq 1 ] && [ -z "$DESTDIR" ] || { echo "install.sh: a .deb is installed alone, without options or DESTDIR" >&2; exit 64; }
+  [ -f "$1" ] || { echo "install.sh: no package at $1" >&2; exit 66; }
+  deb="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+  echo "install.sh: apt-get install $deb"
+  DEBIAN_FRONTEND=noninteractive exec apt-get install -y "$deb"
+fi
 
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: unit tests with `swift test`, then the VM test bed (real kernel drivers in
-# qemu) unless DIALKIOSK_SKIP_VM=1. Run from anywhere inside the clone.
+# The test command: unit tests with `swift test`, the fuzz budget, the Debian packages with the
+# 6.0.3 test run and the arm64 checks (unless DIALKIOSK_SKIP_PACKAGE=1), then the VM test bed
+# (real kernel drivers in qemu) unless DIALKIOSK_SKIP_VM=1. Run from anywhere inside the clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -11,6 +12,22 @@ swift test 2>&1
 if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== libFuzzer (fixed budget)"
   scripts/fuzz.sh "${DIALKIOSK_FUZZ_RUNS:-10000}"
+fi
+
+# The packages (Debian 13's swiftlang 6.0.3 in a cached trixie root), the test suite once more
+# with that oldest supported toolchain, and the arm64 package under qemu user mode. The VM bed's
+# deb-install case then installs the amd64 package on a clean Debian 13 root.
+if [ "${DIALKIOSK_SKIP_PACKAGE:-0}" != 1 ]; then
+  echo "== Debian packages (scripts/package.sh --arch all)"
+  scripts/package.sh --arch all
+  echo "== swift test with Debian 13's Swift 6.0.3 (scripts/debian13.sh test)"
+  mkdir -p .build/package
+  rc=0
+  scripts/debian13.sh test >.build/package/debian13-test.log 2>&1 || rc=$?
+  grep -E '^(✘|error:|.*Test run with)' .build/package/debian13-test.log || true
+  [ "$rc" = 0 ] || { tail -n 40 .build/package/debian13-test.log; echo "swift test with Swift 6.0.3 failed"; exit 1; }
+  echo "== arm64 package under qemu-aarch64 (packaging/check-arm64.sh)"
+  packaging/check-arm64.sh
 fi
 
 if [ "${DIALKIOSK_SKIP_VM:-0}" != 1 ] && [ -x tests/vm/run-all.sh ]; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Reverses scripts/install.sh: stops and disables the service, removes the binary, the unit and
-# the sysusers file, and reloads systemd. /etc/dialkiosk (your configuration) stays unless
-# --purge is given. The dialkiosk user stays (removing a system user can orphan files it owns).
+# Reverses a source install by scripts/install.sh: stops and disables the service, removes the
+# binary, the unit and the sysusers file, and reloads systemd. /etc/dialkiosk (your
+# configuration) stays unless --purge is given. The dialkiosk user stays (removing a system user
+# can orphan files it owns). A package goes with `apt remove dialkiosk` (or `apt purge`).
 #
 #   sudo scripts/uninstall.sh [--purge]
 # Environment: PREFIX and DESTDIR as given to install.sh.

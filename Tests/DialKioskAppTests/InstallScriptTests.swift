@@ -76,6 +76,24 @@ import Testing
         #expect(missing.status == 66)
     }
 
+    /// A package from scripts/package.sh goes to apt alone: no source-install options, no
+    /// DESTDIR (apt installs into the running system), and a missing file is status 66.
+    @Test func aPackageIsInstalledAloneThroughApt() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.path + "/log", deb = dir.path + "/dialkiosk_1.0_amd64.deb"
+        let missing = runToCompletion(["bash", repositoryRoot + "/scripts/install.sh", deb], outputFile: log)
+        #expect(missing.status == 66)
+        #expect(missing.output.contains("no package at \(deb)"), "\(missing.output)")
+        writeFile(deb, "not really a package\n")
+        let withOption = runToCompletion(["bash", repositoryRoot + "/scripts/install.sh", deb, "--enable"], outputFile: log)
+        #expect(withOption.status == 64)
+        #expect(withOption.output.contains("a .deb is installed alone"), "\(withOption.output)")
+        let staged = runToCompletion(["bash", repositoryRoot + "/scripts/install.sh", deb],
+                                     environment: ["DESTDIR": dir.path + "/d"], outputFile: log)
+        #expect(staged.status == 64)
+    }
+
     /// The real (non-DESTDIR) path, in a private mount namespace so the host stays untouched:
     /// a tmpfs on /usr/local and an overlay on /etc. systemd-sysusers creates the user in the
     /// device groups; uninstall --purge removes everything but the user.

@@ -22,12 +22,15 @@ Usage: tests/vm/boot.sh --script FILE --out DIR [options]
   --bochs              add a bochs VGA (qemu -device bochs-display) as a second KMS driver
   --memory MB          guest memory (default 2048)
   --kernel-arg ARG     add ARG to the kernel command line, e.g. drm.debug=0x1e (repeatable)
+  --root DIR           boot the root file system in DIR (read-only, under a tmpfs overlay)
+                       instead of the host's; the clone and the tools are bound into it at
+                       their own paths (stage 2 and the guest scripts come from there)
   -h, --help           this text
 USAGE
 }
 
 script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048
-units=() kargs=()
+units=() kargs=() root=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --script) script="${2:?--script needs a file}"; shift 2 ;;
@@ -39,6 +42,7 @@ while [ $# -gt 0 ]; do
     --bochs) bochs=1; shift ;;
     --memory) memory="${2:?--memory needs megabytes}"; shift 2 ;;
     --kernel-arg) kargs+=("${2:?--kernel-arg needs an argument}"); shift 2 ;;
+    --root) root="${2:?--root needs a directory}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; vm_die "unknown argument: $1" ;;
   esac
@@ -89,6 +93,13 @@ fi
   printf 'DK_BOCHS=%q\n' "$bochs"
 } >"$ctl/config"
 
+if [ -n "$root" ]; then
+  [ -x "$root/usr/lib/systemd/systemd" ] || vm_die "--root $root has no systemd"
+  for p in "$root" "$tools"; do
+    [[ "$p" != *[,\ ]* ]] || vm_die "paths given to qemu must not contain commas or spaces: $p"
+  done
+  kargs+=("dk.root=guestroot" "dk.bind=$vm_repo" "dk.bind=$tools")
+fi
 serial="$out/serial.log"
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_SMP:-2}"
   -m "$memory" -nodefaults -no-reboot -display none -monitor none
@@ -97,6 +108,7 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_S
   -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh dk.repo=$vm_repo${kargs[*]:+ ${kargs[*]}}"
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
   -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap")
+[ -n "$root" ] && qemu+=(-virtfs "local,path=$root,mount_tag=guestroot,security_model=none,readonly=on,multidevs=remap")
 # -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.
 [ "$bochs" = 1 ] && qemu+=(-device bochs-display)
 

@@ -2,7 +2,8 @@
 # PID 1 of the test bed's initramfs (busybox). Mounts the host root read-only over 9p with a
 # tmpfs overlay, the writable results share on /out, the kernel's modules from the cache, then
 # hands over to stage 2 (a script in the clone, read over 9p) with switch_root.
-# Kernel command line: dk.modules=<host path of lib/modules/KVER> dk.stage2=<host path>.
+# Kernel command line: dk.modules=<host path of lib/modules/KVER> dk.stage2=<host path>;
+# optionally dk.root=<9p tag> (another root, e.g. a clean Debian 13) and dk.bind=<host path>...
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -20,19 +21,29 @@ for m in $(cat /modules/order); do
   insmod "/modules/$m.ko" || fail "insmod $m failed"
 done
 
-modules=""; stage2=""; repo=""
+modules=""; stage2=""; repo=""; guestroot=""; binds=""
 for arg in $(cat /proc/cmdline); do
   case "$arg" in
     dk.modules=*) modules="${arg#dk.modules=}" ;;
     dk.stage2=*) stage2="${arg#dk.stage2=}" ;;
     dk.repo=*) repo="${arg#dk.repo=}" ;;
+    dk.root=*) guestroot="${arg#dk.root=}" ;;
+    dk.bind=*) binds="$binds ${arg#dk.bind=}" ;;
   esac
 done
 [ -n "$modules" ] && [ -n "$stage2" ] || fail "dk.modules= and dk.stage2= are required"
 
 # The host root never changes during a run, so 9p may cache it (loose) for speed.
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot /lower \
+# With dk.root=TAG (boot.sh --root) the guest's root is that share instead, and the host root
+# is only the source of the dk.bind= paths (the clone, the tools), the modules and stage 2.
+host=/lower
+[ -n "$guestroot" ] && { host=/host; mkdir -p /host; }
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose hostroot "$host" \
   || fail "cannot mount the host root (9p tag hostroot)"
+if [ -n "$guestroot" ]; then
+  mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144,cache=loose "$guestroot" /lower \
+    || fail "cannot mount the guest root (9p tag $guestroot)"
+fi
 mount -t tmpfs -o mode=0755 tmpfs /upper
 mkdir -p /upper/data /upper/work
 mount -t overlay -o lowerdir=/lower,upperdir=/upper/data,workdir=/upper/work overlay /newroot \
@@ -48,12 +59,16 @@ mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
 case "$repo" in
   /tmp/*)
     mkdir -p "/newroot$repo"
-    mount --bind "/lower$repo" "/newroot$repo" || fail "cannot show the clone $repo under the guest's /tmp"
+    mount --bind "$host$repo" "/newroot$repo" || fail "cannot show the clone $repo under the guest's /tmp"
     ;;
 esac
+for b in $binds; do
+  mkdir -p "/newroot$b"
+  mount --bind "$host$b" "/newroot$b" || fail "cannot bind the host's $b into the guest root"
+done
 kver="$(basename "$modules")"
 mkdir -p "/newroot/usr/lib/modules/$kver"
-mount --bind "/lower$modules" "/newroot/usr/lib/modules/$kver"
+mount --bind "$host$modules" "/newroot/usr/lib/modules/$kver"
 
 mount --move /dev /newroot/dev
 mount --move /proc /newroot/proc

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Makes the Debian packages: dist/dialkiosk_VERSION_ARCH.deb for Debian 13 (trixie) and newer.
+#
+#   scripts/package.sh [--arch amd64|arm64|all] [--refresh] [--out DIR]
+#
+#   --arch     amd64 (default), arm64, or both
+#   --refresh  fetch Debian 13's package lists again (new versions make new cached roots)
+#   --out DIR  where the .debs go (default: dist/ in the clone)
+#
+# Everything is built with Debian 13's own Swift (swiftlang) in a cached trixie root, arm64 by
+# cross-compiling against a sysroot of Debian's arm64 packages (packaging/lib.sh, arm64.sh;
+# cache in /var/cache/dialkiosk-pkg). The binary links the Swift runtime from Debian's
+# libswiftlang (RUNPATH /usr/libexec/swift/lib/swift/linux). The amd64 binary is always built:
+# the man page and the shell completions come from running it. Needs root (debootstrap, chroot).
+set -euo pipefail
+source "$(dirname "$0")/../packaging/lib.sh"
+source "$pkg_repo/packaging/arm64.sh"
+
+arches=(amd64)
+out="$pkg_repo/dist"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --arch)
+      case "${2:-}" in
+        amd64|arm64) arches=("$2") ;;
+        all) arches=(amd64 arm64) ;;
+        *) echo "package.sh: --arch takes amd64, arm64 or all, not '${2:-}'" >&2; exit 64 ;;
+      esac
+      shift ;;
+    --refresh) export DIALKIOSK_PKG_REFRESH=1 ;;
+    --out) [ $# -ge 2 ] || { echo "package.sh: --out needs a directory" >&2; exit 64; }; out="$2"; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "package.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
+  esac
+  shift
+done
+[ "$(id -u)" = 0 ] || { echo "package.sh: needs root (debootstrap, chroot, mounts)" >&2; exit 77; }
+for tool in dpkg-deb dpkg-parsechangelog lintian; do
+  command -v "$tool" >/dev/null || pkg_die "$tool is missing (scripts/install-deps.sh)"
+done
+
+debian="$pkg_repo/packaging/debian"
+version="$(dpkg-parsechangelog -l "$debian/changelog" -S Version)"
+epoch="$(dpkg-parsechangelog -l "$debian/changelog" -S Timestamp)"
+runtime_dir=/usr/libexec/swift/lib/swift/linux
+# The runtime from libswiftlang instead of the SDK the binary was linked against, and no $ORIGIN
+# (SwiftPM adds it for libraries of the package next to the binary; there are none).
+# Full RELRO and BIND_NOW as Debian's hardening flags give C programs. Both architectures link
+# with lld (the arm64 SDK's toolset does): Swift's default on amd64 is bfd ld, whose output here
+# has no PT_GNU_RELRO segment at all, even with -z relro.
+link_flags=(--disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -rpath -Xlinker "$runtime_dir"
+  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+work="$pkg_repo/.build/package"
+mkdir -p "$work" "$out"
+t_all=$(pkg_now)
+
+t=$(pkg_now)
+pkg_apt_setup
+root="$(pkg_build_root)"
+swift_version="$(pkg_in_root "$root" - dpkg-query -W -f='${Version}' swiftlang)"
+pkg_log "build root $root (swiftlang $swift_version) in $(pkg_elapsed "$t") s"
+
+# in_root COMMAND...: in the build root with the clone bound at its own path (plus $sdk_dir).
+sdk_dir=""
+in_root() { pkg_in_root "$root" "$pkg_repo${sdk_dir:+:$sdk_dir}" "$@"; }
+
+# build ARCH: release build of the product; prints the binary's path.
+build() {
+  local arch="$1" t; t=$(pkg_now)
+  local args=(swift build -c release --product dialkiosk --scratch-path "$pkg_repo/.build/pkg-$arch" "${link_flags[@]}")
+  local env=()
+  if [ "$arch" = amd64 ]; then
+    args+=(-Xswiftc -use-ld=lld)
+  else
+    local sysroot; sysroot="$(pkg_arm64_sysroot "$sdk_dir")"
+    args+=(--swift-sdks-path "$sdk_dir/sdks" --swift-sdk "$pkg_sdk_name")
+    env=(PKG_CONFIG_PATH="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig"
+      PKG_CONFIG_SYSROOT_DIR="$sysroot")
+  fi
+  in_root env "${env[@]}" bash -c 'cd "$1" && shift && "$@"' bash "$pkg_repo" "${args[@]}" >"$work/build-$arch.log" 2>&1 \
+    || { tail -n 30 "$work/build-$arch.log" >&2; pkg_die "the $arch build failed (log: $work/build-$arch.log)"; }
+  local bin
+  bin="$(in_root bash -c 'cd "$1" && shift && "$@" --show-bin-path' bash "$pkg_repo" "${args[@]}" 2>/dev/null | tail -n1)/dialkiosk"
+  pkg_log "$arch build in $(pkg_elapsed "$t") s: $bin"
+  echo "$bin"
+}
+
+# needed BINARY: the binary's NEEDED entries, sorted; checks that its RUNPATH is Debian's runtime
+# directory and nothing else (no directory of the build machine).
+needed() {
+  local dyn; dyn="$(readelf -d "$1")"
+  local runpath; runpath="$(sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p;s/.*(RPATH).*\[\(.*\)\]/RPATH \1/p' <<<"$dyn")"
+  [ "$runpath" = "$runtime_dir" ] || pkg_die "$1: RUNPATH is '$runpath', want '$runtime_dir'"
+  # lld names the dynamic loader (libc6's) explicitly where bfd ld leaves it to libc.so.
+  sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dyn" | grep -v '^ld-linux' | sort
+}
+
+t=$(pkg_now)
+bin_amd64="$(build amd64)"
+needed_amd64="$(needed "$bin_amd64")"
+
+# Depends: dpkg-shlibdeps on the amd64 binary in the root (where every library is a dpkg-installed
+# file with symbols). libswiftlang ships no shlibs file and Swift has no stable ABI on Linux, so
+# the runtime is pinned to the compiler's upstream version by hand; every NEEDED library must
+# then belong to a package in Depends (checked below with dpkg -S).
+shlibdeps() {
+  local dir="$work/shlibdeps"
+  rm -rf "$dir"; mkdir -p "$dir/debian"
+  printf 'Source: dialkiosk\n\nPackage: dialkiosk\nArchitecture: any\n' >"$dir/debian/control"
+  in_root bash -c 'cd "$1" && dpkg-shlibdeps --ignore-missing-info -O -e"$2" 2>/dev/null' bash "$dir" "$bin_amd64" \
+    | sed -n 's/^shlibs:Depends=//p'
+}
+upstream="${swift_version%-*}"
+swift_dep="libswiftlang (>= $swift_version), libswiftlang (<< ${upstream%.*}.$(( ${upstream##*.} + 1 ))~)"
+depends="$(shlibdeps)"
+[ -n "$depends" ] || pkg_die "dpkg-shlibdeps found no dependencies"
+depends="$depends, $swift_dep, fonts-dejavu-core"
+# Every NEEDED library is a file of a package named in Depends.
+owners="$(in_root bash -c 'for lib; do
+    path="$(ls /usr/lib/x86_64-linux-gnu/"$lib" '"$runtime_dir"'/"$lib" 2>/dev/null | head -n1)"
+    [ -n "$path" ] || { echo "MISSING $lib"; continue; }
+    dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n1 | cut -d: -f1 || echo "UNOWNED $lib"
+  done' bash $needed_amd64 | sort -u)"
+for o in $owners; do
+  case "$o" in MISSING|UNOWNED) pkg_die "a NEEDED library of the binary is not in a package: $owners" ;; esac
+  grep -Eq "(^|, )$o( |,|$)" <<<"$depends" || pkg_die "NEEDED library of package $o, which Depends does not name: $depends"
+done
+pkg_log "Depends: $depends"
+
+# The man page and completions come from the binary itself (argument-parser generates them).
+# generate-manual is argument-parser's plugin tool, built in the root and run on the binary.
+docs="$work/docs"
+rm -rf "$docs"; mkdir -p "$docs"
+in_root bash -c 'cd "$1" && swift build --scratch-path "$1/.build/pkg-amd64" --product generate-manual >/dev/null 2>&1 &&
+  tool="$(swift build --scratch-path "$1/.build/pkg-amd64" --show-bin-path)/generate-manual" &&
+  "$tool" "$2" --date "$(date -u -d @"$4" +%Y-%m-%d)" --section 1 --output-directory "$3" &&
+  "$2" --generate-completion-script bash >"$3/dialkiosk.bash" &&
+  "$2" --generate-completion-script zsh >"$3/_dialkiosk"' bash "$pkg_repo" "$bin_amd64" "$docs" "$epoch" \
+  || pkg_die "generating the man page and completions failed"
+[ -s "$docs/dialkiosk.1" ] || pkg_die "generate-manual wrote no dialkiosk.1"
+pkg_log "amd64 binary, Depends, man page and completions in $(pkg_elapsed "$t") s"
+
+# stage ARCH BINARY: the package's tree; prints its directory.
+stage() {
+  local arch="$1" binary="$2" s="$work/stage-$1"
+  rm -rf "$s"
+  install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" \
+    "$s/etc/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/bash-completion/completions" \
+    "$s/usr/share/zsh/vendor-completions" "$s/usr/share/doc/dialkiosk" "$s/usr/share/lintian/overrides"
+  local strip=strip
+  [ "$arch" = arm64 ] && strip=aarch64-linux-gnu-strip
+  # What dh_strip does to an executable.
+  "$strip" --remove-section=.comment --remove-section=.note -o "$s/usr/bin/dialkiosk" "$binary"
+  chmod 0755 "$s/usr/bin/dialkiosk"
+  # systemd/ is the source; the unit there names the binary by install.sh's default prefix.
+  sed 's#/usr/local/bin/dialkiosk#/usr/bin/dialkiosk#g' "$pkg_repo/systemd/dialkiosk.service" >"$s/usr/lib/systemd/system/dialkiosk.service"
+  grep -q '^ExecStart=/usr/bin/dialkiosk ' "$s/usr/lib/systemd/system/dialkiosk.service" \
+    || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
+  install -m 0644 "$pkg_repo/systemd/dialkiosk.conf" "$s/usr/lib/sysusers.d/dialkiosk.conf"
+  install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/etc/dialkiosk/config.yaml"
+  gzip -9n <"$docs/dialkiosk.1" >"$s/usr/share/man/man1/dialkiosk.1.gz"
+  # bash-completion sources the file: no #! line (argument-parser writes one).
+  sed '1{/^#!/d}' "$docs/dialkiosk.bash" >"$s/usr/share/bash-completion/completions/dialkiosk"
+  install -m 0644 "$docs/_dialkiosk" "$s/usr/share/zsh/vendor-completions/_dialkiosk"
+  install -m 0644 "$debian/copyright" "$s/usr/share/doc/dialkiosk/copyright"
+  gzip -9n <"$debian/changelog" >"$s/usr/share/doc/dialkiosk/changelog.gz"
+  install -m 0644 "$debian/lintian-overrides" "$s/usr/share/lintian/overrides/dialkiosk"
+  chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"
+  install -m 0755 "$debian/postinst" "$debian/prerm" "$debian/postrm" "$s/DEBIAN/"
+  echo /etc/dialkiosk/config.yaml >"$s/DEBIAN/conffiles"
+  (cd "$s" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$s/DEBIAN/md5sums"
+  chmod 0644 "$s/DEBIAN/conffiles" "$s/DEBIAN/md5sums"
+  local size; size="$(du -sk --exclude=DEBIAN "$s" | cut -f1)"
+  sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$size/" \
+    -e "s/@DEPENDS@/$depends/" "$debian/control.in" >"$s/DEBIAN/control"
+  # Reproducible: every file dated by the changelog.
+  find "$s" -exec touch -h -d "@$epoch" {} +
+  echo "$s"
+}
+
+for arch in "${arches[@]}"; do
+  t=$(pkg_now)
+  binary="$bin_amd64"
+  if [ "$arch" = arm64 ]; then
+    command -v aarch64-linux-gnu-strip >/dev/null || pkg_die "aarch64-linux-gnu-strip is missing (scripts/install-deps.sh)"
+    sdk_dir="$(pkg_arm64_sdk "$swift_version")"
+    binary="$(build arm64)"
+    # Depends was computed for amd64: the arm64 binary must link exactly the same libraries.
+    needed_arm64="$(needed "$binary")"
+    [ "$needed_arm64" = "$needed_amd64" ] || pkg_die "the arm64 binary links other libraries than the amd64 one:
+$(diff <(echo "$needed_amd64") <(echo "$needed_arm64"))"
+  fi
+  s="$(stage "$arch" "$binary")"
+  deb="$out/dialkiosk_${version}_$arch.deb"
+  SOURCE_DATE_EPOCH="$epoch" dpkg-deb --root-owner-group -Zxz --build "$s" "$deb" >/dev/null
+  pkg_log "$arch: $deb ($(stat -c %s "$deb") bytes; binary $(stat -c %s "$s/usr/bin/dialkiosk") bytes stripped) in $(pkg_elapsed "$t") s"
+  # lintian's errors fail the build; its warnings are printed (the kept ones are overridden
+  # with their reasons in packaging/debian/lintian-overrides).
+  rc=0
+  lint="$(lintian --no-cfg --fail-on error "$deb" 2>&1)" || rc=$?
+  lint="$(grep -v '^running with root privileges' <<<"$lint" || true)"
+  [ "$rc" = 0 ] || { echo "$lint" >&2; pkg_die "lintian reports errors for $deb"; }
+  [ -z "$lint" ] || echo "$lint" >&2
+done
+pkg_log "done in $(pkg_elapsed "$t_all") s: $(cd "$out" && ls dialkiosk_"${version}"_*.deb | tr '\n' ' ')"

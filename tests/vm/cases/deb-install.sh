@@ -1,0 +1,76 @@
+# Issue 14's proof for the amd64 package on a clean Debian 13 root (debootstrap'ed once and
+# cached; no Swift, no compiler, no -dev package), systemd as PID 1, no network in the guest:
+# `apt-get install ./dialkiosk_VERSION_amd64.deb` together with the dependency .debs beside it
+# (the closure of its Depends that the root lacks, libswiftlang among them) creates the user,
+# enables the unit and starts it; the unit is READY (active) as user dialkiosk; a uinput swipe
+# shows as `selected` in the journal; `apt-get remove` stops it and the CRTC shows the console's
+# framebuffer again; `apt-get purge` leaves no file of the package behind.
+# Needs dist/dialkiosk_*_amd64.deb (scripts/package.sh).
+source "$(dirname "$0")/../lib/case.sh"
+source "$(dirname "$0")/kms-lib.sh"
+source "$(dirname "$0")/../lib/trixie.sh"
+
+version="$(dpkg-parsechangelog -l "$vm_repo/packaging/debian/changelog" -S Version)"
+deb="$vm_repo/dist/dialkiosk_${version}_amd64.deb"
+[ -f "$deb" ] || case_fail "no $deb: run scripts/package.sh first"
+t=$(vm_now)
+pkg_apt_setup
+root="$(trixie_root)" || exit 1
+case_note "Debian 13 root $root ready in $(vm_elapsed "$t") s"
+
+# case_boot empties $case_out, so the .debs are put there by a wrapper around it.
+stage_debs() {
+  mkdir -p "$case_out/debs"
+  cp "$deb" "$case_out/debs/"
+  deps="$(trixie_fetch_depends "$root" "$deb" "$case_out/debs/deps")" || case_fail "the dependency .debs: $deps"
+  deps="$(tr '\n' ' ' <<<"$deps")"
+  case_note "dependency .debs beside the package: $deps"
+}
+rm -rf "$case_out"; mkdir -p "$case_out"
+stage_debs
+# case_boot with the staged .debs kept: boot.sh writes only .vm/ and serial.log into the out dir.
+rc=0
+"$vm_dir/boot.sh" --script "$case_guest" --out "$case_out" --timeout "${DIALKIOSK_VM_TIMEOUT:-900}" \
+  --systemd --root "$root" || rc=$?
+if [ "$rc" != 0 ]; then
+  [ -f "$case_out/.vm/script.log" ] && tail -n 20 "$case_out/.vm/script.log"
+  case_fail "the VM run failed with status $rc (serial log: $case_out/serial.log)"
+fi
+
+cd "$case_out"
+echo "--- root.txt"; cat root.txt
+echo "--- install.txt (last 15)"; tail -n 15 install.txt
+echo "--- start.txt"; cat start.txt
+echo "--- journal.txt (last 20)"; tail -n 20 journal.txt
+echo "--- removed.txt"; cat removed.txt
+echo "--- purged.txt"; cat purged.txt
+
+kms_check "a Debian 13 root" grep -q '^os Debian GNU/Linux 13' root.txt
+kms_check "no Swift, compiler or -dev package in the root before the install" \
+  bash -c '! grep "^before" root.txt | grep -q "install ok installed"'
+# 1. Install.
+kms_check "apt-get install of the local .debs succeeded" grep -q '^install rc=0$' install.txt
+kms_check "libswiftlang came from the .debs beside the package" grep -Eq '^libswiftlang [0-9]' start.txt
+kms_check "active (running) after the install" grep -q '^SubState=running$' start.txt
+kms_check "enabled" grep -q '^UnitFileState=enabled$' start.txt
+kms_check "the main process runs as dialkiosk" grep -Eq '^dialkio' start.txt
+kms_check "the user is in video, input and tty" \
+  bash -c 'grep "^uid=" start.txt | grep -q "(video)" && grep "^uid=" start.txt | grep -q "(input)" && grep "^uid=" start.txt | grep -q "(tty)"'
+kms_check "a started event in the journal" grep -q '"event": "started"' journal-start.txt
+# 2. Swipe.
+kms_check "a selected event from the uinput swipe" grep -q '"event": "selected"' journal.txt
+# 3. Remove.
+before=$(kms_fb crtc-before.txt)
+kms_check "apt-get remove succeeded" grep -q '^remove rc=0$' remove.txt
+kms_check "the service stopped on remove" grep -q '^ActiveState=inactive$' removed.txt
+kms_check "a stopping event on remove" grep -q '"event": "stopping"' journal-remove.txt
+kms_check "before the install the console's fb is on the CRTC ($before)" test -n "$before" -a "$before" != 0
+kms_check "after remove the CRTC shows fb $before again (got $(kms_fb crtc-after.txt))" \
+  test "$(kms_fb crtc-after.txt)" = "$before"
+kms_check "the configuration stays on remove" grep -q '^config.yaml$' removed.txt
+# 4. Purge.
+kms_check "apt-get purge succeeded" grep -q '^purge rc=0$' purge.txt
+kms_check "the package is gone from dpkg" bash -c '! grep -q "^status .*installed" purged.txt'
+kms_check "no file of the package left after purge" bash -c '! grep -q "^left: " purged.txt'
+kms_check "nothing named dialkiosk left after purge" bash -c '! grep -q "^named: " purged.txt'
+kms_finish
