@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "LinuxSystem", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "DialRender", dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
+        .target(name: "DialRender", dependencies: ["DialCore", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"],
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(

@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Exit statuses, one per kind of failure a person can act on (sysexits.h numbering where one
 /// fits). The README's table is generated from the same list; keep them together.

@@ -1,8 +1,6 @@
 import DialCore
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 import Testing
 @testable import TouchInput
 

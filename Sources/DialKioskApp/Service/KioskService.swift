@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import DialCore
 
 /// The service's outside world in one place, for the run loop to call at fixed points: systemd
