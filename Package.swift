@@ -68,5 +68,5 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"], exclude: ["Fixtures"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -71,7 +71,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
         try body()
     } catch let error as ReportableError {
         let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
-        fflush(stdout)
+        flushStandardOutput()
         JournalLogger.writeToStandardError(format.format(.error, "dialkiosk: \(error.description)"))
         throw ExitCode(error.exitStatus.rawValue)
     }

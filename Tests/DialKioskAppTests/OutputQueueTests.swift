@@ -127,6 +127,7 @@ import Testing
 
 /// Drains a pipe from another thread once `seconds` have passed, unless stopped first; says
 /// whether it had to. Only a guard against a hanging test, never a verdict on speed.
+/// @unchecked: its two flags are read and written only while holding `lock`; `fd` is a constant.
 final class PipeRescuer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false

@@ -37,3 +37,8 @@ struct LineWriter {
         }
     }
 }
+
+/// Flushes what `print` buffered for standard output, before a raw write(2) or an exit.
+/// fflush(NULL) flushes every stdio output stream: Glibc's `stdout` is a mutable global,
+/// which Swift 6 mode does not let code name.
+func flushStandardOutput() { fflush(nil) }
