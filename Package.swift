@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "LinuxSystem"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

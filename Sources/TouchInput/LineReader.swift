@@ -16,13 +16,13 @@ public struct LineReader {
 
     public enum Failure: Error, Equatable {
         /// open(2) failed.
-        case open(errno: Int32)
+        case open(errno: Errno)
         /// The path names a directory, a FIFO or a device, where a regular file is needed.
         case notRegularFile
         /// Line `line` has more than `limit` bytes.
         case tooLong(line: Int, limit: Int)
         /// read(2) failed while reading line `line`.
-        case read(line: Int, errno: Int32)
+        case read(line: Int, errno: Errno)
     }
 
     /// Enough for any line of a touch script or a `libinput record` file (a HID descriptor line
@@ -62,11 +62,11 @@ public struct LineReader {
         let owner: FileDescriptor
         switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0)) {
         case .success(let opened): owner = opened
-        case .failure(let failure): throw Failure.open(errno: failure.rawValue)
+        case .failure(let failure): throw Failure.open(errno: failure)
         }
         let fd = owner.rawValue
         var status = stat()
-        if fstat(fd, &status) != 0 { throw Failure.open(errno: errno) }
+        if fstat(fd, &status) != 0 { throw Failure.open(errno: .current) }
         let regular = (status.st_mode & S_IFMT) == S_IFREG
         if regularFileOnly {
             guard regular else { throw Failure.notRegularFile }
@@ -139,7 +139,7 @@ public struct LineReader {
         switch result {
         case .success(0): atEnd = true
         case .success(let n): self.end += n
-        case .failure(let failure): throw Failure.read(line: number + 1, errno: failure.rawValue)
+        case .failure(let failure): throw Failure.read(line: number + 1, errno: failure)
         }
     }
 }

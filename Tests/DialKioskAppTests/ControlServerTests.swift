@@ -229,7 +229,7 @@ import Testing
         first.close()
 
         let plain = dir.path + "/plain"
-        let file = fopen(plain, "w")
+        let file = try #require(fopen(plain, "w"))
         fclose(file)
         #expect(throws: SystemCallError.self) { _ = try ControlServer(path: plain, logger: nil) }
         #expect(access(plain, F_OK) == 0)

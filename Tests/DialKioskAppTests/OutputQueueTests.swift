@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 import Foundation
 import Testing
 @testable import DialKioskApp
@@ -70,7 +71,7 @@ import Testing
         close(r)
         queue.append(line: "two")
         queue.append(line: "three")
-        #expect(reports == [.closed(errno: EPIPE)])
+        #expect(reports == [.closed(errno: Errno(EPIPE))])
         #expect(queue.isClosed && queue.pollDescriptor == nil && queue.pendingBytes == 0)
     }
 
@@ -82,7 +83,7 @@ import Testing
         queue.report = { reports.append($0) }
         #expect(queue.mode == .pollFirst)
         queue.append(line: "lost")
-        #expect(reports == [.closed(errno: EBADF)])
+        #expect(reports == [.closed(errno: Errno(EBADF))])
         #expect(queue.pollDescriptor == nil)
     }
 

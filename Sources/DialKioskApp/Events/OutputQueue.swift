@@ -11,7 +11,7 @@ final class OutputQueue {
     /// failed for good (a reader that went away: EPIPE) and nothing more will be written.
     enum Report: Equatable {
         case dropped(lines: Int)
-        case closed(errno: Int32)
+        case closed(errno: Errno)
     }
 
     /// Bytes waiting at most; a line that would pass it is dropped (never cut).
@@ -80,7 +80,7 @@ final class OutputQueue {
             case .success(let n) where n > 0: head += n
             case .success, .failure(.wouldBlock): break writing  // the reader is full for now
             case .failure(let failure):
-                close(reporting: failure.rawValue)
+                close(reporting: failure)
                 return
             }
         }
@@ -123,7 +123,7 @@ final class OutputQueue {
         return end - start
     }
 
-    private func close(reporting code: Int32) {
+    private func close(reporting code: Errno) {
         isClosed = true
         pending.removeAll()
         head = 0

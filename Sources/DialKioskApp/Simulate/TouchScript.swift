@@ -79,7 +79,7 @@ enum TouchScript {
                     throw ScriptError(source: source, line: number,
                                       message: "longer than \(limit) bytes; expected one touch sample per line")
                 } catch LineReader.Failure.read(_, let code) {
-                    throw CommandFailure("\(source): cannot read: \(Errno(code).description)", status: .noInput)
+                    throw CommandFailure("\(source): cannot read: \(code)", status: .noInput)
                 }
                 if let event = try TouchScript.sample(line, source: source) { return event }
             }
