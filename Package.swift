@@ -38,16 +38,13 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
-        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "LinuxSystem", swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "DialRender", dependencies: ["DialCore", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
-        .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"],
-                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "LinuxSystem"),
+        .target(name: "DialRender", dependencies: ["DialCore", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
+        .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
         .target(
             name: "TouchInput",
-            dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "DialKioskApp",
@@ -66,7 +63,7 @@ let package = Package(
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "LinuxSystem"], exclude: ["Fixtures"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Exit statuses, one per kind of failure a person can act on (sysexits.h numbering where one
 /// fits). The README's table is generated from the same list; keep them together.
@@ -73,7 +71,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
         try body()
     } catch let error as ReportableError {
         let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
-        fflush(stdout)
+        flushStandardOutput()
         JournalLogger.writeToStandardError(format.format(.error, "dialkiosk: \(error.description)"))
         throw ExitCode(error.exitStatus.rawValue)
     }

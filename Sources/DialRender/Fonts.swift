@@ -1,9 +1,8 @@
 import CFontconfig
 import CFreeType
 import CHarfBuzz
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Owner of the FreeType library handle (FT_Init_FreeType / FT_Done_FreeType). Faces keep it
 /// alive, so it is released after the last face.
@@ -46,7 +45,7 @@ final class FontFace {
         let bytes = RegularFile.size(fd)
         guard bytes > 0 else { throw RenderError(.fontNotFound, "load font \(path)", "the file is empty") }
         guard let map = mmap(nil, bytes, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
-            throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(String(cString: strerror(errno)))")
+            throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(Errno.current.description)")
         }
         var f: FT_Face?
         let err = FT_New_Memory_Face(library.handle, map.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes), 0, &f)

@@ -1,8 +1,7 @@
 import CPNG
 import DialCore
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// PNG files through libpng's simplified API (png_image_*), which reports errors through the
 /// image's `message` instead of longjmp, so no C error handler has to unwind Swift frames.
@@ -43,9 +42,9 @@ public enum PNGWriter {
             if let temporary { unlink(temporary) }
             return RenderError(.outputFile, "write PNG \(path)", reason)
         }
-        guard fd >= 0 else { throw RenderError(.outputFile, "write PNG \(path)", String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw RenderError(.outputFile, "write PNG \(path)", Errno.current.description) }
         guard let file = fdopen(fd, "wb") else {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno.current.description
             close(fd)
             throw fail(reason)
         }
@@ -54,10 +53,10 @@ public enum PNGWriter {
         png_image_free(&image)
         // fclose flushes: its failure (ENOSPC, EIO) is a failed write too.
         let closed = fclose(file) == 0
-        let closeReason = closed ? "" : String(cString: strerror(errno))
+        let closeReason = closed ? "" : Errno.current.description
         guard ok != 0, closed else { throw fail(ok == 0 ? reason : closeReason) }
         if let temporary, let destination, rename(temporary, destination) != 0 {
-            throw fail(String(cString: strerror(errno)))
+            throw fail(Errno.current.description)
         }
     }
 
@@ -125,7 +124,7 @@ public enum PNGReader {
         }
         guard let file = fdopen(fd, "rb") else {
             close(fd)
-            throw RenderError(.inputFile, "read PNG \(path)", String(cString: strerror(errno)))
+            throw RenderError(.inputFile, "read PNG \(path)", Errno.current.description)
         }
         defer { fclose(file) }
         var image = png_image()

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Opening a named input file (configuration, icon, font, record) that must be a regular file.
 /// A FIFO blocks open(2) until a writer appears and read(2) until it writes; a character device
@@ -53,7 +52,7 @@ public enum RegularFile {
     }
 
     private static func failure(_ code: Int32) -> Failure {
-        Failure(missing: code == ENOENT || code == ENOTDIR, reason: String(cString: strerror(code)))
+        Failure(missing: code == ENOENT || code == ENOTDIR, reason: Errno(code).description)
     }
 
     private static func notRegular(_ mode: mode_t) -> String? {

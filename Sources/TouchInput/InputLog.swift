@@ -4,5 +4,6 @@ public enum InputLogLevel: Int, Sendable, Comparable {
     public static func < (a: InputLogLevel, b: InputLogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
-/// Where TouchInput's and libinput's log lines go.
-public typealias InputLog = @Sendable (InputLogLevel, String) -> Void
+/// Where TouchInput's and libinput's log lines go. Not @Sendable: libinput calls its log handler
+/// synchronously, on the thread that called into libinput (the owner of the context).
+public typealias InputLog = (InputLogLevel, String) -> Void

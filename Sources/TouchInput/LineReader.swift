@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Reads text line by line from a file descriptor (or from bytes in memory), holding at most
 /// one line and one read's worth of bytes: memory stays flat in the length of the input, and a
@@ -17,13 +16,13 @@ public struct LineReader {
 
     public enum Failure: Error, Equatable {
         /// open(2) failed.
-        case open(errno: Int32)
+        case open(errno: Errno)
         /// The path names a directory, a FIFO or a device, where a regular file is needed.
         case notRegularFile
         /// Line `line` has more than `limit` bytes.
         case tooLong(line: Int, limit: Int)
         /// read(2) failed while reading line `line`.
-        case read(line: Int, errno: Int32)
+        case read(line: Int, errno: Errno)
     }
 
     /// Enough for any line of a touch script or a `libinput record` file (a HID descriptor line
@@ -34,7 +33,7 @@ public struct LineReader {
     public let maximumLineBytes: Int
     private let fd: Int32
     /// Closes a descriptor this reader opened when the last copy of the reader is gone.
-    private let owner: Descriptor?
+    private let owner: FileDescriptor?
     private var buffer: [UInt8]
     private var start = 0
     private var end: Int
@@ -46,7 +45,7 @@ public struct LineReader {
         self.init(fd: fd, owner: nil, maximumLineBytes: maximumLineBytes)
     }
 
-    private init(fd: Int32, owner: Descriptor?, maximumLineBytes: Int) {
+    private init(fd: Int32, owner: FileDescriptor?, maximumLineBytes: Int) {
         self.fd = fd
         self.owner = owner
         self.maximumLineBytes = maximumLineBytes
@@ -60,11 +59,14 @@ public struct LineReader {
     public init(path: String, regularFileOnly: Bool, maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) throws {
         // Where only a regular file will do, O_NONBLOCK keeps open(2) of a FIFO from waiting
         // for a writer that may never come; fstat then refuses it.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
-        guard fd >= 0 else { throw Failure.open(errno: errno) }
-        let owner = Descriptor(fd)
+        let owner: FileDescriptor
+        switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0)) {
+        case .success(let opened): owner = opened
+        case .failure(let failure): throw Failure.open(errno: failure)
+        }
+        let fd = owner.rawValue
         var status = stat()
-        if fstat(fd, &status) != 0 { throw Failure.open(errno: errno) }
+        if fstat(fd, &status) != 0 { throw Failure.open(errno: .current) }
         let regular = (status.st_mode & S_IFMT) == S_IFREG
         if regularFileOnly {
             guard regular else { throw Failure.notRegularFile }
@@ -75,7 +77,7 @@ public struct LineReader {
 
     /// Lines of `bytes`.
     public init(bytes: [UInt8], maximumLineBytes: Int = LineReader.defaultMaximumLineBytes) {
-        fd = -1
+        fd = -1  // no descriptor: `atEnd` is set, so nothing reads it
         owner = nil
         self.maximumLineBytes = maximumLineBytes
         buffer = bytes
@@ -132,24 +134,12 @@ public struct LineReader {
             start = 0
         }
         if buffer.count < end + Self.chunk { buffer.append(contentsOf: repeatElement(0, count: end + Self.chunk - buffer.count)) }
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + end, Self.chunk) }
-            if n > 0 {
-                end += n
-                return
-            }
-            if n == 0 {
-                atEnd = true
-                return
-            }
-            if errno != EINTR { throw Failure.read(line: number + 1, errno: errno) }
+        let end = self.end
+        let result = buffer.withUnsafeMutableBytes { b in Errno.retryingInterrupts { read(fd, b.baseAddress! + end, Self.chunk) } }
+        switch result {
+        case .success(0): atEnd = true
+        case .success(let n): self.end += n
+        case .failure(let failure): throw Failure.read(line: number + 1, errno: failure)
         }
     }
-}
-
-/// A descriptor closed with its last owner.
-private final class Descriptor {
-    let fd: Int32
-    init(_ fd: Int32) { self.fd = fd }
-    deinit { close(fd) }
 }

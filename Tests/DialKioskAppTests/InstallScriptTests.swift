@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import Testing
 
 /// scripts/install.sh and scripts/uninstall.sh into a DESTDIR, with a stand-in binary (the

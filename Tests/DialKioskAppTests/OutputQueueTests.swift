@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 import Foundation
 import Testing
 @testable import DialKioskApp
@@ -72,7 +71,7 @@ import Testing
         close(r)
         queue.append(line: "two")
         queue.append(line: "three")
-        #expect(reports == [.closed(errno: EPIPE)])
+        #expect(reports == [.closed(errno: Errno(EPIPE))])
         #expect(queue.isClosed && queue.pollDescriptor == nil && queue.pendingBytes == 0)
     }
 
@@ -84,7 +83,7 @@ import Testing
         queue.report = { reports.append($0) }
         #expect(queue.mode == .pollFirst)
         queue.append(line: "lost")
-        #expect(reports == [.closed(errno: EBADF)])
+        #expect(reports == [.closed(errno: Errno(EBADF))])
         #expect(queue.pollDescriptor == nil)
     }
 
@@ -129,6 +128,7 @@ import Testing
 
 /// Drains a pipe from another thread once `seconds` have passed, unless stopped first; says
 /// whether it had to. Only a guard against a hanging test, never a verdict on speed.
+/// @unchecked: its two flags are read and written only while holding `lock`; `fd` is a constant.
 final class PipeRescuer: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The repository root, from this file's path (Tests/DialKioskAppTests/<file>).
 let repositoryRoot: String = {

@@ -2,9 +2,7 @@ import Foundation
 import Testing
 import TouchInput
 @testable import DialKioskApp
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
 func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import DialKioskApp
 
 /// A fresh directory under /tmp, removed (with what is in it) by `remove()`.

@@ -1,8 +1,6 @@
 import DialCore
 import DialRender
-#if canImport(Glibc)
 import Glibc
-#endif
 import Testing
 
 /// Whole frames compared with PNGs committed under Tests/DialRenderTests/Golden, channel by

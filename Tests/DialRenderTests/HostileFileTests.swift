@@ -1,9 +1,7 @@
 import DialCore
 @testable import DialRender
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 import Testing
 
 /// Hostile input files for the renderer (issue 10, defects 2, 8, 9 and 13): decompression bombs,

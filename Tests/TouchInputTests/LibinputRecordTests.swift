@@ -1,8 +1,7 @@
 import DialCore
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 import Testing
 @testable import TouchInput
 
@@ -333,6 +332,6 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
         #expect(count == 1 + 1 + 1999 * 3)
         #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/dev/zero") }
         #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/tmp") }
-        #expect(throws: LineReader.Failure.open(errno: ENOENT)) { try LibinputRecordFile(path: "/nonexistent.yml") }
+        #expect(throws: LineReader.Failure.open(errno: Errno(ENOENT))) { try LibinputRecordFile(path: "/nonexistent.yml") }
     }
 }

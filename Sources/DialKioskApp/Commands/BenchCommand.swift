@@ -1,9 +1,7 @@
 import ArgumentParser
 import DialCore
 import DialRender
-#if canImport(Glibc)
 import Glibc
-#endif
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

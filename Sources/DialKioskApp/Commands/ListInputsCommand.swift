@@ -44,7 +44,7 @@ struct ListInputsCommand: ParsableCommand {
         try reportingErrors {
             let devices = try listInputDevices(seat: input.seat) { level, line in
                 guard verbose || level >= .error else { return }
-                fputs("dialkiosk: \(line)\n", stderr)
+                JournalLogger.writeToStandardError("dialkiosk: \(line)\n")
             }
             if devices.isEmpty, !watch {
                 throw InputSystemError(.noDevices, operation: "no input devices on seat \(input.seat)", errno: 0)
@@ -64,7 +64,7 @@ struct ListInputsCommand: ParsableCommand {
         let timer = try exitAfter.map { try ExitTimer(seconds: $0) }
         defer { timer?.close() }
         print("{\"event\":\"watching\",\"seat\":\"\(input.seat)\"}")
-        fflush(stdout)
+        flushStandardOutput()
         while true {
             var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
@@ -76,7 +76,7 @@ struct ListInputsCommand: ParsableCommand {
             if fds[2].revents != 0, timer?.expired() == true { return }
             if fds[0].revents != 0 {
                 for event in try source.drain() { print(Self.json(event)) }
-                fflush(stdout)
+                flushStandardOutput()
             }
         }
     }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import DialCore
 import KMSOutput
-#if canImport(Glibc)
 import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

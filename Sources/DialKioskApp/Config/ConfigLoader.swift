@@ -1,7 +1,6 @@
 import DialRender
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Reads a configuration file from disk and parses it. No path means the demo menu.
 public enum ConfigLoader {
@@ -18,17 +17,17 @@ public enum ConfigLoader {
         do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
             throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil, message: "cannot open: \(e.reason)")
         }
-        defer { close(fd) }
+        let file = FileDescriptor(adopting: fd)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil,
-                                  message: "cannot read: \(String(cString: strerror(errno)))")
+            let n: Int
+            switch chunk.withUnsafeMutableBytes({ file.read(into: $0) }) {
+            case .success(let count): n = count
+            case .failure(let failure):
+                throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil, message: "cannot read: \(failure)")
             }
+            if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > ConfigLimits.fileBytes { try ConfigLimits.checkFileSize(bytes.count, file: path) }
         }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Buffered lines to a file descriptor, written whole (never a torn line) on `flush` or when the
 /// buffer grows past a page. For batch commands (`simulate`): a write may wait for the reader,
@@ -25,13 +24,21 @@ struct LineWriter {
         defer { buffer.removeAll(keepingCapacity: true) }
         var offset = 0
         while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
+            let written = buffer[offset...].withUnsafeBytes { bytes in
+                Errno.retryingInterrupts { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+            }
+            guard case .success(let n) = written, n > 0 else {
                 let name = fd == 1 ? "standard output" : fd == 2 ? "standard error" : "descriptor \(fd)"
-                throw SystemCallError("write to \(name)", errno: n < 0 ? errno : EIO, status: .ioError)
+                var code = EIO  // a write of 0 bytes
+                if case .failure(let failure) = written { code = failure.rawValue }
+                throw SystemCallError("write to \(name)", errno: code, status: .ioError)
             }
             offset += n
         }
     }
 }
+
+/// Flushes what `print` buffered for standard output, before a raw write(2) or an exit.
+/// fflush(NULL) flushes every stdio output stream: Glibc's `stdout` is a mutable global,
+/// which Swift 6 mode does not let code name.
+func flushStandardOutput() { fflush(nil) }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Whole lines to a descriptor the frame loop must never wait on (events on stdout, log lines
 /// on stderr): a stopped reader or a stalled journald would otherwise freeze frames, input and
@@ -12,7 +11,7 @@ final class OutputQueue {
     /// failed for good (a reader that went away: EPIPE) and nothing more will be written.
     enum Report: Equatable {
         case dropped(lines: Int)
-        case closed(errno: Int32)
+        case closed(errno: Errno)
     }
 
     /// Bytes waiting at most; a line that would pass it is dropped (never cut).
@@ -72,19 +71,18 @@ final class OutputQueue {
     /// never sees a torn line even with other writers on the same pipe). Reports the drop count
     /// once at least half the queue is free again.
     func flush() {
-        while !isClosed, pendingBytes > 0 {
-            let n = pending.withUnsafeBytes { raw -> Int in
+        writing: while !isClosed, pendingBytes > 0 {
+            let written = pending.withUnsafeBytes { raw in
                 let chunk = Self.chunkLength(raw[head...])
-                return writer.write(UnsafeRawBufferPointer(rebasing: raw[head..<(head + chunk)]))
+                return Errno.retryingInterrupts { writer.write(UnsafeRawBufferPointer(rebasing: raw[head..<(head + chunk)])) }
             }
-            if n > 0 {
-                head += n
-                continue
+            switch written {
+            case .success(let n) where n > 0: head += n
+            case .success, .failure(.wouldBlock): break writing  // the reader is full for now
+            case .failure(let failure):
+                close(reporting: failure)
+                return
             }
-            if n == 0 || errno == EAGAIN || errno == EWOULDBLOCK { break }
-            if errno == EINTR { continue }
-            close(reporting: errno)
-            return
         }
         if head == pending.count {
             pending.removeAll(keepingCapacity: true)
@@ -108,8 +106,8 @@ final class OutputQueue {
         while let descriptor = pollDescriptor {
             let left = deadline - monotonicNow()
             guard left > 0 else { return }
-            var pfd = descriptor
-            guard poll(&pfd, 1, Int32(min(left * 1000, 1000).rounded(.up))) >= 0 || errno == EINTR else { return }
+            var pfd = [descriptor]
+            guard case .success = LinuxSystem.pollDescriptors(&pfd, timeoutMS: Int32(min(left * 1000, 1000).rounded(.up))) else { return }
             flush()
         }
     }
@@ -125,7 +123,7 @@ final class OutputQueue {
         return end - start
     }
 
-    private func close(reporting code: Int32) {
+    private func close(reporting code: Errno) {
         isClosed = true
         pending.removeAll()
         head = 0

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import DialCore
 
 /// The loop's side of the kiosk service: behaviour timers, control-socket commands and

@@ -1,7 +1,6 @@
 import DialCore
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// The dial as the loop drives it (DialCore's `Dial`; tests use a scripted one).
 protocol DialDriving: AnyObject {
@@ -171,10 +170,8 @@ final class FrameLoop {
         fds += outputs.map(\.1)
         let controlStart = fds.count
         fds += service?.pollDescriptors ?? []
-        let r = poll(&fds, nfds_t(fds.count), timeoutMS)
-        if r < 0 {
-            if errno == EINTR { return nil }
-            throw CommandFailure("poll failed: \(String(cString: strerror(errno)))", status: .osError)
+        if case .failure(let failure) = LinuxSystem.pollDescriptors(&fds, timeoutMS: timeoutMS) {
+            throw CommandFailure("poll failed: \(failure)", status: .osError)
         }
         // Also when nothing is ready (r == 0): control lines left from earlier turns, retries
         // and housekeeping still have their turn.

@@ -2,9 +2,7 @@ import DialCore
 import DialRender
 import KMSOutput
 import TouchInput
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Everything `run` owns, acquired in order and released in reverse: signals, display, hotplug
 /// monitor, input, the kiosk service (notify socket, control socket, commands), console, exit

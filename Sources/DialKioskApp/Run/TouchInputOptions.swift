@@ -1,9 +1,6 @@
 import ArgumentParser
 import DialCore
 import TouchInput
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The input options `run` and `list-inputs --watch` share: which seat, and the touch calibration.
 struct TouchInputOptions: ParsableArguments {

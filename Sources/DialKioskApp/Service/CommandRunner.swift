@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 import DialCore
 
 /// Runs items' commands without a shell and without ever blocking the render loop: posix_spawn
@@ -113,7 +112,7 @@ public final class CommandRunner {
             logger?.info("item '\(item.id)': started \(program) (pid \(pid))")
             return .started(pid: pid)
         case .failure(let failure):
-            let error = SystemCallError("run the command of item '\(item.id)' (\(program))", errno: failure.code)
+            let error = SystemCallError("run the command of item '\(item.id)' (\(program))", errno: failure.rawValue)
             logger?.error(error.description)
             return .failed(error)
         }
@@ -195,7 +194,7 @@ public final class CommandRunner {
     }()
 
     /// posix_spawnp with the child's standard streams and signal state made safe for a service.
-    private func spawn(argv: [String], environment: [String]) -> Result<Int32, SpawnErrno> {
+    private func spawn(argv: [String], environment: [String]) -> Result<Int32, Errno> {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -232,11 +231,7 @@ public final class CommandRunner {
         }
         var pid = pid_t()
         let rc = posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, cEnv)
-        return rc == 0 ? .success(pid) : .failure(SpawnErrno(code: rc))
+        // posix_spawnp returns the errno instead of setting it.
+        return rc == 0 ? .success(pid) : .failure(Errno(rc))
     }
-}
-
-/// An errno from posix_spawn (it returns the error instead of setting errno).
-struct SpawnErrno: Error {
-    var code: Int32
 }

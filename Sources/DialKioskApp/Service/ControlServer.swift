@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// The `--control PATH` socket: a non-blocking AF_UNIX stream listener (mode 0660) that streams
 /// the event lines to every client and turns their lines into `ControlCommand`s. It never
@@ -58,7 +57,7 @@ public final class ControlServer {
     static let maximumClients = 16
 
     public let path: String
-    private var listener: Int32 = -1
+    private let listener: FileDescriptor
     private var clients: [Int32: Client] = [:]
     private let ownerUID: UInt32
     private let socketGroup: UInt32
@@ -78,25 +77,21 @@ public final class ControlServer {
         try Self.removeStaleSocket(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError("create control socket \(path)", errno: errno) }
+        let owned = FileDescriptor(adopting: fd)  // closed by its deinit when setup fails below
         var bound = address
         let rc = withUnsafePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        guard rc == 0 else {
-            let saved = errno
-            Glibc.close(fd)
-            throw SystemCallError("bind control socket \(path)", errno: saved)
-        }
+        guard rc == 0 else { throw SystemCallError("bind control socket \(path)", errno: errno) }
         // chmod before listen: until listen(2) nobody can connect, so there is no window in
         // which the socket is reachable with the umask's mode.
         var info = stat()
         guard chmod(path, 0o660) == 0, stat(path, &info) == 0, listen(fd, 8) == 0 else {
             let saved = errno
-            Glibc.close(fd)
             unlink(path)
             throw SystemCallError("set up control socket \(path)", errno: saved)
         }
-        listener = fd
+        listener = owned
         ownerUID = geteuid()
         socketGroup = info.st_gid
     }
@@ -106,8 +101,8 @@ public final class ControlServer {
     /// Descriptors to poll: the listener for new clients, each client for input while its
     /// buffer has room and it has not shut its side, and for output while it has unsent lines.
     public var pollDescriptors: [pollfd] {
-        guard listener >= 0 else { return [] }
-        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+        guard listener.isOpen else { return [] }
+        var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
         for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
             let reading = !client.inputEnded && client.input.count < Self.maximumBufferedInput
             let events = (reading ? Int16(POLLIN) : 0) | (client.output.isEmpty ? 0 : Int16(POLLOUT))
@@ -124,7 +119,7 @@ public final class ControlServer {
     public var clientCount: Int { clients.count }
 
     /// The listening descriptor (for tests and for logging).
-    public var listeningDescriptor: Int32 { listener }
+    public var listeningDescriptor: Int32 { listener.rawValue }
 
     /// Services one descriptor as if `poll` reported it ready (and the backlog), for callers
     /// that look at one descriptor at a time.
@@ -140,7 +135,7 @@ public final class ControlServer {
     /// that client only.
     public func turn(_ ready: [pollfd], now: Double) -> [Request] {
         for pfd in ready where pfd.revents != 0 {
-            if pfd.fd == listener {
+            if pfd.fd == listener.rawValue {
                 acceptPending(now: now)
                 continue
             }
@@ -185,9 +180,8 @@ public final class ControlServer {
     /// Closes every client and the listener and removes the socket file; safe to call twice.
     public func close() {
         for fd in clients.keys.sorted() { disconnect(fd) }
-        if listener >= 0 {
-            Glibc.close(listener)
-            listener = -1
+        if listener.isOpen {
+            listener.close()
             unlink(path)
         }
     }
@@ -198,18 +192,17 @@ public final class ControlServer {
         for _ in 0..<Self.acceptsPerTurn {
             // accept4 is a GNU extension the Glibc module hides; the loop is single-threaded, so
             // setting the flags right after accept leaves no window for a spawn to inherit it.
-            let fd = accept(listener, nil, nil)
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            }
-            if fd < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK && errno != ECONNABORTED {
-                    logger?.warning(SystemCallError("accept on control socket \(path)", errno: errno).description)
+            let fd: Int32
+            switch Errno.retryingInterrupts({ accept(listener.rawValue, nil, nil) }) {
+            case .success(let accepted): fd = accepted
+            case .failure(let failure):
+                if failure != .wouldBlock && failure.rawValue != ECONNABORTED {
+                    logger?.warning(SystemCallError("accept on control socket \(path)", errno: failure.rawValue).description)
                 }
                 return
             }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             guard let peer = Self.credentials(of: fd) else {
                 logger?.warning(SystemCallError("read the peer credentials on \(path)", errno: errno).description)
                 Glibc.close(fd)
@@ -257,13 +250,14 @@ public final class ControlServer {
         var buffer = [UInt8](repeating: 0, count: Self.maximumBufferedInput)
         while !client.inputEnded && client.input.count < Self.maximumBufferedInput {
             let room = Self.maximumBufferedInput - client.input.count
-            let n = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, room, Int32(MSG_DONTWAIT)) }
-            if n > 0 {
+            let received = buffer.withUnsafeMutableBytes { bytes in
+                Errno.retryingInterrupts { recv(client.fd, bytes.baseAddress, room, Int32(MSG_DONTWAIT)) }
+            }
+            if case .success(let n) = received, n > 0 {
                 client.input += buffer[0..<n]
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if case .failure(.wouldBlock) = received { return }
             client.inputEnded = true  // 0: the peer shut its side; < 0: ECONNRESET and friends
         }
     }
@@ -313,15 +307,14 @@ public final class ControlServer {
 
     private func flush(_ client: Client) {
         while !client.output.isEmpty {
-            let n = client.output.withUnsafeBytes {
-                send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            let sent = client.output.withUnsafeBytes { bytes in
+                Errno.retryingInterrupts { send(client.fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             }
-            if n > 0 {
+            if case .success(let n) = sent, n > 0 {
                 client.output.removeFirst(n)
                 continue
             }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if case .failure(.wouldBlock) = sent { return }
             disconnect(client.fd)  // EPIPE, ECONNRESET: the client went away
             return
         }

@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// syslog priorities as sd-daemon(3) prefixes them: `<3>` error ... `<7>` debug.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -117,9 +116,8 @@ public final class JournalLogger {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let n = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
+                let written = Errno.retryingInterrupts { write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset) }
+                guard case .success(let n) = written, n > 0 else { return }
                 offset += n
             }
         }

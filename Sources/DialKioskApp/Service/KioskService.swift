@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 import DialCore
 
 /// The service's outside world in one place, for the run loop to call at fixed points: systemd
@@ -40,7 +38,7 @@ final class KioskService {
             case .dropped(let lines):
                 logger.warning("events: dropped \(lines) event lines: standard output was not being read")
             case .closed(let code):
-                logger.warning(SystemCallError("write event lines to standard output", errno: code).description
+                logger.warning(SystemCallError("write event lines to standard output", errno: code.rawValue).description
                                + "; no more event lines go there")
             }
         }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The process environment as a dictionary (components take it as an argument so tests can
 /// pass their own).

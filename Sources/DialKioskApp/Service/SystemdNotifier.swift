@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// One line of the sd_notify protocol (sd_notify(3)).
 public enum NotifyMessage: Sendable, Equatable {
@@ -32,7 +31,7 @@ public enum NotifyMessage: Sendable, Equatable {
 public final class SystemdNotifier {
     /// The socket address from $NOTIFY_SOCKET; nil when not under systemd.
     public let socketPath: String?
-    private var fd: Int32 = -1
+    private var socket: FileDescriptor?
 
     /// Reads NOTIFY_SOCKET from `environment`: an absolute path, or `@name` for the abstract namespace.
     public init(environment: [String: String]) {
@@ -51,9 +50,13 @@ public final class SystemdNotifier {
     /// Sends `messages` as one datagram. Does nothing when not under systemd.
     public func send(_ messages: [NotifyMessage]) throws {
         guard let socketPath else { return }
-        if fd < 0 {
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd: Int32
+        if let socket, socket.isOpen {
+            fd = socket.rawValue
+        } else {
+            fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             guard fd >= 0 else { throw SystemCallError("create the notify socket", errno: errno) }
+            socket = FileDescriptor(adopting: fd)
         }
         let payload = Array(messages.flatMap(\.lines).joined(separator: "\n").utf8)
         guard let (made, length) = UnixAddress.make(socketPath) else {
@@ -74,8 +77,7 @@ public final class SystemdNotifier {
 
     /// Closes the socket; safe to call twice.
     public func close() {
-        if fd >= 0 { _ = Glibc.close(fd) }
-        fd = -1
+        socket?.close()
     }
 }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Paths the installed service cannot see. systemd/dialkiosk.service sets ProtectHome=yes
 /// (/home, /root and /run/user appear empty) and PrivateTmp=yes (the service gets its own empty

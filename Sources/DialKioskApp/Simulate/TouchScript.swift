@@ -1,5 +1,6 @@
 import DialCore
 import Foundation
+import LinuxSystem
 import TouchInput
 
 /// The touch script format of `dialkiosk simulate`: JSON Lines, one sample per line,
@@ -78,7 +79,7 @@ enum TouchScript {
                     throw ScriptError(source: source, line: number,
                                       message: "longer than \(limit) bytes; expected one touch sample per line")
                 } catch LineReader.Failure.read(_, let code) {
-                    throw CommandFailure("\(source): cannot read: \(String(cString: strerror(code)))", status: .noInput)
+                    throw CommandFailure("\(source): cannot read: \(code)", status: .noInput)
                 }
                 if let event = try TouchScript.sample(line, source: source) { return event }
             }

@@ -1,9 +1,8 @@
 import DialCore
 import DialRender
 import TouchInput
-#if canImport(Glibc)
 import Glibc
-#endif
+import LinuxSystem
 
 /// Where `simulate`'s touch samples come from, read as a stream. A regular file can be read
 /// again, so it is checked whole in a first pass before it runs; a pipe is run as it arrives.
@@ -31,7 +30,7 @@ struct TouchSource {
             do {
                 return try LineReader(path: path, regularFileOnly: false)
             } catch LineReader.Failure.open(let code) {
-                let why = code == ENOENT ? "no such touch script" : "cannot be read: \(String(cString: strerror(code)))"
+                let why = code == Errno(ENOENT) ? "no such touch script" : "cannot be read: \(code)"
                 throw CommandFailure("\(path): \(why)", status: .noInput)
             }
         }
@@ -52,10 +51,10 @@ struct TouchSource {
             switch error {
             case let error as LibinputRecordError:
                 return CommandFailure("\(path): \(error)", status: .dataError)
-            case LineReader.Failure.open(let code) where code == ENOENT:
+            case LineReader.Failure.open(let code) where code == Errno(ENOENT):
                 return CommandFailure("\(path): no such libinput record file", status: .noInput)
             case LineReader.Failure.open(let code), LineReader.Failure.read(_, let code):
-                return CommandFailure("\(path): cannot read: \(String(cString: strerror(code)))", status: .noInput)
+                return CommandFailure("\(path): cannot read: \(code)", status: .noInput)
             case LineReader.Failure.notRegularFile:
                 return CommandFailure("\(path): not a regular file; a libinput record file is read more than once",
                                       status: .noInput)
