@@ -32,13 +32,18 @@ public struct MenuItem: Sendable, Equatable {
     public var iconPath: String?
     /// Optional argv run (without a shell) when the item is activated.
     public var command: [String]?
+    /// Seconds the command may run before its process group is ended (nil: the configuration's
+    /// `behaviour.command_timeout_seconds`).
+    public var commandTimeout: Double?
 
-    public init(id: String, label: String, color: RGBColor, iconPath: String? = nil, command: [String]? = nil) {
+    public init(id: String, label: String, color: RGBColor, iconPath: String? = nil, command: [String]? = nil,
+                commandTimeout: Double? = nil) {
         self.id = id
         self.label = label
         self.color = color
         self.iconPath = iconPath
         self.command = command
+        self.commandTimeout = commandTimeout
     }
 }
 

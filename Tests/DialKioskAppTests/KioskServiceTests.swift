@@ -140,6 +140,23 @@ import Testing
         #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
     }
 
+    /// An item's own `timeout_seconds` wins over the behaviour default, for that item only.
+    @Test func anItemsTimeoutOverridesTheDefault() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        writeFile(path, "items:\n  - {id: a, command: [sleep, '60'], timeout_seconds: 7}\n  - {id: b, command: [sleep, '60']}\n"
+                  + "behaviour:\n  command_timeout_seconds: 20\n")
+        let config = try ConfigLoader.load(path: path)
+        #expect(config.items.map(\.commandTimeout) == [7, nil])
+        let g = try Fixture(config: config, watchdogUSec: nil)
+        defer { g.service.stop(reason: "test", now: 4) }
+        g.service.report([.activated(index: 0, time: 3)], frames: 1)
+        #expect(g.service.nextWakeup(now: 3) == 10)
+        writeFile(path, "items:\n  - {id: a, command: [sleep, '1'], timeout_seconds: 0}\n")
+        #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
+    }
+
     @Test func stopSendsStoppingAndClosesTheSocket() throws {
         let f = try Fixture()
         f.service.stop(reason: "SIGTERM", now: 9)

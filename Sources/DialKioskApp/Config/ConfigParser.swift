@@ -6,7 +6,7 @@ import Yams
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour"]
-    static let itemKeys = ["id", "label", "color", "icon", "command"]
+    static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds"]
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     static let displayKeys = ["device", "connector", "mode", "rotation"]
@@ -88,7 +88,10 @@ public enum ConfigParser {
                 throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
             }
             let command = try item.argv("command")
-            items.append(MenuItem(id: id, label: label, color: color, iconPath: icon, command: command))
+            let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 },
+                                          "of seconds between 1 and 86400")
+            items.append(MenuItem(id: id, label: label, color: color, iconPath: icon, command: command,
+                                  commandTimeout: timeout))
         }
         return items
     }

@@ -58,7 +58,8 @@ final class KioskService {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
             if case .activated(let index, let time) = event, config.items.indices.contains(index) {
-                runner.run(config.items[index], now: time, timeout: config.behaviour.commandTimeout)
+                let item = config.items[index]
+                runner.run(item, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
         }
     }
