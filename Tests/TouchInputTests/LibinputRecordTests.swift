@@ -125,17 +125,7 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
 }
 
 @Suite struct MalformedLibinputRecordTests {
-    private func failure(_ yaml: String) -> LibinputRecordError? {
-        do {
-            _ = try parseLibinputRecord(yaml: yaml, screenWidth: 800, screenHeight: 480)
-            return nil
-        } catch let error as LibinputRecordError {
-            return error
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return nil
-        }
-    }
+    private func failure(_ yaml: String) -> LibinputRecordError? { recordFailure(yaml) }
 
     @Test func aShortEventRowIsLocated() {
         let yaml = recording(events: """
@@ -199,18 +189,7 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
 /// Hostile recordings (issue 10, defects 10 and 12): values beyond what the kernel's structs
 /// hold are located errors, not traps, and files are streamed, not held.
 @Suite struct HostileLibinputRecordTests {
-    private func failure(_ yaml: String) -> LibinputRecordError? {
-        do {
-            _ = try parseLibinputRecord(yaml: yaml, screenWidth: 800, screenHeight: 480)
-            Issue.record("accepted")
-            return nil
-        } catch let error as LibinputRecordError {
-            return error
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return nil
-        }
-    }
+    private func failure(_ yaml: String) -> LibinputRecordError? { recordFailure(yaml) }
 
     /// absinfo [-2^63, 2^63-1] made `EvdevTouchReplay.scale` trap (status 132).
     @Test func absinfoBeyondThirtyTwoBitsIsLocated() {
@@ -333,5 +312,19 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
         #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/dev/zero") }
         #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/tmp") }
         #expect(throws: LineReader.Failure.open(errno: Errno(ENOENT))) { try LibinputRecordFile(path: "/nonexistent.yml") }
+    }
+}
+
+/// The located error a recording at 800x480 is refused with; an accepted one is a test failure.
+private func recordFailure(_ yaml: String) -> LibinputRecordError? {
+    do {
+        _ = try parseLibinputRecord(yaml: yaml, screenWidth: 800, screenHeight: 480)
+        Issue.record("accepted")
+        return nil
+    } catch let error as LibinputRecordError {
+        return error
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return nil
     }
 }
