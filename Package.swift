@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
-        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),

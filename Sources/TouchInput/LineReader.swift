@@ -17,8 +17,9 @@ public struct LineReader {
     public enum Failure: Error, Equatable {
         /// open(2) failed.
         case open(errno: Errno)
-        /// The path names a directory, a FIFO or a device, where a regular file is needed.
-        case notRegularFile
+        /// The path names a directory, a FIFO or a device, where a regular file is needed;
+        /// `reason` says which (RegularFile's words: "is a directory", "is not a regular file (a FIFO)").
+        case notRegularFile(reason: String)
         /// Line `line` has more than `limit` bytes.
         case tooLong(line: Int, limit: Int)
         /// read(2) failed while reading line `line`.
@@ -67,9 +68,8 @@ public struct LineReader {
         let fd = owner.rawValue
         var status = stat()
         if fstat(fd, &status) != 0 { throw Failure.open(errno: .current) }
-        let regular = (status.st_mode & S_IFMT) == S_IFREG
         if regularFileOnly {
-            guard regular else { throw Failure.notRegularFile }
+            if let reason = RegularFile.problem(mode: status.st_mode) { throw Failure.notRegularFile(reason: reason) }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         }
         self.init(fd: fd, owner: owner, maximumLineBytes: maximumLineBytes)

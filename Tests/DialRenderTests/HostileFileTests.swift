@@ -1,5 +1,6 @@
 import DialCore
 @testable import DialRender
+import LinuxSystem
 import Foundation
 import Glibc
 import Testing

@@ -309,8 +309,8 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
         }
         // Each contact replaces the previous one: an up, a down and a frame per SYN_REPORT.
         #expect(count == 1 + 1 + 1999 * 3)
-        #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/dev/zero") }
-        #expect(throws: LineReader.Failure.notRegularFile) { try LibinputRecordFile(path: "/tmp") }
+        #expect(throws: LineReader.Failure.notRegularFile(reason: "is not a regular file (a character device)")) { try LibinputRecordFile(path: "/dev/zero") }
+        #expect(throws: LineReader.Failure.notRegularFile(reason: "is a directory")) { try LibinputRecordFile(path: "/tmp") }
         #expect(throws: LineReader.Failure.open(errno: Errno(ENOENT))) { try LibinputRecordFile(path: "/nonexistent.yml") }
     }
 }

@@ -1,5 +1,4 @@
 import DialCore
-import DialRender
 import TouchInput
 import Glibc
 import LinuxSystem
@@ -55,16 +54,11 @@ struct TouchSource {
                 return CommandFailure("\(path): no such libinput record file", status: .noInput)
             case LineReader.Failure.open(let code), LineReader.Failure.read(_, let code):
                 return CommandFailure("\(path): cannot read: \(code)", status: .noInput)
-            case LineReader.Failure.notRegularFile:
-                return CommandFailure("\(path): not a regular file; a libinput record file is read more than once",
-                                      status: .noInput)
+            case LineReader.Failure.notRegularFile(let reason):
+                return CommandFailure("\(path): \(reason)", status: .noInput)
             default:
                 return error
             }
-        }
-        // A directory or a device is named for what it is before anything opens it.
-        if let wrong = RegularFile.check(path), !wrong.missing {
-            throw CommandFailure("\(path): \(wrong.reason)", status: .noInput)
         }
         do {
             let file = try LibinputRecordFile(path: path)

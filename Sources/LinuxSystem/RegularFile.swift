@@ -1,5 +1,4 @@
 import Glibc
-import LinuxSystem
 
 /// Opening a named input file (configuration, icon, font, record) that must be a regular file.
 /// A FIFO blocks open(2) until a writer appears and read(2) until it writes; a character device
@@ -15,13 +14,18 @@ public enum RegularFile {
         /// file (a FIFO)".
         public var reason: String
         public var description: String { reason }
+
+        public init(missing: Bool, reason: String) {
+            self.missing = missing
+            self.reason = reason
+        }
     }
 
     /// A read-only descriptor (O_CLOEXEC) for the regular file at `path`; the caller closes it.
     public static func open(_ path: String) throws -> Int32 {
         var st = stat()
         if stat(path, &st) != 0 { throw failure(errno) }
-        if let reason = notRegular(st.st_mode) { throw Failure(missing: false, reason: reason) }
+        if let reason = problem(mode: st.st_mode) { throw Failure(missing: false, reason: reason) }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure(errno) }
         guard fstat(fd, &st) == 0 else {
@@ -29,7 +33,7 @@ public enum RegularFile {
             close(fd)
             throw failure(e)
         }
-        if let reason = notRegular(st.st_mode) {
+        if let reason = problem(mode: st.st_mode) {
             close(fd)
             throw Failure(missing: false, reason: reason)
         }
@@ -42,11 +46,11 @@ public enum RegularFile {
     public static func check(_ path: String) -> Failure? {
         var st = stat()
         if stat(path, &st) != 0 { return failure(errno) }
-        return notRegular(st.st_mode).map { Failure(missing: false, reason: $0) }
+        return problem(mode: st.st_mode).map { Failure(missing: false, reason: $0) }
     }
 
     /// Size in bytes of the open regular file `fd`.
-    static func size(_ fd: Int32) -> Int {
+    public static func size(_ fd: Int32) -> Int {
         var st = stat()
         return fstat(fd, &st) == 0 ? Int(st.st_size) : 0
     }
@@ -55,7 +59,8 @@ public enum RegularFile {
         Failure(missing: code == ENOENT || code == ENOTDIR, reason: Errno(code).description)
     }
 
-    private static func notRegular(_ mode: mode_t) -> String? {
+    /// Nil for a regular file's `st_mode`; otherwise what the file is instead, in words.
+    public static func problem(mode: mode_t) -> String? {
         switch mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFDIR: return "is a directory"
