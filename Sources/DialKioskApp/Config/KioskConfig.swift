@@ -20,6 +20,16 @@ public struct KioskConfig: Sendable, Equatable {
         self.behaviour = behaviour
     }
 
+    /// The menu as a tree: `items` as one ring. Until the parser builds nested menus (and
+    /// refuses the ids a path cannot hold, '.' and '..'), an item with such an id is left out
+    /// rather than the whole menu.
+    public var menu: MenuTree {
+        if let tree = try? MenuTree(flat: items) { return tree }
+        let usable = items.filter { MenuTree.problems(in: [MenuNode($0)]).isEmpty }
+        var seen = Set<String>()
+        return (try? MenuTree(flat: usable.filter { seen.insert($0.id).inserted })) ?? MenuTree.empty
+    }
+
     /// The configuration used when no file is given: the demo menu with every default.
     public static let demo = KioskConfig()
 
