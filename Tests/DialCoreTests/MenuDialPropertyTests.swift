@@ -17,7 +17,7 @@ import Testing
         let g = DialGeometry.fitting(width: 800, height: 480, count: items.count)
         let tree = try MenuTree(flat: items)
         var failures: [String] = []
-        for seed in seeds(400) {
+        for seed in seeds(120) {
             var gen = StreamGenerator(seed: seed)
             let inputs = gen.generate()
             var rng = SplitMix64(seed: seed &* 7919)

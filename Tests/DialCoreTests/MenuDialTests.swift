@@ -103,7 +103,7 @@ final class MenuRig {
         #expect(rig.dial.pose.ring == .top && rig.dial.pose.selected == 0)
     }
 
-    @Test func aLongPressOnTheHubGoesBackOnceAndItsLiftIsNoTap() {
+    @Test func aLongPressOnTheHubGoesBackOnceAndItsLiftIsNoTap() throws {
         let rig = inDrinks()
         let down = rig.t
         #expect(rig.touch(.down, at: rig.geometry.center).isEmpty)
@@ -114,7 +114,7 @@ final class MenuRig {
             rig.frame()
             if closedAt == nil, rig.events.contains(.closed(path: ["drinks"], time: rig.t)) { closedAt = rig.t }
         }
-        let at = try! #require(closedAt)
+        let at = try #require(closedAt)
         #expect(at >= down + 0.6 && at < down + 0.6 + 1.5 / 60)
         #expect(rig.events.filter { if case .closed = $0 { true } else { false } }.count == 1)
         rig.settle()
