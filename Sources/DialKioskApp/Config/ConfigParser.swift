@@ -148,10 +148,9 @@ public enum ConfigParser {
             display.connector = connector
         }
         if let text = try section.string("mode", expecting: "WxH or WxH@Hz") {
-            guard let mode = ConfigValues.mode(text) else {
-                throw section.error("mode", section.value("mode"), "expected WxH or WxH@Hz (like 1280x800@60), got '\(text)'")
+            do { display.mode = try ModeRequest(parsing: text) } catch {
+                throw section.error("mode", section.value("mode"), "\(error)")
             }
-            display.mode = mode
         }
         if let text = try section.string("rotation", expecting: "0, 90, 180 or 270") {
             guard let degrees = Int(text), let rotation = DisplayRotation(degrees: degrees) else {
@@ -166,11 +165,10 @@ public enum ConfigParser {
         var input = KioskConfig.Input()
         if let seat = try section.name("seat") { input.seat = seat }
         if let text = try section.string("calibration", expecting: "six numbers \"a b c d e f\"") {
-            guard let matrix = ConfigValues.calibration(text) else {
+            do { input.calibration = try CalibrationMatrix(parsing: text) } catch {
                 throw section.error("calibration", section.value("calibration"),
                                     "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
             }
-            input.calibration = matrix
         }
         return input
     }

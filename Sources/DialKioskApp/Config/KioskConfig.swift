@@ -83,10 +83,10 @@ public struct KioskConfig: Sendable, Equatable {
         /// A connector name such as HDMI-A-1 or Virtual-1; nil picks the first connected one.
         public var connector: String?
         /// A mode; nil uses the connector's preferred mode.
-        public var mode: DisplayMode?
+        public var mode: ModeRequest?
         public var rotation: DisplayRotation
 
-        public init(device: String? = nil, connector: String? = nil, mode: DisplayMode? = nil,
+        public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
                     rotation: DisplayRotation = .none) {
             self.device = device
             self.connector = connector
@@ -99,9 +99,9 @@ public struct KioskConfig: Sendable, Equatable {
     public struct Input: Sendable, Equatable {
         public var seat: String
         /// libinput's calibration matrix (the first two rows, normalized); nil keeps the device's own.
-        public var calibration: Calibration?
+        public var calibration: CalibrationMatrix?
 
-        public init(seat: String = "seat0", calibration: Calibration? = nil) {
+        public init(seat: String = "seat0", calibration: CalibrationMatrix? = nil) {
             self.seat = seat
             self.calibration = calibration
         }
@@ -148,39 +148,4 @@ public struct KioskConfig: Sendable, Equatable {
         /// Stay as it is.
         case none
     }
-}
-
-/// A display mode request, "WxH" or "WxH@Hz".
-public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    /// Vertical refresh in Hz; nil takes the connector's preferred (or highest) rate at that size.
-    public var refresh: Double?
-
-    public init(width: Int, height: Int, refresh: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.refresh = refresh
-    }
-
-    public var description: String {
-        guard let refresh else { return "\(width)x\(height)" }
-        let whole = refresh.rounded() == refresh
-        return "\(width)x\(height)@" + (whole ? String(Int(refresh)) : String(refresh))
-    }
-}
-
-/// libinput's calibration matrix: x' = a x + b y + c, y' = d x + e y + f, in normalized (0...1)
-/// device coordinates (LIBINPUT_CALIBRATION_MATRIX, "a b c d e f").
-public struct Calibration: Sendable, Equatable {
-    public var a, b, c, d, e, f: Double
-
-    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
-        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
-    }
-
-    public static let identity = Calibration(1, 0, 0, 0, 1, 0)
-
-    /// The six values in libinput's order.
-    public var values: [Double] { [a, b, c, d, e, f] }
 }

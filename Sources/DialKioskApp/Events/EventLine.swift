@@ -1,13 +1,16 @@
 import DialCore
 
-/// One JSON object on one line, keys in the order given: the event format shared by `simulate`,
-/// `run` and the control socket. Numbers print in their shortest exact form so a reader gets back
-/// the same Double.
+/// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
+/// event lines of `simulate`, `run` and the control socket and for `list-inputs --watch`. One
+/// spacing (`{"key": value, "key": value}`); every string, keys included, is escaped; numbers
+/// print in their shortest exact form so a reader gets back the same Double.
 struct EventLine {
     enum Value {
         case number(Double)
         case int(Int)
         case string(String)
+        /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
+        case strings([String])
         case null
     }
 
@@ -21,16 +24,17 @@ struct EventLine {
             if i > 0 { out += ", " }
             out += Self.quote(key) + ": "
             switch value {
-            case .number(let d): out += d.isFinite ? "\(d)" : "null"
+            case .number(let d): out += shortestExact(d)
             case .int(let n): out += "\(n)"
             case .string(let s): out += Self.quote(s)
+            case .strings(let list): out += "[" + list.map(Self.quote).joined(separator: ", ") + "]"
             case .null: out += "null"
             }
         }
         return out + "}"
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    /// A JSON string literal: quotes, backslashes and control characters (C0 and DEL) escaped.
     static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -40,7 +44,7 @@ struct EventLine {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

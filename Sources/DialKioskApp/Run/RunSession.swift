@@ -3,6 +3,7 @@ import DialRender
 import KMSOutput
 import TouchInput
 import Glibc
+import LinuxSystem
 
 /// Everything `run` owns, acquired in order and released in reverse: signals, display, hotplug
 /// monitor, input, the kiosk service (notify socket, control socket, commands), console, exit
