@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import Testing
 @testable import DialKioskApp
 
@@ -18,12 +19,13 @@ import Testing
 
     @Test func themeDefaults() {
         let theme = KioskConfig.demo.theme
-        #expect(theme.background == RGBColor(hex: 0x0A0D13))
-        #expect(theme.ring == RGBColor(hex: 0x2E3949))
-        #expect(theme.hub == RGBColor(hex: 0x1A212D))
-        #expect(theme.label == RGBColor(hex: 0xFFFFFF))
-        #expect(theme.font == .family("DejaVu Sans"))
-        #expect(theme.labelSize == nil)  // proportional to the item size
+        #expect(theme == Theme())
+        #expect(theme.backgroundBottom == RGBColor(hex: 0x0A0D13))
+        #expect(theme.ringColor == RGBColor(hex: 0x2E3949))
+        #expect(theme.hubColor == RGBColor(hex: 0x1A212D))
+        #expect(theme.lightLabelColor == RGBColor(hex: 0xFFFFFF))
+        #expect(theme.fontName == "DejaVu Sans" && theme.hubFontName == "DejaVu Sans:bold")
+        #expect(theme.labelPixels == nil)  // proportional to the item size
     }
 
     @Test func physicsDefaults() {
@@ -87,9 +89,11 @@ import Testing
                      command: ["/bin/echo", "hi"]),
             MenuItem(id: "no", label: "yes", color: DemoMenu.numbered(2)[1].color),
         ])
-        #expect(c.theme == KioskConfig.Theme(background: RGBColor(hex: 1), ring: RGBColor(hex: 2), hub: RGBColor(hex: 3),
-                                             label: RGBColor(hex: 4), font: .path("/usr/share/fonts/x.ttf"),
-                                             labelSize: 22.5))
+        var theme = Theme(background: RGBColor(hex: 1), ring: RGBColor(hex: 2), hub: RGBColor(hex: 3), label: RGBColor(hex: 4))
+        theme.setFont("/usr/share/fonts/x.ttf")
+        theme.labelPixels = 22.5
+        #expect(c.theme == theme)
+        #expect(c.theme.hubFontName == "/usr/share/fonts/x.ttf")
         #expect(c.physics == KioskConfig.Physics(decay: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25,
                                                  inflateMin: 0.5, inflateMax: 1.5))
         #expect(c.physicsSettings == PhysicsSettings(decayPerFrame60: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25))

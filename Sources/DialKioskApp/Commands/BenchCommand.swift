@@ -165,16 +165,19 @@ struct BenchResult {
     }
 
     var json: String {
-        func stats(_ s: Stats) -> String {
-            "{\"median_ms\": \(s.median * 1000), \"min_ms\": \(s.min * 1000), \"max_ms\": \(s.max * 1000)}"
+        func stats(_ s: Stats) -> EventLine.Value {
+            .object([("median_ms", .number(s.median * 1000)), ("min_ms", .number(s.min * 1000)), ("max_ms", .number(s.max * 1000))])
         }
-        return "{\"width\": \(size.width), \"height\": \(size.height), \"items\": \(items), \"frames\": \(frames), "
-            + "\"rotation\": \(rotation), \"paint\": \(stats(paint)), \"copy\": \(stats(copy)), \"total\": \(stats(total)), "
-            + "\"spin_frames\": \(spin.frames), \"spin_buffers\": \(spin.buffers), \"spin_scanout_bytes\": \(spin.bytes), "
-            + "\"spin_scanout_bytes_total\": \(spin.total), \"spin_full_copy_bytes_total\": \(spin.fullBytes), "
-            + "\"spin_paint_copy_median_ms\": \(Stats(spin.seconds).median * 1000), "
-            + "\"warm_spin_paint_copy_median_ms\": \(Stats(spin.warmSeconds).median * 1000), "
-            + "\"memset_ms\": \(memset * 1000), \"memcpy_ms\": \(memcpy * 1000), \"total_over_memcpy\": \(ratio), \"per_frame_total_over_memcpy\": \(pairedRatio)}"
+        return EventLine([
+            ("width", .int(size.width)), ("height", .int(size.height)), ("items", .int(items)), ("frames", .int(frames)),
+            ("rotation", .int(rotation)), ("paint", stats(paint)), ("copy", stats(copy)), ("total", stats(total)),
+            ("spin_frames", .int(spin.frames)), ("spin_buffers", .int(spin.buffers)), ("spin_scanout_bytes", .ints(spin.bytes)),
+            ("spin_scanout_bytes_total", .int(spin.total)), ("spin_full_copy_bytes_total", .int(spin.fullBytes)),
+            ("spin_paint_copy_median_ms", .number(Stats(spin.seconds).median * 1000)),
+            ("warm_spin_paint_copy_median_ms", .number(Stats(spin.warmSeconds).median * 1000)),
+            ("memset_ms", .number(memset * 1000)), ("memcpy_ms", .number(memcpy * 1000)),
+            ("total_over_memcpy", .number(ratio)), ("per_frame_total_over_memcpy", .number(pairedRatio)),
+        ]).text
     }
 }
 

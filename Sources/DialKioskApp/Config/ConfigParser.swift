@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import Yams
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
@@ -96,18 +97,15 @@ public enum ConfigParser {
         return items
     }
 
-    static func parseTheme(_ section: ConfigSection) throws -> KioskConfig.Theme {
-        var theme = KioskConfig.Theme()
-        if let c = try section.color("background") { theme.background = c }
-        if let c = try section.color("ring") { theme.ring = c }
-        if let c = try section.color("hub") { theme.hub = c }
-        if let c = try section.color("label") { theme.label = c }
-        if let font = try section.name("font") {
-            // A slash means a file; anything else is a fontconfig family name.
-            theme.font = font.contains("/") ? .path(font) : .family(font)
-        }
+    static func parseTheme(_ section: ConfigSection) throws -> Theme {
+        let demo = Theme()
+        var theme = Theme(background: try section.color("background") ?? demo.backgroundBottom,
+                          ring: try section.color("ring") ?? demo.ringColor,
+                          hub: try section.color("hub") ?? demo.hubColor,
+                          label: try section.color("label") ?? demo.lightLabelColor)
+        if let font = try section.name("font") { theme.setFont(font) }
         if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
-            theme.labelSize = size
+            theme.labelPixels = size
         }
         return theme
     }

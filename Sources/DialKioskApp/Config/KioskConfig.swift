@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.
@@ -22,36 +23,6 @@ public struct KioskConfig: Sendable, Equatable {
 
     /// The configuration used when no file is given: the demo menu with every default.
     public static let demo = KioskConfig()
-
-    /// Colours, font and text size of the painted dial.
-    public struct Theme: Sendable, Equatable {
-        public var background: RGBColor
-        /// The ring (track) the items sit on.
-        public var ring: RGBColor
-        public var hub: RGBColor
-        /// Text colour of item labels and of the hub's large label.
-        public var label: RGBColor
-        public var font: FontChoice
-        /// Label text size in pixels at item scale 1.
-        public var labelSize: Double?
-
-        public init(background: RGBColor = RGBColor(hex: 0x0A0D13), ring: RGBColor = RGBColor(hex: 0x2E3949),
-                    hub: RGBColor = RGBColor(hex: 0x1A212D), label: RGBColor = RGBColor(hex: 0xFFFFFF),
-                    font: FontChoice = .family("DejaVu Sans"), labelSize: Double? = nil) {
-            self.background = background
-            self.ring = ring
-            self.hub = hub
-            self.label = label
-            self.font = font
-            self.labelSize = labelSize
-        }
-    }
-
-    /// How labels find their font: a fontconfig family name, or a font file.
-    public enum FontChoice: Sendable, Equatable {
-        case family(String)
-        case path(String)
-    }
 
     /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent").
     public struct Physics: Sendable, Equatable {

@@ -1,16 +1,19 @@
 import DialCore
 
 /// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
-/// event lines of `simulate`, `run` and the control socket and for `list-inputs --watch`. One
+/// event lines of `simulate`, `run` and the control socket, `list-inputs --watch` and `bench --json`. One
 /// spacing (`{"key": value, "key": value}`); every string, keys included, is escaped; numbers
 /// print in their shortest exact form so a reader gets back the same Double.
 struct EventLine {
-    enum Value {
+    indirect enum Value {
         case number(Double)
         case int(Int)
         case string(String)
         /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
         case strings([String])
+        case ints([Int])
+        /// A nested object, keys in the order given.
+        case object([(String, Value)])
         case null
     }
 
@@ -18,20 +21,22 @@ struct EventLine {
 
     init(_ fields: [(String, Value)]) { self.fields = fields }
 
-    var text: String {
-        var out = "{"
-        for (i, (key, value)) in fields.enumerated() {
-            if i > 0 { out += ", " }
-            out += Self.quote(key) + ": "
-            switch value {
-            case .number(let d): out += shortestExact(d)
-            case .int(let n): out += "\(n)"
-            case .string(let s): out += Self.quote(s)
-            case .strings(let list): out += "[" + list.map(Self.quote).joined(separator: ", ") + "]"
-            case .null: out += "null"
-            }
+    var text: String { Self.object(fields) }
+
+    private static func object(_ fields: [(String, Value)]) -> String {
+        "{" + fields.map { key, value in quote(key) + ": " + json(value) }.joined(separator: ", ") + "}"
+    }
+
+    private static func json(_ value: Value) -> String {
+        switch value {
+        case .number(let d): return shortestExact(d)
+        case .int(let n): return "\(n)"
+        case .string(let s): return quote(s)
+        case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
+        case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
+        case .object(let fields): return object(fields)
+        case .null: return "null"
         }
-        return out + "}"
     }
 
     /// A JSON string literal: quotes, backslashes and control characters (C0 and DEL) escaped.
