@@ -136,18 +136,17 @@ struct BenchResult {
 
     var ratio: Double { memcpy > 0 ? total.median / memcpy : 0 }
 
-    private static func ms(_ s: Double) -> String { fixed(s * 1000, 3) }
 
     var table: String {
         func row(_ name: String, _ s: Stats) -> String {
-            "  \(name.padding(8)) median \(Self.ms(s.median)) ms   min \(Self.ms(s.min)) ms   max \(Self.ms(s.max)) ms"
+            "  \(name.padding(8)) median \(fixed(s.median * 1000, 3)) ms   min \(fixed(s.min * 1000, 3)) ms   max \(fixed(s.max * 1000, 3)) ms"
         }
         return """
             \(size) with \(items) items, \(frames) frames, rotation \(rotation):
             \(row("paint", paint))
             \(row("copy", copy))
             \(row("total", total))
-              memset   \(Self.ms(memset)) ms   memcpy \(Self.ms(memcpy)) ms   total/memcpy \(fixed(ratio, 2)) (per-frame median \(fixed(pairedRatio, 2)))
+              memset   \(fixed(memset * 1000, 3)) ms   memcpy \(fixed(memcpy * 1000, 3)) ms   total/memcpy \(fixed(ratio, 2)) (per-frame median \(fixed(pairedRatio, 2)))
             \(spinTable)
             """
     }
@@ -159,8 +158,8 @@ struct BenchResult {
               spin (\(s.frames) frames at 60 Hz, \(s.buffers) buffers\(s.damageLimited ? "" : ", full copies")):
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
             (full frame \(frame)), total \(s.total) = \(fixed(Double(s.total) * 100 / Double(max(1, s.fullBytes)), 1))% of full copies
-                paint+copy median \(Self.ms(paintCopy.median)) ms   max \(Self.ms(paintCopy.max)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
-                second spin, caches warm: paint+copy median \(Self.ms(warm.median)) ms   max \(Self.ms(warm.max)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
+                paint+copy median \(fixed(paintCopy.median * 1000, 3)) ms   max \(fixed(paintCopy.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
+                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
             """
     }
 
