@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "LinuxSystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import DialCore
 import LinuxSystem
 import TouchInput
 

@@ -38,7 +38,7 @@ import Testing
     @Test func sameContentIsUnchanged() {
         #expect(ConfigReload.reload(path: nil, current: .demo) == .unchanged)
         var themed = KioskConfig.demo
-        themed.theme.labelSize = 30
+        themed.theme.labelPixels = 30
         #expect(ConfigReload.decide(current: .demo, loaded: .success(themed)) == .apply(themed, [.theme]))
         #expect(!ConfigReload.Changes.theme.needsOutputRestart)
     }

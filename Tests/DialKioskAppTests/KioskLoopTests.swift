@@ -1,5 +1,6 @@
 import Glibc
 import DialCore
+import LinuxSystem
 import Testing
 @testable import DialKioskApp
 

@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import Yams
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
@@ -96,18 +97,15 @@ public enum ConfigParser {
         return items
     }
 
-    static func parseTheme(_ section: ConfigSection) throws -> KioskConfig.Theme {
-        var theme = KioskConfig.Theme()
-        if let c = try section.color("background") { theme.background = c }
-        if let c = try section.color("ring") { theme.ring = c }
-        if let c = try section.color("hub") { theme.hub = c }
-        if let c = try section.color("label") { theme.label = c }
-        if let font = try section.name("font") {
-            // A slash means a file; anything else is a fontconfig family name.
-            theme.font = font.contains("/") ? .path(font) : .family(font)
-        }
+    static func parseTheme(_ section: ConfigSection) throws -> Theme {
+        let demo = Theme()
+        var theme = Theme(background: try section.color("background") ?? demo.backgroundBottom,
+                          ring: try section.color("ring") ?? demo.ringColor,
+                          hub: try section.color("hub") ?? demo.hubColor,
+                          label: try section.color("label") ?? demo.lightLabelColor)
+        if let font = try section.name("font") { theme.setFont(font) }
         if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
-            theme.labelSize = size
+            theme.labelPixels = size
         }
         return theme
     }
@@ -148,10 +146,9 @@ public enum ConfigParser {
             display.connector = connector
         }
         if let text = try section.string("mode", expecting: "WxH or WxH@Hz") {
-            guard let mode = ConfigValues.mode(text) else {
-                throw section.error("mode", section.value("mode"), "expected WxH or WxH@Hz (like 1280x800@60), got '\(text)'")
+            do { display.mode = try ModeRequest(parsing: text) } catch {
+                throw section.error("mode", section.value("mode"), "\(error)")
             }
-            display.mode = mode
         }
         if let text = try section.string("rotation", expecting: "0, 90, 180 or 270") {
             guard let degrees = Int(text), let rotation = DisplayRotation(degrees: degrees) else {
@@ -166,11 +163,10 @@ public enum ConfigParser {
         var input = KioskConfig.Input()
         if let seat = try section.name("seat") { input.seat = seat }
         if let text = try section.string("calibration", expecting: "six numbers \"a b c d e f\"") {
-            guard let matrix = ConfigValues.calibration(text) else {
+            do { input.calibration = try CalibrationMatrix(parsing: text) } catch {
                 throw section.error("calibration", section.value("calibration"),
                                     "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
             }
-            input.calibration = matrix
         }
         return input
     }

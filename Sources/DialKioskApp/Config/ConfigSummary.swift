@@ -1,3 +1,5 @@
+import DialCore
+
 /// The one line `check-config` prints for a valid file.
 enum ConfigSummary {
     static func line(_ config: KioskConfig, file: String) -> String {
@@ -14,12 +16,8 @@ enum ConfigSummary {
                      + ", rotation \(display.rotation.degrees)")
         parts.append("seat \(config.input.seat)")
         if let minutes = config.behaviour.idleAfterMinutes, config.behaviour.idle != .none {
-            parts.append("\(config.behaviour.idle.rawValue) after \(format(minutes)) min")
+            parts.append("\(config.behaviour.idle.rawValue) after \(fixed(minutes, 6, trimmed: true)) min")
         }
         return "\(file): OK: " + parts.joined(separator: "; ")
-    }
-
-    private static func format(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
     }
 }

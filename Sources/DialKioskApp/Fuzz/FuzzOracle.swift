@@ -57,8 +57,7 @@ public enum FuzzOracle {
             return "accepted a label of \(item.label.unicodeScalars.count) characters"
         }
         var texts = config.items.flatMap { [$0.id, $0.label] + ($0.command ?? []) + [$0.iconPath ?? ""] }
-        if case .path(let s) = config.theme.font { texts.append(s) }
-        if case .family(let s) = config.theme.font { texts.append(s) }
+        texts += [config.theme.fontName, config.theme.hubFontName]
         texts += [config.display.device ?? "", config.display.connector ?? "", config.input.seat]
         if let text = texts.first(where: { $0.unicodeScalars.contains("\0") }) {
             return "accepted a NUL in \(text.debugDescription)"

@@ -54,7 +54,7 @@ struct RunOptions: ParsableArguments {
         valueName: "auto|atomic|legacy"))
     var kmsAPI: KMSAPI.Request = .auto
 
-    var modeRequest: ModeRequest? { mode.flatMap(ModeRequest.init(parsing:)) }
+    var modeRequest: ModeRequest? { mode.flatMap { try? ModeRequest(parsing: $0) } }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
 
     /// The output to drive: each of card, connector, mode and rotation from the command line
@@ -64,13 +64,13 @@ struct RunOptions: ParsableArguments {
         OutputRequest(
             device: device ?? config.device,
             connector: connector ?? config.connector,
-            mode: modeRequest ?? config.mode.map { ModeRequest(width: $0.width, height: $0.height, refreshHz: $0.refresh) },
+            mode: modeRequest ?? config.mode,
             rotation: rotation ?? (config.rotation == .none ? nil : config.rotation))
     }
 
     func validate() throws {
-        if let mode, ModeRequest(parsing: mode) == nil {
-            throw ValidationError("--mode \(mode) is not WxH or WxH@Hz (e.g. 1024x768 or 1920x1080@60)")
+        if let mode {
+            do { _ = try ModeRequest(parsing: mode) } catch { throw ValidationError("--mode: \(error)") }
         }
         if let rotate, DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270")

@@ -3,6 +3,7 @@ import DialRender
 import KMSOutput
 import TouchInput
 import Glibc
+import LinuxSystem
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
