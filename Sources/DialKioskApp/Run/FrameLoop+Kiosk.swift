@@ -41,13 +41,16 @@ extension FrameLoop {
     func perform(_ request: ControlServer.Request, at time: Double) throws {
         guard let service else { return }
         switch request.command {
-        case .select(let id):
+        case .select(let path):
+            let id = path.description
             guard let index = service.config.items.firstIndex(where: { $0.id == id }) else {
                 service.replyError(request, "no item with id '\(id)'", now: time)
                 return
             }
             try apply(service.wake(now: time), at: time)
             report(dial.select(index: index, at: time))
+        case .back:
+            break
         case .activate:
             try apply(service.wake(now: time), at: time)
             report(dial.handle(.command(.activate, time: time)))
