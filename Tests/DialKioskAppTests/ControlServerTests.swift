@@ -66,12 +66,12 @@ import Testing
         requests = serverSide.flatMap { server.handle(ready(server, $0), now: 2) }
         #expect(requests.map(\.command) == [.activate])
 
-        let line = EventLine.kiosk(.dial(.selected(index: 1, time: 3), frames: 0), items: [])
+        let line = EventLine.kiosk(.dial(.selected(index: 1, path: ["b"], time: 3), frames: 0), menu: .empty)
         server.broadcast(line)
         #expect(readAvailable(a) == line.text + "\n")
         #expect(readAvailable(b) == line.text + "\n")
 
-        let only = EventLine.kiosk(.reloaded(time: 4, items: 2), items: [])
+        let only = EventLine.kiosk(.reloaded(time: 4, items: 2), menu: .empty)
         server.reply(to: requests[0].client, only)
         #expect(readAvailable(a) == "{\"t\": 4.0, \"event\": \"reloaded\", \"items\": 2}\n")
         #expect(readAvailable(b) == "")
@@ -91,7 +91,7 @@ import Testing
         close(a)
         #expect(server.handle(ready(server, fd, POLLIN | POLLHUP), now: 0).isEmpty)
         #expect(server.clientCount == 0)
-        server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), items: []))  // no crash, no SIGPIPE
+        server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), menu: .empty))  // no crash, no SIGPIPE
     }
 
     @Test func overlongLineDisconnects() throws {

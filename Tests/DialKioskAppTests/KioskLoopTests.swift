@@ -95,7 +95,7 @@ private final class KioskLoop {
 
     func notifications() -> [String] { notify.drainMessages() }
 
-    var dial: Dial { loop.dial as! Dial }
+    var dial: Dial { (loop.dial as! MenuDial).dial }
 }
 
 /// The fake clock the loop reads (it never reads the real one in tests).
@@ -367,7 +367,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         _ = k.notifications()
-        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, time: k.clock)], frames: i) }
+        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, path: ["x"], time: k.clock)], frames: i) }
         let events = try #require(k.service.outputQueues.first)
         #expect(events.pendingBytes > 0)
         // The loop still turns: a touch queues a frame, the flips come, the watchdog is pinged.

@@ -92,6 +92,7 @@ struct ListInputsCommand: ParsableCommand {
             case let .step(n): body = "\"command\":\"step\",\"by\":\(n)"
             case .first: body = "\"command\":\"first\""
             case .activate: body = "\"command\":\"activate\""
+            case .back: body = "\"command\":\"back\""
             }
             return "{\"event\":\"command\",\(body),\"time\":\(number(time))}"
         }

@@ -88,7 +88,7 @@ struct SimulateCommand: ParsableCommand {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
             let setup = DialSetup(config: config, width: size.width, height: size.height)
-            let menu = setup.items
+            let menu = setup.menu
             let geometry = setup.geometry
             let dial = setup.makeDial()
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
@@ -98,7 +98,7 @@ struct SimulateCommand: ParsableCommand {
             var out = LineWriter.standardOutput
             var memory = LineWriter(fd: 2)
             func onEvent(_ event: DialEvent, frames: Int) throws {
-                if !quiet { try out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
+                if !quiet { try out.write(EventLine.dialEvent(event, menu: menu, frames: frames).text) }
             }
             func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
                 try recorder?.write(pose)

@@ -29,18 +29,19 @@ extension KioskConfig {
 }
 
 extension MenuTree {
-    /// Every item of every ring with its path, depth first in document order (a parent before
-    /// its children): for item commands, icons and checks that concern all rings.
-    public var everyItem: [(path: MenuPath, item: MenuItem)] {
-        var out: [(path: MenuPath, item: MenuItem)] = []
-        func visit(_ nodes: [MenuNode], ring: MenuPath) {
-            for node in nodes {
+    /// Every item of every ring with its path and its place (`indices` [2, 0] is the file's
+    /// `items[2].items[0]`), depth first in document order (a parent before its children): for
+    /// item commands, icons and checks that concern all rings.
+    public var everyItem: [(path: MenuPath, indices: [Int], item: MenuItem)] {
+        var out: [(path: MenuPath, indices: [Int], item: MenuItem)] = []
+        func visit(_ nodes: [MenuNode], ring: MenuPath, indices: [Int]) {
+            for (i, node) in nodes.enumerated() {
                 let path = ring.appending(node.id)
-                out.append((path, node.item))
-                if let children = node.children { visit(children, ring: path) }
+                out.append((path, indices + [i], node.item))
+                if let children = node.children { visit(children, ring: path, indices: indices + [i]) }
             }
         }
-        visit(top, ring: .top)
+        visit(top, ring: .top, indices: [])
         return out
     }
 }

@@ -44,7 +44,7 @@ public struct KioskConfig: Sendable, Equatable {
         if let tree = try? MenuTree(flat: items) { return tree }
         var seen = Set<String>()
         let kept = items.filter { MenuTree.problems(in: [MenuNode($0)]).isEmpty && seen.insert($0.id).inserted }
-        return try! MenuTree(flat: kept)  // each valid alone, ids distinct: nothing left to refuse
+        return (try? MenuTree(flat: kept)) ?? MenuTree.empty
     }
 
     /// The configuration used when no file is given: the demo menu with every default.

@@ -16,8 +16,7 @@ extension FrameLoop {
         for action in actions {
             switch action {
             case .returnToDefault:
-                guard let service, !service.config.items.isEmpty else { continue }
-                report(dial.select(index: service.config.defaultIndex, at: time))
+                report(dial.returnToTop(at: time))
                 try frameIfDue(at: time)
             case .dim, .blank, .wake:
                 log("screen: \(action)")

@@ -148,7 +148,7 @@ final class RunSession: VTSwitching {
         // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
         logger.divert(to: OutputQueue(fd: STDERR_FILENO))
         try loop.start(at: monotonicNow())
-        if let fling, let geometry = (loop.dial as? Dial)?.geometry {
+        if let fling, let geometry = (loop.dial as? MenuDial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: monotonicNow()))
         }
         let ending = try loop.run()

@@ -57,8 +57,7 @@ final class KioskService {
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
-            if case .activated(let index, let time) = event, config.items.indices.contains(index) {
-                let item = config.items[index]
+            if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
         }
@@ -111,7 +110,7 @@ final class KioskService {
 
     /// Tells one control client a command failed (for example `select` of an unknown id).
     func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
-        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), items: []))
+        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
     }
 
     /// An outside wake-up (`show`).
@@ -167,7 +166,7 @@ final class KioskService {
     }
 
     private func emit(_ event: KioskEvent) {
-        let line = EventLine.kiosk(event, items: config.items)
+        let line = EventLine.kiosk(event, menu: config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
     }
