@@ -35,21 +35,23 @@ extension FrameLoop {
         }
     }
 
-    /// `select <id>`, `activate`, `show`, `hide`, `reload`. Each counts as activity, so a
-    /// command also wakes a dark screen.
+    /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
+    /// so a command also wakes a dark screen.
     func perform(_ request: ControlServer.Request, at time: Double) throws {
         guard let service else { return }
         switch request.command {
         case .select(let path):
-            let id = path.description
-            guard let index = service.config.items.firstIndex(where: { $0.id == id }) else {
-                service.replyError(request, "no item with id '\(id)'", now: time)
+            // Checked first: a path that names nothing must not wake a dark screen.
+            guard service.config.menu.isSlot(path) else {
+                let what = path.depth == 1 ? "id" : "path"
+                service.replyError(request, "no item with \(what) '\(path)'", now: time)
                 return
             }
             try apply(service.wake(now: time), at: time)
-            report(dial.select(index: index, at: time))
+            report(dial.select(path: path, at: time) ?? [])
         case .back:
-            break
+            try apply(service.wake(now: time), at: time)
+            report(dial.handle(.command(.back, time: time)))
         case .activate:
             try apply(service.wake(now: time), at: time)
             report(dial.handle(.command(.activate, time: time)))

@@ -10,8 +10,9 @@ protocol DialDriving: AnyObject {
     var pose: DialPose { get }
     /// The item at 12 o'clock (kept across a reload by its id).
     var selectedIndex: Int? { get }
-    /// Turn item `index` of the ring on screen to the top (`select <id>`).
-    func select(index: Int, at time: Double) -> [DialEvent]
+    /// Put slot `path` at the top, changing rings as needed (`select <path>`); nil when it
+    /// names no slot.
+    func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// To the top ring and its default item (`behaviour.return_after_seconds`).
     func returnToTop(at time: Double) -> [DialEvent]
     /// Fan the items out or fold them into the hub (`show`, `hide`).

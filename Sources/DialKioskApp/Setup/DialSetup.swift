@@ -39,7 +39,8 @@ struct DialSetup {
         let geometry = self.geometry
         return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physicsSettings,
                         inflate: config.inflate, screen: (Double(width), Double(height)),
-                        defaultItem: config.behaviour.defaultItem, restingOn: path, startHidden: config.startsHidden)
+                        defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
+                        startHidden: config.startsHidden)
     }
 
     /// The pose `render` paints: ring `ring` turned by `rotation`, the show animation frozen at
