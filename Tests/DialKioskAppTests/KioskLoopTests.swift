@@ -96,6 +96,7 @@ private final class KioskLoop {
     func notifications() -> [String] { notify.drainMessages() }
 
     var dial: Dial { (loop.dial as! MenuDial).dial }
+    var menuDial: MenuDial { loop.dial as! MenuDial }
 }
 
 /// The fake clock the loop reads (it never reads the real one in tests).
@@ -314,6 +315,66 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.step()
         try k.flipUntilIdle()
         #expect(k.dial.visibility == .shown)
+    }
+
+    /// Issue 12: `select <path>` opens rings on the way, an unknown path is answered and
+    /// changes nothing, `back` and Escape close the ring, the activated item's command is found
+    /// by its path (the top ring has an item of the same id, without a command), and
+    /// `return_after_seconds` goes back to the top ring.
+    @Test func nestedMenuThroughTheSocketKeysAndTheIdleReturn() throws {
+        let k = try KioskLoop(config: """
+            items:
+              - id: drinks
+                items:
+                  - id: coffee
+                  - id: tea
+                    command: [/bin/true]
+              - id: tea
+            behaviour:
+              return_after_seconds: 30
+
+            """)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        func send(_ line: String) throws {
+            writeAll(client, line + "\n")
+            try k.step()
+            try k.flipUntilIdle()
+        }
+        _ = k.stdout()
+        try send("select drinks/tea")
+        #expect(k.menuDial.ring == ["drinks"])
+        #expect(k.menuDial.selectedPath == ["drinks", "tea"])
+        let opened = k.stdout()
+        #expect(opened.contains("\"event\": \"opened\", \"id\": \"drinks\""), "\(opened)")
+        #expect(opened.contains("\"path\": [\"drinks\", \"tea\"]"), "\(opened)")
+
+        try send("select drinks/milk")
+        #expect(readAvailable(client).contains("no item with path 'drinks/milk'"))
+        try send("select milk")
+        #expect(readAvailable(client).contains("no item with id 'milk'"))
+        #expect(k.menuDial.selectedPath == ["drinks", "tea"], "an unknown path changes nothing")
+
+        try send("activate")
+        #expect(k.logLines.contains { $0.contains("item 'drinks/tea': started /bin/true") }, "\(k.logLines)")
+
+        try send("back")
+        #expect(k.menuDial.ring == .top)
+        #expect(k.stdout().contains("\"event\": \"closed\", \"id\": \"drinks\""))
+
+        try send("select drinks/coffee")
+        k.input.send([.command(.back, time: k.clock)])  // Escape, as KeyMap maps it
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.ring == .top)
+
+        try send("select drinks/coffee")
+        #expect(k.menuDial.ring == ["drinks"])
+        k.clock += 31
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.ring == .top, "return_after_seconds closes the ring")
+        #expect(k.menuDial.selectedPath == ["drinks"])
     }
 
     /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
