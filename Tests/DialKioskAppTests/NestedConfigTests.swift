@@ -134,6 +134,21 @@ import Testing
                 + "this is item 513 in document order")
     }
 
+    /// A default path opens its rings at start; `return_after_seconds` goes to the top ring, on
+    /// the top item on the way to it.
+    @Test func aDefaultPathIsWhereTheDialStarts() throws {
+        let config = try ConfigParser.parse(Self.twoLevels, file: "m.yaml")
+        let dial = DialSetup(config: config, width: 800, height: 480).makeDial()
+        #expect(dial.ring == ["drinks"])
+        #expect(dial.selectedPath == ["drinks", "tea"])
+        _ = dial.returnToTop(at: 1)
+        #expect(dial.ring == .top)
+        #expect(dial.selectedPath == ["drinks"])
+        var top = config
+        top.behaviour.defaultItem = "help"
+        #expect(DialSetup(config: top, width: 800, height: 480).makeDial().selectedPath == ["help"])
+    }
+
     @Test func defaultItemMayBeAPath() throws {
         #expect(try ConfigParser.parse(Self.twoLevels, file: "m.yaml").behaviour.defaultItem == "drinks/tea")
         let menu = Self.twoLevels.replacingOccurrences(of: "  default_item: drinks/tea", with: "")
