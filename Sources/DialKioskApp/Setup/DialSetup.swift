@@ -11,11 +11,12 @@ struct DialSetup {
     let height: Int
     let menu: MenuTree
 
-    init(config: KioskConfig, width: Int, height: Int) {
+    /// `menu` replaces the configuration's (tests of nesting, until the parser reads it).
+    init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil) {
         self.config = config
         self.width = width
         self.height = height
-        menu = config.menu
+        self.menu = menu ?? config.menu
     }
 
     /// The top ring's items.
