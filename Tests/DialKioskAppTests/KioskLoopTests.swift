@@ -377,6 +377,24 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.menuDial.selectedPath == ["drinks"])
     }
 
+    /// A reload while a ring below the top is open rests on the top item that opened it (the
+    /// index of the item on screen counts in its own ring, not in the top one).
+    @Test func aReloadInsideARingKeepsTheTopItemOnTheWay() throws {
+        let menu = "items:\n  - id: a\n  - id: b\n    items: [{id: x}, {id: y}]\n  - id: c\n"
+        let k = try KioskLoop(config: menu)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, "select b/x\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["b", "x"])
+        writeFile(k.configPath, menu + "theme:\n  ring: \"#000000\"\n")
+        writeAll(client, "reload\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["b"], "on the top ring, on the item that opened b")
+    }
+
     /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
     /// watchdog waited 10 s). Now each turn runs at most one reload, frames go on between
     /// them, and poll does not sleep while lines wait.

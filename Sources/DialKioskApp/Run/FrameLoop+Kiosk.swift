@@ -74,7 +74,9 @@ extension FrameLoop {
     func reload(at time: Double) throws {
         guard let service else { return }
         let oldItems = service.config.items
-        let keptID = dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
+        // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
+        let ring = dial.pose.ring
+        let keptID = ring.ids.first ?? dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let rebuild = self.rebuild
         let applied = service.reload(now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
