@@ -149,6 +149,18 @@ import Testing
         #expect(DialSetup(config: top, width: 800, height: 480).makeDial().selectedPath == ["help"])
     }
 
+    /// YAML aliases repeat a list without repeating its text: eight items, then rings of
+    /// eight items each holding the previous list, six times over, would be 8^7 items. The
+    /// count stops the reading at item 513 (the line is the anchored list's).
+    @Test func aliasesCannotMultiplyItemsPastTheLimit() {
+        var text = "items:\n  - id: p0\n    items: &l0 [" + (0..<8).map { "{id: a\($0)}" }.joined(separator: ", ") + "]\n"
+        for i in 1..<7 {
+            text += "  - id: p\(i)\n    items: &l\(i) [" + (0..<8).map { "{id: x\($0), items: *l\(i - 1)}" }.joined(separator: ", ") + "]\n"
+        }
+        #expect(message(text) == "menu.yaml:5: items[2].items[5].items[7]: a menu holds at most 512 items in all its rings "
+                + "together; this is item 513 in document order")
+    }
+
     @Test func defaultItemMayBeAPath() throws {
         #expect(try ConfigParser.parse(Self.twoLevels, file: "m.yaml").behaviour.defaultItem == "drinks/tea")
         let menu = Self.twoLevels.replacingOccurrences(of: "  default_item: drinks/tea", with: "")
