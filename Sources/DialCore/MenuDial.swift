@@ -50,6 +50,7 @@ public final class MenuDial {
         self.navigation = navigation
         wantsShown = !startHidden
         shownRing = navigation.ring
+        // `makeDial` needs every stored property set; this empty dial is replaced at once.
         dial = Dial(items: [], geometry: geometry(.top))
         dial = makeDial(ring: navigation.ring, slot: navigation.selectedSlot ?? 0, hidden: startHidden)
     }

@@ -24,6 +24,7 @@ private final class ScriptedDial: DialDriving {
     var selectedIndex: Int? { 3 }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func returnToTop(at time: Double) -> [DialEvent] { [] }
+    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func setShown(_ shown: Bool, at time: Double) {}
     var pose: DialPose {
         let g = DialGeometry.fitting(width: 64, height: 48, count: 4)

@@ -15,6 +15,8 @@ protocol DialDriving: AnyObject {
     func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// To the top ring and its default item (`behaviour.return_after_seconds`).
     func returnToTop(at time: Double) -> [DialEvent]
+    /// Slot `path` to the top, changing rings as needed (`select <path>`); nil: no such slot.
+    func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// Fan the items out or fold them into the hub (`show`, `hide`).
     func setShown(_ shown: Bool, at time: Double)
 }
