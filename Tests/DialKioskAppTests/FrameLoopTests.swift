@@ -22,7 +22,6 @@ private final class ScriptedDial: DialDriving {
     }
     var needsFrame: Bool { now < restAt }
     var selectedIndex: Int? { 3 }
-    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func returnToTop(at time: Double) -> [DialEvent] { [] }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func setShown(_ shown: Bool, at time: Double) {}

@@ -10,9 +10,6 @@ protocol DialDriving: AnyObject {
     var pose: DialPose { get }
     /// The item at 12 o'clock (kept across a reload by its id).
     var selectedIndex: Int? { get }
-    /// Put slot `path` at the top, changing rings as needed (`select <path>`); nil when it
-    /// names no slot.
-    func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// To the top ring and its default item (`behaviour.return_after_seconds`).
     func returnToTop(at time: Double) -> [DialEvent]
     /// Slot `path` to the top, changing rings as needed (`select <path>`); nil: no such slot.
