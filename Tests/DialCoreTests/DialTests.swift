@@ -27,7 +27,7 @@ import Testing
     }
 
     func selectedIndices(_ events: [DialEvent]) -> [Int] {
-        events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+        events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
     }
 
     @Test func restAngleIsTheSlotAngle() {
@@ -101,7 +101,7 @@ import Testing
         // ...and one slot back selects item 0 again.
         g.arc(radius: r, from: 0, to: spacing, start: 5, duration: 0.6, easeOut: true)
         let run = FakeFrameLoop(hz: 60).run(dial, g.events)
-        let selected = run.events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+        let selected = run.events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
         let rests = run.events.filter(\.isRest)
         #expect(selected == [1, 0])
         #expect(rests.count == 3)
@@ -125,7 +125,7 @@ import Testing
         var g = Gesture(center: dial.geometry.center)
         g.tap(at: Point(x: dial.geometry.center.x + 5, y: dial.geometry.center.y - 3), time: 1)
         let run = FakeFrameLoop(hz: 60).run(dial, g.events)
-        #expect(run.events.first == .activated(index: 0, time: 1.08))
+        #expect(run.events.first == .activated(index: 0, path: ["pale-lager"], time: 1.08))
         let anySelected = run.events.contains(where: \.isSelected)
         #expect(!anySelected)
     }
@@ -215,7 +215,7 @@ import Testing
         dial.handle(.command(.first, time: t + 2))
         while dial.needsFrame { t += 1.0 / 60; events += dial.advance(to: t + 2) }
         #expect(dial.selectedIndex == 0)
-        #expect(dial.handle(.command(.activate, time: t + 3)) == [.activated(index: 0, time: t + 3)])
+        #expect(dial.handle(.command(.activate, time: t + 3)) == [.activated(index: 0, path: ["pale-lager"], time: t + 3)])
     }
 
     @Test func stallsAreClamped() {
@@ -260,5 +260,5 @@ extension DialEvent {
 }
 
 func selected(_ events: [DialEvent]) -> [Int] {
-    events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+    events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
 }

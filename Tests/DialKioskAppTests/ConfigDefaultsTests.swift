@@ -118,7 +118,7 @@ import Testing
     @Test func dialFromConfig() throws {
         let c = try ConfigParser.parse("items: [{id: a}, {id: b}, {id: c}]\nbehaviour: {default_item: c}\n", file: "c.yaml")
         let dial = DialSetup(config: c, width: 800, height: 480).makeDial()
-        #expect(dial.items.map(\.id) == ["a", "b", "c"])
+        #expect(dial.dial.items.map(\.id) == ["a", "b", "c"])
         #expect(dial.selectedIndex == 2)
         #expect(KioskConfig.demo.defaultIndex == 0)
         #expect(!KioskConfig.demo.startsHidden)

@@ -98,6 +98,7 @@ struct ListInputsCommand: ParsableCommand {
             case let .step(n): body = [("command", .string("step")), ("by", .int(n))]
             case .first: body = [("command", .string("first"))]
             case .activate: body = [("command", .string("activate"))]
+            case .back: body = [("command", .string("back"))]
             }
             return EventLine([("event", .string("command"))] + body + [("time", .number(time))]).text
         }

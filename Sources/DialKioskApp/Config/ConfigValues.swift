@@ -9,6 +9,9 @@ public enum ConfigLimits {
     /// Items on the dial: at 64 the discs at rest are already small on a 1920x1080 panel; more
     /// cannot be told apart or read.
     public static let items = 64
+    /// Items in all the rings of a nested menu together: every ring's labels and icons are
+    /// prepared at start and at each reload, so the whole tree, not only a ring, must stay small.
+    public static let totalItems = 512
     /// Unicode code points of a label: two lines' worth at the largest size; the painter fits
     /// what is shown in the item's disc.
     public static let labelCharacters = 200

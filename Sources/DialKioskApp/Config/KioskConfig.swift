@@ -4,7 +4,11 @@ import DialRender
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.
 public struct KioskConfig: Sendable, Equatable {
-    public var items: [MenuItem]
+    /// The top ring's items (a flat menu's only ring). Setting them alone (the demo menu,
+    /// `--items N`) makes the menu that one ring.
+    public var items: [MenuItem] {
+        didSet { if let nested, nested.top.map(\.item) != items { self.nested = nil } }
+    }
     public var theme: Theme
     public var physics: Physics
     public var display: Display
@@ -19,6 +23,29 @@ public struct KioskConfig: Sendable, Equatable {
         self.display = display
         self.input = input
         self.behaviour = behaviour
+    }
+
+    /// The menu with every ring: `items` is its top ring; a file's nested `items:` are kept here.
+    public var menu: MenuTree {
+        get { nested ?? Self.flatMenu(items) }
+        set {
+            items = newValue.top.map(\.item)
+            nested = newValue.ringPaths.count > 1 ? newValue : nil
+        }
+    }
+
+    /// A menu with rings below the top, while its top ring is still `items` (nil for a flat
+    /// one, so a flat file's configuration equals the same items set in code).
+    private var nested: MenuTree?
+
+    /// `items` as a one-ring menu. Only a list built in code can break MenuTree's rules (the
+    /// parser refuses repeated and path-breaking ids): such items are left out, first one kept,
+    /// rather than failing.
+    private static func flatMenu(_ items: [MenuItem]) -> MenuTree {
+        if let tree = try? MenuTree(flat: items) { return tree }
+        var seen = Set<String>()
+        let kept = items.filter { MenuTree.problems(in: [MenuNode($0)]).isEmpty && seen.insert($0.id).inserted }
+        return (try? MenuTree(flat: kept)) ?? MenuTree.empty
     }
 
     /// The configuration used when no file is given: the demo menu with every default.

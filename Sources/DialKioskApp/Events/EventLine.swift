@@ -58,17 +58,25 @@ struct EventLine {
         return out + "\""
     }
 
-    /// The line for a dial event; `frames` is added to `rest` events.
-    static func dialEvent(_ event: DialEvent, items: [MenuItem], frames: Int) -> EventLine {
-        func item(_ i: Int) -> [(String, Value)] {
-            guard items.indices.contains(i) else { return [("index", .int(i))] }
-            return [("index", .int(i)), ("id", .string(items[i].id)), ("label", .string(items[i].label))]
+    /// The line for a dial event; `frames` is added to `rest` events. `selected` and
+    /// `activated` name the item by its index in its ring (null for a back item), id, label and
+    /// path; `opened` and `closed` name the item whose ring it is.
+    static func dialEvent(_ event: DialEvent, menu: MenuTree, frames: Int) -> EventLine {
+        func item(_ path: MenuPath) -> [(String, Value)] {
+            let item = path.isBack ? MenuTree.backItem : menu.node(at: path)?.item
+            return [("id", .string(item?.id ?? path.last ?? "")), ("label", .string(item?.label ?? "")),
+                    ("path", .strings(path.ids))]
         }
+        func head(_ t: Double, _ name: String) -> [(String, Value)] { [("t", .number(t)), ("event", .string(name))] }
         switch event {
-        case .selected(let i, let t):
-            return EventLine([("t", .number(t)), ("event", .string("selected"))] + item(i))
-        case .activated(let i, let t):
-            return EventLine([("t", .number(t)), ("event", .string("activated"))] + item(i))
+        case .selected(let i, let path, let t):
+            return EventLine(head(t, "selected") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+        case .activated(let i, let path, let t):
+            return EventLine(head(t, "activated") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+        case .opened(let path, let t):
+            return EventLine(head(t, "opened") + item(path))
+        case .closed(let path, let t):
+            return EventLine(head(t, "closed") + item(path))
         case .rest(let t, let rotation, let index):
             return EventLine([("event", .string("rest")), ("t", .number(t)), ("rotation", .number(rotation)),
                               ("index", index.map { .int($0) } ?? .null), ("frames", .int(frames))])

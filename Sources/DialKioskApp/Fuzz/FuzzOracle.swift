@@ -49,14 +49,20 @@ public enum FuzzOracle {
     static func checkAccepted(_ config: KioskConfig) -> String? {
         if config.items.isEmpty { return "accepted a menu with no items" }
         if config.items.count > ConfigLimits.items { return "accepted \(config.items.count) items" }
+        let menu = config.menu, all = menu.everyItem.map(\.item)
+        if all.count > ConfigLimits.totalItems { return "accepted \(all.count) items in all rings" }
+        if let ring = menu.ringPaths.first(where: { (menu.slots(ofRing: $0)?.count ?? 0) > ConfigLimits.items }) {
+            return "accepted ring '\(ring)' with more than \(ConfigLimits.items) slots"
+        }
+        if let problem = MenuTree.problems(in: menu.top).first { return "accepted a broken menu: \(problem)" }
         let p = config.physics
         guard p.decay > 0, p.decay < 1, p.minFlingSpeed.isFinite, p.inflateMin.isFinite, p.inflateMax.isFinite else {
             return "accepted physics out of range: \(p)"
         }
-        if let item = config.items.first(where: { $0.label.unicodeScalars.count > ConfigLimits.labelCharacters }) {
+        if let item = all.first(where: { $0.label.unicodeScalars.count > ConfigLimits.labelCharacters }) {
             return "accepted a label of \(item.label.unicodeScalars.count) characters"
         }
-        var texts = config.items.flatMap { [$0.id, $0.label] + ($0.command ?? []) + [$0.iconPath ?? ""] }
+        var texts = all.flatMap { [$0.id, $0.label] + ($0.command ?? []) + [$0.iconPath ?? ""] }
         texts += [config.theme.fontName, config.theme.hubFontName]
         texts += [config.display.device ?? "", config.display.connector ?? "", config.input.seat]
         if let text = texts.first(where: { $0.unicodeScalars.contains("\0") }) {

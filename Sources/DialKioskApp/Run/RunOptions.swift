@@ -13,7 +13,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The configuration file (YAML; default: none, the demo menu). Its display and input values are the defaults the options below override.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id>, activate, show, hide, reload.", valueName: "path"))
+    @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id or path>, activate, back, show, hide, reload.", valueName: "path"))
     var control: String?
 
     @Option(help: "DRM card node to use (default: the first card with a connected display).")

@@ -144,7 +144,7 @@ final class RunSession {
         // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
         logger.divert(to: OutputQueue(fd: STDERR_FILENO))
         try loop.start(at: clock())
-        if let fling, let geometry = (loop.dial as? Dial)?.geometry {
+        if let fling, let geometry = (loop.dial as? MenuDial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: clock()))
         }
         let ending = try loop.run()
