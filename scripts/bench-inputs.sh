@@ -8,7 +8,7 @@
 # Usage: scripts/bench-inputs.sh [BIN]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 bin=${1:-}
 if [ -z "$bin" ]; then
   swift build -c release --product dialkiosk >/dev/null

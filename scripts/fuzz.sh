@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz.sh [RUNS]    (default 20000 inputs per target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 runs=${1:-20000}
 swift build --scratch-path .build-fuzz --product dialkiosk-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER \
