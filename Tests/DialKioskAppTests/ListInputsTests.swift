@@ -1,5 +1,6 @@
 import DialCore
 import Testing
+import InputRecording
 import TouchInput
 @testable import DialKioskApp
 
