@@ -1,6 +1,7 @@
 import DialCore
 import Foundation
 import Testing
+import InputRecording
 import TouchInput
 @testable import DialKioskApp
 
