@@ -8,7 +8,6 @@
 #     the top ring after the last way back.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot
 
 cd "$case_out"
