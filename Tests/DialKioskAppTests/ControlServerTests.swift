@@ -56,9 +56,9 @@ import Testing
         let serverSide = server.pollDescriptors.map(\.fd).filter { $0 != server.listeningDescriptor }
         var requests: [ControlServer.Request] = []
         for fd in serverSide { requests += server.handle(ready(server, fd), now: 1.5) }
-        #expect(requests.map(\.command) == [.select(id: "tea")])
+        #expect(requests.map(\.command) == [.select(path: ["tea"])])
         #expect(readAvailable(a) == "{\"t\": 1.5, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
-                + "commands: select <id>, activate, show, hide, reload\"}\n")
+                + "commands: select <id or path>, activate, back, show, hide, reload\"}\n")
         #expect(readAvailable(b) == "")
 
         // The rest of a split line arrives later.
@@ -116,7 +116,7 @@ import Testing
             writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
             #expect(server.turn([ready(server, server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
             #expect(server.hasBacklog)
-            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(id: "tea")])
+            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(path: ["tea"])])
             #expect(server.turn([], now: 1).map(\.command) == [.reload])
             #expect(!server.hasBacklog)
             #expect(server.turn([], now: 1).isEmpty)

@@ -34,6 +34,14 @@ import Testing
                 == "{\"t\": 4.0, \"event\": \"selected\", \"index\": null, \"id\": \"..\", \"label\": \"Back\", \"path\": [\"tea\", \"..\"]}")
     }
 
+    /// The one writer escapes keys as well as values, and writes arrays of strings (item paths).
+    @Test func writesEscapedKeysAndStringArrays() throws {
+        let line = EventLine([("path", .strings(["drinks", "co\"ffee\\", "\u{1}"])), ("k\"ey", .strings([])),
+                              ("x", .number(.nan)), ("o", .object([("i\n", .ints([1, -2])), ("e", .object([]))])),
+                              ("n", .null)]).text
+        #expect(line == #"{"path": ["drinks", "co\"ffee\\", "\u0001"], "k\"ey": [], "x": null, "o": {"i\n": [1, -2], "e": {}}, "n": null}"#)
+    }
+
     @Test func lifecycleEvents() {
         #expect(EventLine.kiosk(.started(time: 0.5, items: 2), menu: .empty).text
                 == "{\"t\": 0.5, \"event\": \"started\", \"items\": 2}")

@@ -1,14 +1,19 @@
 import DialCore
 
-/// One JSON object on one line, keys in the order given: the event format shared by `simulate`,
-/// `run` and the control socket. Numbers print in their shortest exact form so a reader gets back
-/// the same Double.
+/// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
+/// event lines of `simulate`, `run` and the control socket, `list-inputs --watch` and `bench --json`. One
+/// spacing (`{"key": value, "key": value}`); every string, keys included, is escaped; numbers
+/// print in their shortest exact form so a reader gets back the same Double.
 struct EventLine {
-    enum Value {
+    indirect enum Value {
         case number(Double)
         case int(Int)
         case string(String)
+        /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
         case strings([String])
+        case ints([Int])
+        /// A nested object, keys in the order given.
+        case object([(String, Value)])
         case null
     }
 
@@ -16,23 +21,25 @@ struct EventLine {
 
     init(_ fields: [(String, Value)]) { self.fields = fields }
 
-    var text: String {
-        var out = "{"
-        for (i, (key, value)) in fields.enumerated() {
-            if i > 0 { out += ", " }
-            out += Self.quote(key) + ": "
-            switch value {
-            case .number(let d): out += d.isFinite ? "\(d)" : "null"
-            case .int(let n): out += "\(n)"
-            case .string(let s): out += Self.quote(s)
-            case .strings(let list): out += "[" + list.map(Self.quote).joined(separator: ", ") + "]"
-            case .null: out += "null"
-            }
-        }
-        return out + "}"
+    var text: String { Self.object(fields) }
+
+    private static func object(_ fields: [(String, Value)]) -> String {
+        "{" + fields.map { key, value in quote(key) + ": " + json(value) }.joined(separator: ", ") + "}"
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    private static func json(_ value: Value) -> String {
+        switch value {
+        case .number(let d): return shortestExact(d)
+        case .int(let n): return "\(n)"
+        case .string(let s): return quote(s)
+        case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
+        case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
+        case .object(let fields): return object(fields)
+        case .null: return "null"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters (C0 and DEL) escaped.
     static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -42,7 +49,7 @@ struct EventLine {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

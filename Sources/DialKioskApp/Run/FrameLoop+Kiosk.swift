@@ -1,16 +1,8 @@
-import Glibc
 import DialCore
 
 /// The loop's side of the kiosk service: behaviour timers, control-socket commands and
 /// reloads. Each ends in at most one new frame, queued the same way input queues one.
 extension FrameLoop {
-    /// After every poll: the watchdog ping when due, children reaped, behaviour timers fired.
-    func housekeeping() throws {
-        guard let service else { return }
-        let time = now()
-        try apply(service.tick(now: time), at: time)
-    }
-
     /// Carries out what the behaviour timers decided.
     func apply(_ actions: [IdleSchedule.Action], at time: Double) throws {
         for action in actions {
@@ -25,28 +17,23 @@ extension FrameLoop {
         }
     }
 
-    /// The control socket's descriptors after poll: accept, read, flush, then this turn's share
-    /// of the commands (bounded per client, one reload at most).
-    func handleControl(_ ready: [pollfd]) throws {
-        guard let service else { return }
-        let time = now()
-        for request in service.handleControl(ready, now: time) {
-            try perform(request, at: time)
-        }
-    }
-
-    /// `select <id>`, `activate`, `show`, `hide`, `reload`. Each counts as activity, so a
-    /// command also wakes a dark screen.
+    /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
+    /// so a command also wakes a dark screen.
     func perform(_ request: ControlServer.Request, at time: Double) throws {
         guard let service else { return }
         switch request.command {
-        case .select(let id):
-            guard let index = service.config.items.firstIndex(where: { $0.id == id }) else {
-                service.replyError(request, "no item with id '\(id)'", now: time)
+        case .select(let path):
+            // Checked first: a path that names nothing must not wake a dark screen.
+            guard service.config.menu.isSlot(path) else {
+                let what = path.depth == 1 ? "id" : "path"
+                service.replyError(request, "no item with \(what) '\(path)'", now: time)
                 return
             }
             try apply(service.wake(now: time), at: time)
-            report(dial.select(index: index, at: time))
+            report(dial.select(path: path, at: time) ?? [])
+        case .back:
+            try apply(service.wake(now: time), at: time)
+            report(dial.handle(.command(.back, time: time)))
         case .activate:
             try apply(service.wake(now: time), at: time)
             report(dial.handle(.command(.activate, time: time)))
@@ -69,7 +56,9 @@ extension FrameLoop {
     func reload(at time: Double) throws {
         guard let service else { return }
         let oldItems = service.config.items
-        let keptID = dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
+        // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
+        let ring = dial.pose.ring
+        let keptID = ring.ids.first ?? dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let rebuild = self.rebuild
         let applied = service.reload(now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }

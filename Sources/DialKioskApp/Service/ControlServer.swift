@@ -1,3 +1,4 @@
+import DialCore
 import Glibc
 import LinuxSystem
 

@@ -53,12 +53,13 @@ final class KioskService {
         emit(.started(time: now, items: config.items.count))
     }
 
-    /// Reports the dial's events; an `activated` item's command is started.
+    /// Reports the dial's events; an `activated` item's command is started (found by its path:
+    /// ids repeat across rings).
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
-                runner.run(item, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
+                runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
         }
     }

@@ -40,7 +40,8 @@ struct DialSetup {
         let geometry = self.geometry
         return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physicsSettings,
                         inflate: config.inflate, screen: (Double(width), Double(height)),
-                        defaultItem: config.behaviour.defaultItem, restingOn: path, startHidden: config.startsHidden)
+                        defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
+                        startHidden: config.startsHidden)
     }
 
     /// The pose `render` paints: ring `ring` turned by `rotation`, the show animation frozen at
@@ -65,31 +66,8 @@ struct DialSetup {
         return makeDial(at: first).rotation
     }
 
-    /// The renderer's theme with the configured colours, font and label size.
-    var theme: Theme {
-        var theme = Theme()
-        let t = config.theme
-        theme.backgroundBottom = t.background
-        // The background is a soft vertical gradient: lighter at the top, towards the ring colour.
-        theme.backgroundTop = t.background.mixed(with: t.ring, 0.5)
-        theme.ringColor = t.ring
-        theme.ringEdgeColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.12)
-        theme.glowColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.06)
-        theme.hubColor = t.hub
-        theme.hubRimColor = t.hub.mixed(with: RGBColor(hex: 0xFFFFFF), 0.3)
-        theme.hubTextColor = t.label
-        theme.lightLabelColor = t.label
-        switch t.font {
-        case .family(let name):
-            theme.fontName = name
-            theme.hubFontName = name + ":bold"
-        case .path(let path):
-            theme.fontName = path
-            theme.hubFontName = path
-        }
-        if let size = t.labelSize { theme.labelSizeRatio = size / max(1, geometry.itemRadius) }
-        return theme
-    }
+    /// The configured theme, its label size resolved for this geometry.
+    var theme: Theme { config.theme.sized(forItemRadius: geometry.itemRadius) }
 
     /// The painter for this configuration, with its icons and fonts loaded and its background
     /// and labels prepared (so no frame pays for them). `check-config` builds it too: whatever
