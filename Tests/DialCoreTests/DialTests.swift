@@ -120,6 +120,33 @@ import Testing
         #expect(abs(dial.rotation + 3 * 2 * Double.pi / 10) < 1e-9)
     }
 
+    /// A finger held still on the hub of a dial that detects long presses: one long press at
+    /// `longPressDuration`, however long it stays; a shorter hold fires none; neither lift taps.
+    @Test(arguments: [0.5, 2.0])
+    func aLongPressFiresOnceWhileHeldAndItsLiftIsNoTap(hold: Double) {
+        let dial = tenItemDial()
+        dial.detectsLongPress = true
+        let c = dial.geometry.center
+        dial.advance(to: 1)
+        dial.handle(.touch(TouchEvent(phase: .down, x: c.x, y: c.y, time: 1)))
+        var fired: [Double] = []
+        var t = 1.0
+        while t < 1 + hold {
+            #expect(dial.needsFrame || !fired.isEmpty, "frames while a long press may come")
+            t += 1.0 / 60
+            dial.advance(to: t)
+            if let f = dial.takeLongPress() { fired.append(f) }
+        }
+        let up = dial.handle(.touch(TouchEvent(phase: .up, x: c.x, y: c.y, time: t)))
+        #expect(!up.contains { if case .activated = $0 { true } else { false } })
+        if hold < 0.6 {
+            #expect(fired.isEmpty)
+        } else {
+            #expect(fired.count == 1)
+            #expect(fired.allSatisfy { $0 >= 1.6 && $0 < 1.6 + 1.5 / 60 })
+        }
+    }
+
     @Test func tapInTheHubActivates() {
         let dial = tenItemDial()
         var g = Gesture(center: dial.geometry.center)
