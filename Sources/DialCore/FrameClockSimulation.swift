@@ -151,7 +151,9 @@ public struct FrameClockSimulation {
                 }
             }
             if !pending && dial.needsFrame {
-                if t != tFlip { dial.advance(to: clock) }
+                if t != tFlip {
+                    for e in dial.advance(to: clock) { try onEvent(e, summary.frames) }
+                }
                 try present(at: clock)
             }
         }
