@@ -37,7 +37,7 @@ import Testing
     /// The one writer escapes keys as well as values, and writes arrays of strings (item paths).
     @Test func writesEscapedKeysAndStringArrays() throws {
         let line = EventLine([("path", .strings(["drinks", "co\"ffee\\", "\u{1}"])), ("k\"ey", .strings([])),
-                              ("x", .number(.nan)), ("o", .object([("i\n", .ints([1, -2])), ("e", .object([]))])),
+                              ("x", .number(.nan)), ("o", .object(EventLine([("i\n", .ints([1, -2])), ("e", .object(EventLine([])))]))),
                               ("n", .null)]).text
         #expect(line == #"{"path": ["drinks", "co\"ffee\\", "\u0001"], "k\"ey": [], "x": null, "o": {"i\n": [1, -2], "e": {}}, "n": null}"#)
     }

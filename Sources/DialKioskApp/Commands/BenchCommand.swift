@@ -165,7 +165,7 @@ struct BenchResult {
 
     var json: String {
         func stats(_ s: Stats) -> EventLine.Value {
-            .object([("median_ms", .number(s.median * 1000)), ("min_ms", .number(s.min * 1000)), ("max_ms", .number(s.max * 1000))])
+            .object(EventLine([("median_ms", .number(s.median * 1000)), ("min_ms", .number(s.min * 1000)), ("max_ms", .number(s.max * 1000))]))
         }
         return EventLine([
             ("width", .int(size.width)), ("height", .int(size.height)), ("items", .int(items)), ("frames", .int(frames)),

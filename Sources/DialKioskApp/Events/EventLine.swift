@@ -5,15 +5,17 @@ import DialCore
 /// spacing (`{"key": value, "key": value}`); every string, keys included, is escaped; numbers
 /// print in their shortest exact form so a reader gets back the same Double.
 struct EventLine {
-    indirect enum Value {
+    enum Value {
         case number(Double)
         case int(Int)
         case string(String)
         /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
         case strings([String])
         case ints([Int])
-        /// A nested object, keys in the order given.
-        case object([(String, Value)])
+        /// A nested object, keys in the order given. (A line of its own rather than a list of
+        /// pairs: Swift 6.0.3 rejects an indirect enum holding tuples of itself as a circular
+        /// reference.)
+        case object(EventLine)
         case null
     }
 
@@ -34,7 +36,7 @@ struct EventLine {
         case .string(let s): return quote(s)
         case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
         case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
-        case .object(let fields): return object(fields)
+        case .object(let line): return line.text
         case .null: return "null"
         }
     }
