@@ -70,6 +70,11 @@ final class FrameLoop {
     /// (nil: the configuration's default item).
     var rebuild: ((KioskConfig, Int?) throws -> Scene)?
     var vt: VTSwitching?
+    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
+    var power: ScreenPower?
+    /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
+    /// resting on an item index.
+    var resize: ((Int, Int, Int?) throws -> Scene)?
     var signalFD: Int32 = -1
     var readSignals: () -> [LoopSignal] = { [] }
     var timerFD: Int32 = -1
@@ -239,6 +244,9 @@ final class FrameLoop {
         case .suspended:
             state = .suspended
             log("display: suspended")
+        case .resized(let width, let height):
+            log("display: new mode \(width)x\(height)")
+            if let resize { replaceScene(try resize(width, height, dial.selectedIndex)) }
         case .resumed:
             log("display: resumed")
             state = .idle
@@ -280,9 +288,19 @@ final class FrameLoop {
     func repaint(at time: Double) throws {
         repaintPending = true
         if screen != .blanked { blankShown = false }
+        if screen == .blanked, power?.isOutputOff == true { return restWhileOff() }
         guard state == .idle else { return }
         report(dial.advance(to: time))
         try presentFrame()
+    }
+
+    /// The output is off (its pending flip done, ScreenPower): nothing is queued or awaited
+    /// until a wake, so poll sleeps.
+    private func restWhileOff() {
+        blankShown = true
+        repaintPending = false
+        state = .idle
+        awaitingSince = nil
     }
 
     /// A reloaded configuration's dial and painter take over between two frames.
@@ -295,7 +313,7 @@ final class FrameLoop {
 
     private func presentFrame() throws {
         let pose = dial.pose
-        let screen = self.screen
+        let screen = power?.look(for: self.screen) ?? self.screen
         let paint = scene.paint
         var seconds = 0.0
         do {

@@ -47,11 +47,12 @@ final class RunSession: VTSwitching {
         let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
         logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
 
-        let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
         var config = config
         if let n = options.items { config.items = DemoMenu.numbered(n) }
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
-            try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+            // The mode's size now: a hotplug may have set a new one.
+            let logical = rotation.logicalSize(panelWidth: display.selection.mode.width, panelHeight: display.selection.mode.height)
+            return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
                                  rotation: rotation, painter: options.painter)
         }
         let scene: Scene
@@ -94,6 +95,11 @@ final class RunSession: VTSwitching {
             throw error
         }
         loop.service = service
+        loop.power = ScreenPower.forDisplay(display, logger: logger)
+        loop.resize = { [unowned self] width, height, index in
+            self.input?.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
+            return try self.loop.rebuild?(self.service?.config ?? config, index) ?? makeScene(config, index)
+        }
         loop.rebuild = { config, index in
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
@@ -174,6 +180,7 @@ final class RunSession: VTSwitching {
         // STOPPING=1 and the `stopping` line first, while the picture is still up.
         service?.stop(reason: "exit", now: monotonicNow())
         service = nil
+        loop.power?.restore()
         timer?.close()
         timer = nil
         input?.context.close()
