@@ -11,7 +11,8 @@ vnc_log="/tmp/dialkiosk-vnc-$$.log"
 rm -f "$sock"
 # Connects once qemu has made the socket (after case_boot has emptied $case_out), then waits for
 # the guest's /out/resize-now.
-python3 "$vm_dir/cases/vnc-resize.py" "$sock" --when "$case_out/resize-now" --size 800x600 >"$vnc_log" 2>&1 &
+python3 "$vm_dir/cases/vnc-resize.py" "$sock" --step "$case_out/resize-1:800x600" \
+  --step "$case_out/resize-2:1024x768" >"$vnc_log" 2>&1 &
 helper=$!
 boot_rc=0
 (case_boot --virtio-gpu "$sock") || boot_rc=$?
@@ -22,22 +23,28 @@ echo "--- vnc-resize"; cat "$vnc_log"; rm -f "$vnc_log"
 [ "$boot_rc" = 0 ] || case_fail "the VM run failed (see above)"
 
 cd "$case_out"
-echo "--- run.err"; cat run.err 2>/dev/null
-echo "--- crtc-before.txt"; cat crtc-before.txt 2>/dev/null
-echo "--- crtc-after.txt"; cat crtc-after.txt 2>/dev/null
-kms_check "exit 0 on SIGTERM" test "$(cat run.status 2>/dev/null)" = 0
 size_of() { sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' "$1" 2>/dev/null; }
-before=$(size_of before.dump.txt)
-after=$(size_of after.dump.txt)
-kms_check "a first mode other than 800x600 (got '$before')" bash -c "[ -n '$before' ] && [ '$before' != 800x600 ]"
-kms_check "the new mode is 800x600 (got '$after')" test "$after" = 800x600
-kms_check "run logged the new mode" grep -q 'display: new mode 800x600' run.err
-rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' run.log | tail -n1)
-for shot in before after; do
-  size=$(size_of "$shot.dump.txt")
-  [ -n "$size" ] || { kms_check "a dump $shot ('$(cat "$shot.dump.txt" 2>/dev/null)')" false; continue; }
-  "$kms_bin" render --size "$size" --items 24 --angle "${rot:-0}" --out "$shot.png"
-  kms_check "$shot: the screen equals render --size $size --angle ${rot:-0}" \
-    python3 "$vm_dir/cases/kms-compare.py" "$shot.ppm" "$shot.png" --max-channel 0 --max-fraction 0
+# atomic: from the first preferred mode to 800x600; legacy: from there to 1024x768.
+for run in "atomic 800x600" "legacy 1024x768"; do
+  set -- $run
+  api=$1 new=$2
+  echo "--- $api.err"; cat "$api.err" 2>/dev/null
+  echo "--- $api.crtc-before.txt"; cat "$api.crtc-before.txt" 2>/dev/null
+  echo "--- $api.crtc-after.txt"; cat "$api.crtc-after.txt" 2>/dev/null
+  kms_check "$api: exit 0 on SIGTERM" test "$(cat "$api.status" 2>/dev/null)" = 0
+  kms_check "$api: the log names the API" grep -q "KMS API $api" "$api.err"
+  before=$(size_of "$api.before.dump.txt")
+  after=$(size_of "$api.after.dump.txt")
+  kms_check "$api: a first mode other than $new (got '$before')" bash -c "[ -n '$before' ] && [ '$before' != $new ]"
+  kms_check "$api: the new mode is $new (got '$after')" test "$after" = "$new"
+  kms_check "$api: run logged the new mode" grep -q "display: new mode $new" "$api.err"
+  rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
+  for shot in before after; do
+    size=$(size_of "$api.$shot.dump.txt")
+    [ -n "$size" ] || { kms_check "$api: a dump $shot ('$(cat "$api.$shot.dump.txt" 2>/dev/null)')" false; continue; }
+    "$kms_bin" render --size "$size" --items 24 --angle "${rot:-0}" --out "$api.$shot.png"
+    kms_check "$api: $shot: the screen equals render --size $size --angle ${rot:-0}" \
+      python3 "$vm_dir/cases/kms-compare.py" "$api.$shot.ppm" "$api.$shot.png" --max-channel 0 --max-fraction 0
+  done
 done
 kms_finish

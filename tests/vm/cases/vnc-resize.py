@@ -7,11 +7,12 @@ ExtendedDesktopSize pseudo-encoding -308) by passing the size to the display dev
 virtio-gpu then raises a display config event, the guest driver re-reads the display info and
 the EDID (whose preferred mode is now that size) and sends a hotplug uevent.
 
-  vnc-resize.py SOCKET --when FILE --size WxH [--timeout SECONDS]
+  vnc-resize.py SOCKET --step FILE:WxH [--step FILE:WxH ...] [--timeout SECONDS]
 
 Connects to qemu's `-vnc unix:SOCKET` once it exists, completes the handshake (security None),
-waits until FILE exists (the guest writes it into the shared /out), sends SetDesktopSize, prints
-"vnc-resize: sent WxH", and keeps the connection a moment so qemu handles the message.
+then for each step in order waits until FILE exists (the guest writes it into the shared /out),
+sends SetDesktopSize WxH and prints "vnc-resize: sent WxH". Keeps the connection a moment after
+the last so qemu handles the message.
 """
 import argparse
 import os
@@ -41,11 +42,13 @@ def wait_for(path, deadline, what):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("socket")
-    ap.add_argument("--when", required=True)
-    ap.add_argument("--size", required=True)
+    ap.add_argument("--step", action="append", required=True, help="FILE:WxH")
     ap.add_argument("--timeout", type=float, default=900)
     args = ap.parse_args()
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    steps = []
+    for step in args.step:
+        path, size = step.rsplit(":", 1)
+        steps.append((path, *(int(v) for v in size.lower().split("x"))))
     deadline = time.monotonic() + args.timeout
     wait_for(args.socket, deadline, "qemu's VNC socket")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -73,20 +76,29 @@ def main():
     print(f"vnc-resize: connected, display {fb_w}x{fb_h}", flush=True)
     # SetEncodings: raw and ExtendedDesktopSize (-308).
     sock.sendall(struct.pack(">BxHii", 2, 2, 0, -308))
-    wait_for(args.when, deadline, "the guest's request")
-    # SetDesktopSize: width, height, one screen (id 0 at 0,0 of that size, flags 0).
-    sock.sendall(struct.pack(">BxHHBx", 251, width, height, 1) + struct.pack(">IHHHHI", 0, 0, 0, width, height, 0))
-    print(f"vnc-resize: sent {width}x{height}", flush=True)
-    # Drain what qemu sends for a moment, so the message is handled before the socket closes.
     sock.settimeout(0.5)
+    for path, width, height in steps:
+        # Drain what qemu sends meanwhile (nothing was asked for, but never let it block).
+        while not os.path.exists(path):
+            if time.monotonic() > deadline:
+                sys.exit(f"vnc-resize: timed out waiting for the guest's request ({path})")
+            drain(sock)
+        # SetDesktopSize: width, height, one screen (id 0 at 0,0 of that size, flags 0).
+        sock.sendall(struct.pack(">BxHHBx", 251, width, height, 1) + struct.pack(">IHHHHI", 0, 0, 0, width, height, 0))
+        print(f"vnc-resize: sent {width}x{height}", flush=True)
+    # A moment more, so the last message is handled before the socket closes.
     end = time.monotonic() + 5
-    while time.monotonic() < end:
-        try:
-            if not sock.recv(65536):
-                break
-        except socket.timeout:
-            pass
+    while time.monotonic() < end and drain(sock):
+        pass
     sock.close()
+
+
+def drain(sock):
+    """Reads what qemu sent within the socket's timeout; False once it closed."""
+    try:
+        return bool(sock.recv(65536))
+    except socket.timeout:
+        return True
 
 
 if __name__ == "__main__":
