@@ -3,11 +3,14 @@
 //
 // The module graph follows what touches the kernel:
 //   DialCore      Swift only: geometry, tracking, physics, selection, seams.
-//   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error.
+//   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error,
+//                 regular files and the line reader.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
 //   KMSOutput     DialCore + LinuxSystem + libdrm/libudev: the only module that opens /dev/dri,
 //                 with the pure output-choice rules over what it probes.
 //   TouchInput    DialCore + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
+//   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
+//                 events, for `simulate` (no device, no C module).
 //   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
 import PackageDescription
 
@@ -42,14 +45,15 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "DialRender", dependencies: ["DialCore", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
+        .target(name: "TouchInput", dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev"]),
         .target(
-            name: "TouchInput",
-            dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev", .product(name: "Yams", package: "Yams")]
+            name: "InputRecording",
+            dependencies: ["DialCore", "LinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput", "LinuxSystem", "CLinux",
+                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -62,8 +66,9 @@ let package = Package(
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "LinuxSystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"]),
+        .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

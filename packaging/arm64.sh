@@ -1,5 +1,5 @@
 # The arm64 Swift SDK for cross-compiling in the trixie build root (sourced by package.sh and
-# the arm64 checks). Facts behind it: /work/shared/ARM64-NOTES.md, in short:
+# the arm64 checks). The facts behind it, in short:
 #   - the compiler reads the target's .swiftmodule files, so the arm64 swiftlang and
 #     libswiftlang must be exactly the root's version;
 #   - `dpkg-deb -x` does not make the merged-/usr links, and libc.so's linker script names /lib;

@@ -8,7 +8,7 @@
 # Usage: scripts/bench-inputs.sh [BIN]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 bin=${1:-}
 if [ -z "$bin" ]; then
   swift build -c release --product dialkiosk >/dev/null
@@ -31,7 +31,7 @@ with open(work + "/script.jsonl", "w") as f:  # drags round the dial, 42 lines e
         t += 0.008
         f.write('{"t": %.4f, "type": "up", "x": %.2f, "y": %.2f}\n' % (t, 400 + 150 * math.cos(a), 240 + 150 * math.sin(a))); n += 1
         t += 0.05
-head = open("Tests/TouchInputTests/Fixtures/swipe-quarter-turn.yml").read()
+head = open("Tests/InputRecordingTests/Fixtures/swipe-quarter-turn.yml").read()
 with open(work + "/record.yml", "w") as f:  # contacts of 50 frames, 8 ms apart
     f.write(head[:head.index("  events:\n")] + "  events:\n")
     usec, tid = 0, 1

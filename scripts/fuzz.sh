@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz.sh [RUNS]    (default 20000 inputs per target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 runs=${1:-20000}
 swift build --scratch-path .build-fuzz --product dialkiosk-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER \
@@ -20,7 +20,7 @@ for target in config record; do
   if [ "$target" = config ]; then
     cp Tests/DialKioskAppTests/Fixtures/bad-configs/*.yaml systemd/dialkiosk.yaml "$work/$target/"
   else
-    cp Tests/TouchInputTests/Fixtures/*.yml "$work/$target/"
+    cp Tests/InputRecordingTests/Fixtures/*.yml "$work/$target/"
   fi
   echo "== libFuzzer: $target, $runs inputs"
   DIALKIOSK_FUZZ_TARGET=$target "$fuzzer" -runs="$runs" -max_len=8192 -artifact_prefix="$work/" \

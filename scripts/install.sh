@@ -67,7 +67,7 @@ confdir="/etc/dialkiosk"
 systemd_running() { [ -z "$DESTDIR" ] && [ -d /run/systemd/system ]; }
 
 if [ -z "$binary" ]; then
-  export PATH="$PATH:/opt/swift/usr/bin"
+  source "$here/scripts/swift-path.sh"
   echo "install.sh: building (swift build -c release)"
   (cd "$here" && swift build -c release --product dialkiosk)
   binary="$(cd "$here" && swift build -c release --show-bin-path)/dialkiosk"

@@ -7,7 +7,7 @@
 # Usage: scripts/soak.sh [FRAMES] [ASAN_FRAMES] [PAINT_FRAMES]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 frames=${1:-1000000}
 asan_frames=${2:-100000}
 paint_frames=${3:-300000}

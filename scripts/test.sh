@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The test command: unit tests with `swift test`, the fuzz budget, the Debian packages with the
 # 6.0.3 test run and the arm64 checks (unless DIALKIOSK_SKIP_PACKAGE=1), then the VM test bed
-# (real kernel drivers in qemu) unless DIALKIOSK_SKIP_VM=1. Run from anywhere inside the clone.
+# (real kernel drivers in qemu; the cases that drive `run` once more on the legacy KMS path)
+# unless DIALKIOSK_SKIP_VM=1. Run from anywhere inside the clone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/opt/swift/usr/bin"
+source scripts/swift-path.sh
 
 echo "== swift test"
 swift test 2>&1
@@ -33,5 +34,5 @@ fi
 if [ "${DIALKIOSK_SKIP_VM:-0}" != 1 ] && [ -x tests/vm/run-all.sh ]; then
   echo "== VM test bed (release build of what the guest runs)"
   swift build -c release --product dialkiosk 2>&1 | tail -n 2
-  tests/vm/run-all.sh
+  tests/vm/run-all.sh    # every case, then the legacy pass (run-all.sh's legacy_cases)
 fi

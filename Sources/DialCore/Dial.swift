@@ -24,6 +24,9 @@ public final class Dial {
     public private(set) var rotation: Double
     public private(set) var motion: Motion = .resting
     public private(set) var visibility: Visibility = .shown
+    /// Whether a finger held still on the hub fires a long press (`takeLongPress()`); off for a
+    /// ring with nowhere to go back to, so it never costs a frame there.
+    public var detectsLongPress = false
 
     private var coast: (state: Coast, target: Double, index: Int)?
     private var snap: (state: Snap, index: Int)?
@@ -42,6 +45,8 @@ public final class Dial {
     /// Visible change since the last `advance(to:)`, and whether that advance changed the picture.
     private var changedSinceAdvance = true
     private var frameDue = true
+    /// When a long press fired, until `takeLongPress()` collects it.
+    private var longPress: Double?
 
     private struct Drag {
         var slot: Int
@@ -53,6 +58,8 @@ public final class Dial {
         var moved = false
         /// The finger caught a moving ring: lifting it is not a tap.
         var caughtMoving: Bool
+        /// A long press fired for this finger: it fires once, and lifting it is not a tap.
+        var longPressed = false
     }
 
     /// - Parameters:
@@ -88,7 +95,21 @@ public final class Dial {
 
     /// True while something on screen changed since the last `advance(to:)` or an animation runs.
     public var needsFrame: Bool {
-        frameDue || changedSinceAdvance || isAnimating
+        frameDue || changedSinceAdvance || isAnimating || longPressPending
+    }
+
+    /// A finger rests on the hub and may become a long press. A finger held still sends no
+    /// events and the frame clock is the only clock the dial sees, so frames keep coming until
+    /// the press fires or ends (at most `GestureSettings.longPressDuration`).
+    private var longPressPending: Bool {
+        guard detectsLongPress, let d = drag else { return false }
+        return !d.longPressed && !d.moved && !d.caughtMoving && d.downPoint.distance(to: geometry.center) <= geometry.hubRadius
+    }
+
+    /// The time a long press on the hub fired, once; nil when none fired since the last call.
+    public func takeLongPress() -> Double? {
+        defer { longPress = nil }
+        return longPress
     }
 
     /// True while the ring coasts or eases, or the menu shows or hides.
@@ -130,6 +151,7 @@ public final class Dial {
             return
         }
         now = time
+        checkLongPress(at: time)
         dt = min(dt, physics.maxStep)
         guard dt > 0 else { return }
         animationClock += dt
@@ -167,6 +189,14 @@ public final class Dial {
         }
     }
 
+    private func checkLongPress(at time: Double) {
+        guard longPressPending, var d = drag, time - d.downTime >= gestures.longPressDuration,
+              d.lastPoint.distance(to: geometry.center) <= geometry.hubRadius else { return }
+        d.longPressed = true
+        drag = d
+        longPress = time
+    }
+
     private func setRotation(_ r: Double) {
         guard r.isFinite else { return }
         if r != rotation { changedSinceAdvance = true }
@@ -178,7 +208,7 @@ public final class Dial {
         let index = layout.selectedIndex(rotation: rotation)
         if let index, index != reportedIndex {
             reportedIndex = index
-            events.append(.selected(index: index, time: time))
+            events.append(.selected(index: index, path: path(of: index), time: time))
         }
         events.append(.rest(time: time, rotation: rotation, index: index))
     }
@@ -270,7 +300,7 @@ public final class Dial {
             let v = velocity.velocity(at: e.time)
             endDrag()
             let moved = d.moved || p.distance(to: d.downPoint) > gestures.tapSlop
-            if !moved, !d.caughtMoving, e.time - d.downTime <= gestures.tapTimeout {
+            if !moved, !d.caughtMoving, !d.longPressed, e.time - d.downTime <= gestures.tapTimeout {
                 handleTap(at: d.downPoint, time: e.time, events: &events)
             } else {
                 land(velocity: v, at: e.time, events: &events)
@@ -284,6 +314,11 @@ public final class Dial {
         }
     }
 
+    /// The path an item of this single ring reports: its id.
+    private func path(of index: Int) -> MenuPath {
+        items.indices.contains(index) ? MenuPath([items[index].id]) : .top
+    }
+
     private func endDrag() {
         drag = nil
         tracker.release()
@@ -294,7 +329,7 @@ public final class Dial {
         if p.distance(to: geometry.center) <= geometry.hubRadius {
             land(velocity: 0, at: time, events: &events)
             if let i = layout.selectedIndex(rotation: landingRotation) {
-                events.insert(.activated(index: i, time: time), at: 0)
+                events.insert(.activated(index: i, path: path(of: i), time: time), at: 0)
             }
             return
         }
@@ -363,8 +398,11 @@ public final class Dial {
             turn(toItem: 0, at: time, events: &events)
         case .activate:
             if let i = layout.selectedIndex(rotation: landingRotation) {
-                events.append(.activated(index: i, time: time))
+                events.append(.activated(index: i, path: path(of: i), time: time))
             }
+        case .back:
+            // One ring has nowhere to go back to; `MenuDial` takes this command before the dial.
+            break
         }
     }
 
@@ -404,23 +442,32 @@ public struct GestureSettings: Sendable, Equatable {
     public var clockResetThreshold: Double
     /// A dragging finger silent this long (seconds) lost its up: a new finger may take over.
     public var staleTouchTimeout: Double
+    /// A finger held this long (seconds) on the hub without moving is a long press (back). 0.6 s
+    /// is well past a tap (`tapTimeout`) yet short enough to answer a held finger before it lifts.
+    public var longPressDuration: Double
 
     public init(tapSlop: Double = 12, tapTimeout: Double = 0.35, deadZoneFraction: Double = 0.5,
-                clockResetThreshold: Double = 1.0, staleTouchTimeout: Double = 5.0) {
+                clockResetThreshold: Double = 1.0, staleTouchTimeout: Double = 5.0, longPressDuration: Double = 0.6) {
         self.tapSlop = tapSlop
         self.tapTimeout = tapTimeout
         self.deadZoneFraction = deadZoneFraction
         self.clockResetThreshold = clockResetThreshold
         self.staleTouchTimeout = staleTouchTimeout
+        self.longPressDuration = longPressDuration
     }
 }
 
-/// What the dial reports to the outside.
+/// What the dial reports to the outside. `index` is the item's place among its ring's
+/// configured items (nil for a ring's back item); `path` names it from the top ring down.
 public enum DialEvent: Sendable, Equatable {
     /// The ring came to rest on a different item than before.
-    case selected(index: Int, time: Double)
+    case selected(index: Int?, path: MenuPath, time: Double)
     /// The hub was tapped (or Enter pressed, or `activate` sent) with `index` selected.
-    case activated(index: Int, time: Double)
+    case activated(index: Int?, path: MenuPath, time: Double)
     /// The ring came to rest (after every movement): total rotation and the item at the top.
     case rest(time: Double, rotation: Double, index: Int?)
+    /// Ring `path` (of the item at `path`) came on screen.
+    case opened(path: MenuPath, time: Double)
+    /// Ring `path` went away.
+    case closed(path: MenuPath, time: Double)
 }

@@ -1,3 +1,17 @@
+/// What `FrameClockSimulation` drives: a `Dial`, or a `MenuDial` for rings inside rings.
+public protocol FrameClockDial: AnyObject {
+    func handle(_ event: InputEvent) -> [DialEvent]
+    func advance(to time: Double) -> [DialEvent]
+    var needsFrame: Bool { get }
+    var pose: DialPose { get }
+    var rotation: Double { get }
+    var isAnimating: Bool { get }
+    var motion: Dial.Motion { get }
+}
+
+extension Dial: FrameClockDial {}
+extension MenuDial: FrameClockDial {}
+
 /// The device's frame loop on a virtual clock, with no device: vblanks at a fixed refresh rate
 /// (plus optional late-vblank jitter), a frame queued only when the dial needs one and no flip
 /// is pending, input delivered at its own timestamps. `dialkiosk simulate` and the tests run
@@ -60,7 +74,7 @@ public struct FrameClockSimulation {
     /// far; `onFrame` every frame painted, with its time, pose and number (from 1; the flip it will
     /// be shown at comes next).
     @discardableResult
-    public func run<Inputs: Sequence<InputEvent>>(_ dial: Dial, inputs: Inputs,
+    public func run<Inputs: Sequence<InputEvent>>(_ dial: some FrameClockDial, inputs: Inputs,
                     onEvent: (DialEvent, _ frames: Int) throws -> Void = { _, _ in },
                     onFrame: (Double, DialPose, _ frame: Int) throws -> Void = { _, _, _ in }) rethrows -> Summary {
         var iterator = inputs.makeIterator()
@@ -70,7 +84,7 @@ public struct FrameClockSimulation {
     /// The same run, pulling each input when it is due from `next` (nil: no more input), which
     /// may throw: a reader of a streamed script stops the run at its first bad line.
     @discardableResult
-    public func run(_ dial: Dial, next: () throws -> InputEvent?,
+    public func run(_ dial: some FrameClockDial, next: () throws -> InputEvent?,
                     onEvent: (DialEvent, _ frames: Int) throws -> Void = { _, _ in },
                     onFrame: (Double, DialPose, _ frame: Int) throws -> Void = { _, _, _ in }) rethrows -> Summary {
         var rng = SplitMix64(seed: seed)

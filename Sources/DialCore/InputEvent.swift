@@ -34,6 +34,9 @@ public enum StepCommand: Sendable, Equatable {
     case step(Int)
     case first
     case activate
+    /// To the parent ring (Escape, Backspace, a wheel's click, `back` on the socket); nothing on
+    /// the top ring.
+    case back
 }
 
 /// Everything that can reach the dial from the outside.

@@ -1,7 +1,7 @@
 import RealModule
 
 /// Where items sit on the ring: N items from a start angle, clockwise or counter-clockwise,
-/// evenly spaced or at their own angles (seeds 001 and 003).
+/// evenly spaced or at their own angles.
 ///
 /// Item `i` sits at screen angle `startAngle ± offset(i) + rotation`; the ring's rotation turns
 /// every item the same way whatever the direction of the layout. The selected item is the one

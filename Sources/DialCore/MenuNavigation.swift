@@ -167,6 +167,15 @@ public struct MenuNavigation: Sendable, Equatable {
         }
     }
 
+    /// Puts slot `path` on screen at once, without events (a reload resting where the old menu
+    /// was). Returns false, changing nothing, when `path` names no slot.
+    @discardableResult
+    public mutating func jump(to path: MenuPath) -> Bool {
+        guard tree.isSlot(path), let slot = tree.slots(ofRing: path.parent)?.firstIndex(of: path) else { return false }
+        _ = move(to: path.parent, slot: slot, at: 0)
+        return true
+    }
+
     /// The slot ring `ring` shows when it opens: its remembered item, else its first item (the
     /// top ring's default).
     private func rememberedSlot(of ring: MenuPath) -> Int {

@@ -130,6 +130,14 @@ public struct MenuTree: Sendable, Equatable {
         self.maximumDepth = maximumDepth
     }
 
+    /// The menu without items.
+    public static let empty = MenuTree(validated: [], maximumDepth: defaultMaximumDepth)
+
+    private init(validated top: [MenuNode], maximumDepth: Int) {
+        self.top = top
+        self.maximumDepth = maximumDepth
+    }
+
     /// A single ring, as a menu without nesting has always been.
     public init(flat items: [MenuItem]) throws {
         try self.init(items.map { MenuNode($0) })
@@ -190,6 +198,29 @@ public struct MenuTree: Sendable, Equatable {
         guard let nodes = items(ofRing: ring) else { return nil }
         let back = ring.isTop ? [] : [ring.appending(MenuPath.backID)]
         return back + nodes.map { ring.appending($0.id) }
+    }
+
+    /// Every ring's back item, as the dial turns it and the painter draws it (a neutral grey,
+    /// so it never passes for one of the configured items).
+    public static let backItem = MenuItem(id: MenuPath.backID, label: "Back", color: RGBColor(hex: 0x5A6472))
+
+    /// What ring `ring` shows, in slot order (`slots(ofRing:)`), as items: below the top
+    /// `backItem` first.
+    public func slotItems(ofRing ring: MenuPath) -> [MenuItem]? {
+        guard let nodes = items(ofRing: ring) else { return nil }
+        return (ring.isTop ? [] : [MenuTree.backItem]) + nodes.map(\.item)
+    }
+
+    /// The place of item `path` among its ring's configured items (events' `index`); nil for a
+    /// back item or a path that names nothing.
+    public func index(of path: MenuPath) -> Int? {
+        guard let last = path.last, !path.isBack else { return nil }
+        return items(ofRing: path.parent)?.firstIndex { $0.id == last }
+    }
+
+    /// The most slots any ring shows (a ring's back item counted).
+    public var largestRing: Int {
+        ringPaths.map { slots(ofRing: $0)?.count ?? 0 }.max() ?? 0
     }
 
     /// Whether `path` names a slot: an item, or the back item of a ring below the top.

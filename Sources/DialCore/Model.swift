@@ -137,12 +137,17 @@ public struct DialPose: Sendable, Equatable {
     public var rotation: Double
     /// 0 = collapsed into the hub, 1 = fully shown.
     public var visibility: Double
+    /// The ring whose slots `items` are (`MenuTree.slotItems(ofRing:)`); the top ring for a
+    /// menu without nesting.
+    public var ring: MenuPath
 
-    public init(geometry: DialGeometry, items: [ItemPose], selected: Int?, rotation: Double, visibility: Double) {
+    public init(geometry: DialGeometry, items: [ItemPose], selected: Int?, rotation: Double, visibility: Double,
+                ring: MenuPath = .top) {
         self.geometry = geometry
         self.items = items
         self.selected = selected
         self.rotation = rotation
         self.visibility = visibility
+        self.ring = ring
     }
 }

@@ -27,24 +27,6 @@ public struct FrameTarget {
     }
 }
 
-/// A rectangle of pixels [x0, x1) x [y0, y1): damage, dirty areas, sprite bounds.
-public struct PixelRect: Sendable, Equatable {
-    /// Left, top (inclusive), right, bottom (exclusive), in pixels.
-    public var x0: Int, y0: Int, x1: Int, y1: Int
-    /// The rectangle [x0, x1) x [y0, y1).
-    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
-        self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1
-    }
-    /// True when it holds no pixel.
-    public var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
-    /// Pixels inside (0 when empty).
-    public var area: Int { isEmpty ? 0 : (x1 - x0) * (y1 - y0) }
-    /// The part inside a `width` x `height` frame.
-    public func clipped(width: Int, height: Int) -> PixelRect {
-        PixelRect(x0: max(0, x0), y0: max(0, y0), x1: min(width, x1), y1: min(height, y1))
-    }
-}
-
 /// Where finished frames go (frames out). A presenter owns its buffers.
 public protocol FramePresenter: AnyObject {
     /// Width and height, in pixels, of the scanout buffer (after output rotation).
@@ -87,34 +69,4 @@ public protocol InputSource: AnyObject {
     var pollDescriptor: Int32 { get }
     /// Read everything that is ready without blocking, already translated.
     func drain() throws -> [InputEvent]
-}
-
-/// Buffer age bookkeeping for a presenter with several buffers: numbers the frames as they are
-/// painted and remembers which frame each buffer holds, so `FrameTarget.age` can say how old a
-/// buffer's contents are.
-public struct BufferAges: Sendable {
-    /// Frames painted so far (the number of the last one).
-    public private(set) var framesPainted = 0
-    private var held: [Int?]
-
-    /// `count` buffers of unknown contents.
-    public init(count: Int) {
-        held = Array(repeating: nil, count: count)
-    }
-
-    /// Numbers the next frame and gives `target` (buffer `index`) its age. Until `painted` is
-    /// called the buffer's contents are unknown (a paint that throws may leave them half written).
-    public mutating func next(_ target: FrameTarget, buffer index: Int) -> FrameTarget {
-        framesPainted += 1
-        var t = target
-        t.frameNumber = framesPainted
-        t.age = held[index].map { framesPainted - $0 }
-        held[index] = nil
-        return t
-    }
-
-    /// Buffer `index` now holds the frame numbered last.
-    public mutating func painted(buffer index: Int) {
-        held[index] = framesPainted
-    }
 }

@@ -1,8 +1,8 @@
+import DialCore
 import LinuxSystem
 import TouchInput
 
-/// TouchInput's failures as exit statuses: permissions are 77, a seat without devices 69,
-/// a malformed `libinput record` file 65.
+/// TouchInput's failures as exit statuses: permissions are 77, a seat without devices 69.
 extension InputCall: ReportableCall {
     public func exitStatus(errno: Errno) -> ExitStatus {
         if InputSystemError(self, errno: errno).isPermissionProblem { return .permissionDenied }
@@ -11,10 +11,6 @@ extension InputCall: ReportableCall {
         case .call: return errno.rawValue == 0 ? .failure : .noDevice
         }
     }
-}
-
-extension LibinputRecordError: ReportableError {
-    public var exitStatus: ExitStatus { .dataError }
 }
 
 extension CalibrationError: ReportableError {

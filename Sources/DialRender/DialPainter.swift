@@ -8,10 +8,18 @@ import DialCore
 /// (shared by all items), a label mask per item and half-pixel radius, an icon per item and size.
 /// `paint(_:)` keeps its own frame and only restores the background where the last frame drew.
 ///
+/// A menu with rings inside rings has one painter: one frame and one background, and the items
+/// of every ring (their icons loaded, their labels fitted) prepared at setup; the pose names the
+/// ring it shows. Below the top ring the hub shows the label of the item that opened the ring.
+///
 /// A painter owns its FreeType and fontconfig handles and is used from one thread at a time.
 public final class DialPainter {
-    /// The menu, in the order of `DialPose.items`.
+    /// Every item the painter draws: each ring's slots (`MenuTree.slotItems(ofRing:)`), ring
+    /// after ring; for a menu without nesting, the menu in the order of `DialPose.items`.
     public let items: [MenuItem]
+    /// Per ring: which of `items` its slots are, and the item whose label the hub shows (nil:
+    /// the selected slot's, as on the top ring).
+    private let ringSlots: [MenuPath: (slots: [Int], hub: Int?)]
     /// Colours, sizes and fonts.
     public let theme: Theme
     /// Size of the logical (upright) frame, in pixels.
@@ -48,11 +56,38 @@ public final class DialPainter {
     /// Sprites beyond this many bytes are dropped and rebuilt on demand.
     private static let discBudget = 48 << 20
 
-    /// A painter for `items` on a `width` x `height` frame. Throws when a font or an icon
-    /// cannot be loaded.
-    public init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int) throws {
+    /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
+    /// an icon cannot be loaded.
+    public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int) throws {
+        try self.init(items: items, names: items.map(\.id), ringSlots: [.top: (Array(items.indices), nil)],
+                      theme: theme, width: width, height: height)
+    }
+
+    /// A painter for every ring of `menu`. Throws when a font or the icon of any item cannot be
+    /// loaded.
+    public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int) throws {
+        var items: [MenuItem] = [], names: [String] = [], byPath: [MenuPath: Int] = [:]
+        var ringSlots: [MenuPath: (slots: [Int], hub: Int?)] = [:]
+        for ring in menu.ringPaths {
+            let paths = menu.slots(ofRing: ring) ?? [], slotItems = menu.slotItems(ofRing: ring) ?? []
+            var slots: [Int] = []
+            for (path, item) in zip(paths, slotItems) {
+                byPath[path] = items.count
+                slots.append(items.count)
+                items.append(item)
+                names.append(path.description)
+            }
+            // `ringPaths` lists a ring after the ring holding its item.
+            ringSlots[ring] = (slots, ring.isTop ? nil : byPath[ring])
+        }
+        try self.init(items: items, names: names, ringSlots: ringSlots, theme: theme, width: width, height: height)
+    }
+
+    private init(items: [MenuItem], names: [String], ringSlots: [MenuPath: (slots: [Int], hub: Int?)],
+                 theme: Theme, width: Int, height: Int) throws {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.items = items
+        self.ringSlots = ringSlots
         self.theme = theme
         self.width = width
         self.height = height
@@ -61,11 +96,11 @@ public final class DialPainter {
         hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
         // A disc never outgrows the frame's short side, so neither does its icon.
         let largestBox = Int((Double(min(width, height)) / 2 * Self.iconBoxRatio(theme)).rounded(.up))
-        iconSources = try items.map { item in
+        iconSources = try zip(items, names).map { item, name in
             guard let path = item.iconPath else { return nil }
             let image: RGBAImage
             do { image = try PNGReader.readRGBA(path) } catch let e as RenderError {
-                throw RenderError(.inputFile, "load the icon of item '\(item.id)' from \(path)", e.reason)
+                throw RenderError(.inputFile, "load the icon of item '\(name)' from \(path)", e.reason)
             }
             return IconSprite(image, box: min(largestBox, max(image.width, image.height)))
         }
@@ -169,9 +204,13 @@ public final class DialPainter {
         var touched: [PixelRect] = []
         let g = pose.geometry
         let w = width, h = height, pitch = buffer.rowPitch
-        let order = pose.items.indices.filter { $0 < items.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
+        // A ring this painter was not made for has nothing to draw.
+        let ring = ringSlots[pose.ring] ?? ([], nil)
+        let slots = ring.slots
+        let order = pose.items.indices.filter { $0 < slots.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
+        let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
         buffer.withUnsafeMutablePixels { p in
-            if let sel = pose.selected, sel < items.count, pose.visibility > 0, let mask = hubLabel(sel, geometry: g) {
+            if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
                 let x = Int(g.center.x.rounded()), y = Int(g.center.y.rounded())
                 mask.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
                           color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility))
@@ -185,7 +224,7 @@ public final class DialPainter {
                 let x = Int(ip.center.x.rounded()), y = Int(ip.center.y.rounded())
                 let sprite = disc(radius: radius)
                 sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
-                            color: items[i].color.xrgb, opacity: opacity)
+                            color: items[slots[i]].color.xrgb, opacity: opacity)
                 touched.append(sprite.rect(atX: x, y: y))
                 if i == pose.selected {
                     let strength = selectionStrength(pose, i)
@@ -196,7 +235,7 @@ public final class DialPainter {
                         touched.append(ring.rect(atX: x, y: y))
                     }
                 }
-                drawContent(i, radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
+                drawContent(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
             }
         }
         return touched

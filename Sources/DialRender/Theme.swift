@@ -1,27 +1,29 @@
 import DialCore
 
-/// Colours, sizes and fonts of the dial. Every field has a default, so `Theme()` is the look of
-/// the demo; the configuration maps a YAML theme onto these fields. Item colours come from
-/// `MenuItem.color`. Sizes named "...Ratio" are fractions of the radius they belong to.
+/// Colours, sizes and fonts of the dial: the one theme. `Theme()` is the look of the demo; the
+/// configuration's `theme` section sets the four base colours (through
+/// `init(background:ring:hub:label:)`, which derives the others from them), the font and the
+/// label size. Item colours come from `MenuItem.color`. Sizes named "...Ratio" are fractions of
+/// the radius they belong to.
 public struct Theme: Sendable, Equatable {
     /// Top and bottom of the background's vertical gradient.
-    public var backgroundTop = RGBColor(hex: 0x222B3A)
-    public var backgroundBottom = RGBColor(hex: 0x0A0D13)
+    public var backgroundTop: RGBColor
+    public var backgroundBottom: RGBColor
     /// The track the items ride on, slightly lighter than the background, and its edge lines.
-    public var ringColor = RGBColor(hex: 0x2E3949)
-    public var ringEdgeColor = RGBColor(hex: 0x46536A)
+    public var ringColor: RGBColor
+    public var ringEdgeColor: RGBColor
     /// Width of the track as a fraction of the item radius at scale 1 (times two: a diameter).
     public var ringWidthRatio = 1.5
     /// A soft glow behind the dial and its strongest opacity.
-    public var glowColor = RGBColor(hex: 0x3A4A66)
+    public var glowColor: RGBColor
     public var glowOpacity = 0.35
     /// The hub's face, its rim, and the selected item's label in it.
-    public var hubColor = RGBColor(hex: 0x1A212D)
-    public var hubRimColor = RGBColor(hex: 0x5A6B86)
-    public var hubTextColor = RGBColor(hex: 0xF3F5F9)
+    public var hubColor: RGBColor
+    public var hubRimColor: RGBColor
+    public var hubTextColor: RGBColor
     /// Label colours on light and on dark items (chosen by the item colour's luminance).
     public var darkLabelColor = RGBColor(hex: 0x1B1712)
-    public var lightLabelColor = RGBColor(hex: 0xFFFFFF)
+    public var lightLabelColor: RGBColor
     /// Items at or above this luminance get `darkLabelColor`.
     public var labelLuminanceThreshold = 0.55
     /// The ring drawn around the item at 12 o'clock, fading in as it arrives.
@@ -36,6 +38,9 @@ public struct Theme: Sendable, Equatable {
     /// Label size as a fraction of the disc radius, and the smallest size a label shrinks to
     /// before it is cut short with an ellipsis (pixels).
     public var labelSizeRatio = 0.36
+    /// The configuration's `label_size`: label pixels at item scale 1, in place of
+    /// `labelSizeRatio` once `sized(forItemRadius:)` knows the disc radius.
+    public var labelPixels: Double?
     public var minimumLabelPixels = 9.0
     /// Selected label size in the hub as a fraction of the hub radius.
     public var hubLabelSizeRatio = 0.24
@@ -47,5 +52,41 @@ public struct Theme: Sendable, Equatable {
     /// Icons are drawn above the label, or instead of it when this is true.
     public var iconReplacesLabel = false
 
-    public init() {}
+    /// The demo's colours.
+    public init() {
+        self.init(background: RGBColor(hex: 0x0A0D13), ring: RGBColor(hex: 0x2E3949), hub: RGBColor(hex: 0x1A212D),
+                  label: RGBColor(hex: 0xFFFFFF))
+    }
+
+    /// A theme from four base colours, the rest mixed from them so that any four still match:
+    /// the background is a soft vertical gradient, lighter at the top towards the ring colour;
+    /// the ring's edges, the glow and the hub's rim are their colours lightened.
+    public init(background: RGBColor, ring: RGBColor, hub: RGBColor, label: RGBColor) {
+        let white = RGBColor(hex: 0xFFFFFF)
+        backgroundBottom = background
+        backgroundTop = background.mixed(with: ring, 0.5)
+        ringColor = ring
+        ringEdgeColor = ring.mixed(with: white, 0.12)
+        glowColor = ring.mixed(with: white, 0.06)
+        hubColor = hub
+        hubRimColor = hub.mixed(with: white, 0.3)
+        hubTextColor = label
+        lightLabelColor = label
+    }
+
+    /// Sets the labels' font: a font file where `name` holds a slash (labels and hub alike),
+    /// else a fontconfig family, bold in the hub.
+    public mutating func setFont(_ name: String) {
+        fontName = name
+        hubFontName = name.contains("/") ? name : name + ":bold"
+    }
+
+    /// This theme for discs of `itemRadius` pixels at scale 1: `labelPixels`, when set, becomes
+    /// the matching `labelSizeRatio`.
+    public func sized(forItemRadius itemRadius: Double) -> Theme {
+        guard let pixels = labelPixels else { return self }
+        var theme = self
+        theme.labelSizeRatio = pixels / max(1, itemRadius)
+        return theme
+    }
 }

@@ -1,3 +1,5 @@
+import DialCore
+
 /// Plain copies of what the kernel reports about a card (CardProbe fills them in), which the
 /// choice rules read and tests build by hand.
 
@@ -27,9 +29,7 @@ public struct ModeInfo: Sendable, Equatable {
 
     /// "1024x768@60.00".
     public var summary: String {
-        let centi = Int((refreshHz * 100).rounded())
-        let frac = centi % 100
-        return "\(width)x\(height)@\(centi / 100).\(frac < 10 ? "0" : "")\(frac)"
+        "\(width)x\(height)@\(fixed(refreshHz, 2))"
     }
 }
 

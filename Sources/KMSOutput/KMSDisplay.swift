@@ -182,7 +182,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     private func frameTime(sec: UInt32, usec: UInt32) -> Double {
         if monotonicTimestamps { return Double(sec) + Double(usec) / 1_000_000 }
-        return MonotonicClock.seconds()
+        return monotonicNow()
     }
 
     /// Waits (poll on the card, at most `timeoutMS` in all) until no flip is pending. The

@@ -1,7 +1,7 @@
 import DialCore
 
 /// Turns copied libinput records into DialCore's input events: the display rotation, slot
-/// numbering across devices, mouse-as-finger, wheel detents, the key map, and hotplug.
+/// numbering across devices, mouse-as-finger, wheel detents and clicks, the key map, and hotplug.
 ///
 /// Works on whole batches (everything one libinput_dispatch produced) because libinput reports
 /// an unplugged touchscreen by first lifting its fingers (TOUCH_UP) and then DEVICE_REMOVED: an
@@ -91,6 +91,11 @@ public struct EventTranslator: Sendable {
             emit(updateMouse(device) { $0.moveAbsolute(panelX: x, panelY: y) }, device: device, time: time, into: &out)
         case let .pointerButton(device, button, pressed, time):
             lastTimeUsec = time
+            // The wheel's click (the middle button) is a command, never part of a drag.
+            if let command = KeyMap.command(code: button, pressed: pressed) {
+                out.append(.command(command, time: DeviceRecord.seconds(time)))
+                return
+            }
             let action = updateMouse(device) { $0.button(button, pressed: pressed) }
             if cancelInstead, case .up = action {
                 cancel(SlotAllocator.Key(device: device, slot: Self.mouseSlot), time: time, into: &out)

@@ -1,8 +1,12 @@
 import DialCore
 
 /// Keys that turn the dial, by evdev code (linux/input-event-codes.h). Left and Up turn back
-/// one item, Right and Down forward one, as a list read top to bottom would.
+/// one item, Right and Down forward one, as a list read top to bottom would. Escape and
+/// Backspace go back to the parent ring, as does the wheel's click: a mouse's wheel is its
+/// middle button, and rotary encoders with a push switch commonly report that button too.
 public enum KeyMap {
+    public static let keyEscape: UInt32 = 1
+    public static let keyBackspace: UInt32 = 14
     public static let keyEnter: UInt32 = 28
     public static let keySpace: UInt32 = 57
     public static let keyKeypadEnter: UInt32 = 96
@@ -11,8 +15,10 @@ public enum KeyMap {
     public static let keyLeft: UInt32 = 105
     public static let keyRight: UInt32 = 106
     public static let keyDown: UInt32 = 108
+    /// BTN_MIDDLE: libinput reports it as a pointer button, a key-only device as a key.
+    public static let buttonMiddle: UInt32 = 274
 
-    /// The command for a key press; releases and other keys do nothing.
+    /// The command for a key or button press; releases and other keys do nothing.
     public static func command(code: UInt32, pressed: Bool) -> StepCommand? {
         guard pressed else { return nil }
         switch code {
@@ -20,6 +26,7 @@ public enum KeyMap {
         case keyRight, keyDown: return .step(1)
         case keyEnter, keyKeypadEnter, keySpace: return .activate
         case keyHome: return .first
+        case keyEscape, keyBackspace, buttonMiddle: return .back
         default: return nil
         }
     }

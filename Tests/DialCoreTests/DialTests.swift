@@ -27,7 +27,7 @@ import Testing
     }
 
     func selectedIndices(_ events: [DialEvent]) -> [Int] {
-        events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+        events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
     }
 
     @Test func restAngleIsTheSlotAngle() {
@@ -101,7 +101,7 @@ import Testing
         // ...and one slot back selects item 0 again.
         g.arc(radius: r, from: 0, to: spacing, start: 5, duration: 0.6, easeOut: true)
         let run = FakeFrameLoop(hz: 60).run(dial, g.events)
-        let selected = run.events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+        let selected = run.events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
         let rests = run.events.filter(\.isRest)
         #expect(selected == [1, 0])
         #expect(rests.count == 3)
@@ -120,12 +120,39 @@ import Testing
         #expect(abs(dial.rotation + 3 * 2 * Double.pi / 10) < 1e-9)
     }
 
+    /// A finger held still on the hub of a dial that detects long presses: one long press at
+    /// `longPressDuration`, however long it stays; a shorter hold fires none; neither lift taps.
+    @Test(arguments: [0.5, 2.0])
+    func aLongPressFiresOnceWhileHeldAndItsLiftIsNoTap(hold: Double) {
+        let dial = tenItemDial()
+        dial.detectsLongPress = true
+        let c = dial.geometry.center
+        dial.advance(to: 1)
+        dial.handle(.touch(TouchEvent(phase: .down, x: c.x, y: c.y, time: 1)))
+        var fired: [Double] = []
+        var t = 1.0
+        while t < 1 + hold {
+            #expect(dial.needsFrame || !fired.isEmpty, "frames while a long press may come")
+            t += 1.0 / 60
+            dial.advance(to: t)
+            if let f = dial.takeLongPress() { fired.append(f) }
+        }
+        let up = dial.handle(.touch(TouchEvent(phase: .up, x: c.x, y: c.y, time: t)))
+        #expect(!up.contains { if case .activated = $0 { true } else { false } })
+        if hold < 0.6 {
+            #expect(fired.isEmpty)
+        } else {
+            #expect(fired.count == 1)
+            #expect(fired.allSatisfy { $0 >= 1.6 && $0 < 1.6 + 1.5 / 60 })
+        }
+    }
+
     @Test func tapInTheHubActivates() {
         let dial = tenItemDial()
         var g = Gesture(center: dial.geometry.center)
         g.tap(at: Point(x: dial.geometry.center.x + 5, y: dial.geometry.center.y - 3), time: 1)
         let run = FakeFrameLoop(hz: 60).run(dial, g.events)
-        #expect(run.events.first == .activated(index: 0, time: 1.08))
+        #expect(run.events.first == .activated(index: 0, path: ["pale-lager"], time: 1.08))
         let anySelected = run.events.contains(where: \.isSelected)
         #expect(!anySelected)
     }
@@ -215,7 +242,7 @@ import Testing
         dial.handle(.command(.first, time: t + 2))
         while dial.needsFrame { t += 1.0 / 60; events += dial.advance(to: t + 2) }
         #expect(dial.selectedIndex == 0)
-        #expect(dial.handle(.command(.activate, time: t + 3)) == [.activated(index: 0, time: t + 3)])
+        #expect(dial.handle(.command(.activate, time: t + 3)) == [.activated(index: 0, path: ["pale-lager"], time: t + 3)])
     }
 
     @Test func stallsAreClamped() {
@@ -260,5 +287,5 @@ extension DialEvent {
 }
 
 func selected(_ events: [DialEvent]) -> [Int] {
-    events.compactMap { if case .selected(let i, _) = $0 { i } else { nil } }
+    events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
 }

@@ -131,7 +131,7 @@ struct InvariantRun {
         func observe(_ events: [DialEvent]) {
             for (k, e) in events.enumerated() {
                 switch e {
-                case .selected(let i, _):
+                case .selected(let i?, _, _):
                     if i == lastSelected || i == selectedIndex { fail("selected \(i) twice without a change") }
                     guard k + 1 < events.count, case .rest(_, _, let restIndex) = events[k + 1], restIndex == i else {
                         fail("selected \(i) not at a rest on it")
@@ -145,7 +145,7 @@ struct InvariantRun {
                         fail("rest off the slot: \(r)")
                     }
                     selectedIndex = i
-                case .activated:
+                case .activated, .selected, .opened, .closed:
                     break
                 }
             }

@@ -70,10 +70,39 @@ import Testing
         }
         #expect(runner.runningCount == 1)
         waitUntilExited(pid)
-        #expect(runner.reap(now: 0) == [.init(itemID: "tea", pid: pid, outcome: .exited(status: 0))])
+        #expect(runner.reap(now: 0) == [.init(itemPath: "tea", pid: pid, outcome: .exited(status: 0))])
         #expect(runner.runningCount == 0)
         #expect(contents(out) == "tea|Label of tea|unset|1")
         #expect(logs == ["<6>item 'tea': started sh (pid \(pid))\n", "<6>item 'tea': sh (pid \(pid)) finished\n"])
+    }
+
+    /// Issue 12: a command learns where its item is (`DIALKIOSK_ITEM_PATH`), and since ids
+    /// repeat across rings, "still running" is decided by path: `small/large` running does
+    /// not keep `big/large` from starting, a second tap on `small/large` does.
+    @Test func commandsKnowTheirItemsPathAndRunOncePerPath() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        var logs: [String] = []
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { logs.append($0) }
+        let runner = CommandRunner(environment: ["PATH": "/usr/bin:/bin"], logger: logger)
+        func large(_ out: String) -> MenuItem {
+            item("large", ["sh", "-c", "printf '%s|%s' \"$DIALKIOSK_ITEM_PATH\" \"$DIALKIOSK_ITEM_ID\" > \"$0\"", out])
+        }
+        guard case .started(let first) = runner.run(large(dir.path + "/small"), path: ["coffee", "small", "large"], now: 0),
+              case .started(let second) = runner.run(large(dir.path + "/big"), path: ["coffee", "big", "large"], now: 0) else {
+            Issue.record("not started: \(logs)")
+            return
+        }
+        #expect(runner.run(large(dir.path + "/again"), path: ["coffee", "small", "large"], now: 0) == .alreadyRunning(pid: first))
+        waitUntilExited(first)
+        waitUntilExited(second)
+        #expect(Set(runner.reap(now: 0).map(\.itemPath)) == ["coffee/small/large", "coffee/big/large"])
+        #expect(contents(dir.path + "/small") == "coffee/small/large|large")
+        #expect(contents(dir.path + "/big") == "coffee/big/large|large")
+        #expect(logs.first == "item 'coffee/small/large': started sh (pid \(first))\n")
+        // Without a path (a flat menu's caller) the path is the id.
+        #expect(CommandRunner.childEnvironment(base: [:], item: item("tea", ["x"]), path: ["tea"])
+                == ["DIALKIOSK_ITEM_ID=tea", "DIALKIOSK_ITEM_LABEL=Label of tea", "DIALKIOSK_ITEM_PATH=tea"])
     }
 
     @Test func argumentsAreNeverInterpretedByAShell() throws {
@@ -194,7 +223,7 @@ import Testing
         #expect(logs.last == "<3>item 's': sh (pid \(pid)) outlived SIGTERM by 5 s; sent SIGKILL\n")
         #expect(runner.nextDeadline == nil, "nothing left to time; SIGCHLD announces the exit")
         waitUntilExited(pid)
-        #expect(runner.reap(now: 115.1) == [.init(itemID: "s", pid: pid, outcome: .killed(signal: SIGKILL))])
+        #expect(runner.reap(now: 115.1) == [.init(itemPath: "s", pid: pid, outcome: .killed(signal: SIGKILL))])
         #expect(runner.runningCount == 0)
         guard case .started(let again) = runner.run(item("s", ["true"]), now: 116) else {
             Issue.record("the item is usable again")

@@ -18,6 +18,24 @@ import Testing
         #expect(changes.needsOutputRestart)
     }
 
+    /// Issue 12: a change only in a ring below the top is a change of the menu (it used to
+    /// compare the top ring's items alone, so such a reload was "no change").
+    @Test func aChangeBelowTheTopIsApplied() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        writeFile(path, "items:\n  - id: a\n    items: [{id: x, label: Old}]\n")
+        let current = try ConfigLoader.load(path: path)
+        writeFile(path, "items:\n  - id: a\n    items: [{id: x, label: New}]\n")
+        guard case .apply(let new, let changes) = ConfigReload.reload(path: path, current: current) else {
+            Issue.record("not applied")
+            return
+        }
+        #expect(new.menu.node(at: ["a", "x"])?.item.label == "New")
+        #expect(changes == [.items])
+        #expect(ConfigReload.reload(path: path, current: new) == .unchanged)
+    }
+
     @Test func brokenFileKeepsTheRunningMenu() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -38,7 +56,7 @@ import Testing
     @Test func sameContentIsUnchanged() {
         #expect(ConfigReload.reload(path: nil, current: .demo) == .unchanged)
         var themed = KioskConfig.demo
-        themed.theme.labelSize = 30
+        themed.theme.labelPixels = 30
         #expect(ConfigReload.decide(current: .demo, loaded: .success(themed)) == .apply(themed, [.theme]))
         #expect(!ConfigReload.Changes.theme.needsOutputRestart)
     }

@@ -3,9 +3,11 @@ import Testing
 
 @Suite struct ControlCommandTests {
     @Test func commands() {
-        #expect(ControlLine.parse("select tea") == .command(.select(id: "tea")))
-        #expect(ControlLine.parse("  select\tdark-lager \r") == .command(.select(id: "dark-lager")))
+        #expect(ControlLine.parse("select tea") == .command(.select(path: ["tea"])))
+        #expect(ControlLine.parse("  select\tdark-lager \r") == .command(.select(path: ["dark-lager"])))
+        #expect(ControlLine.parse("select drinks/coffee/large") == .command(.select(path: ["drinks", "coffee", "large"])))
         #expect(ControlLine.parse("activate") == .command(.activate))
+        #expect(ControlLine.parse("back") == .command(.back))
         #expect(ControlLine.parse("show") == .command(.show))
         #expect(ControlLine.parse("hide\r") == .command(.hide))
         #expect(ControlLine.parse("reload") == .command(.reload))
@@ -18,12 +20,19 @@ import Testing
     }
 
     @Test func mistakes() {
-        #expect(ControlLine.parse("select") == .invalid("select needs exactly one item id: select <id>"))
-        #expect(ControlLine.parse("select a b") == .invalid("select needs exactly one item id: select <id>"))
-        #expect(ControlLine.parse("select a;b") == .invalid("'a;b' is not an item id"))
+        let usage = "select needs exactly one item id or path: select <id> or select <id>/<id>..."
+        #expect(ControlLine.parse("select") == .invalid(usage))
+        #expect(ControlLine.parse("select a b") == .invalid(usage))
+        #expect(ControlLine.parse("select a;b") == .invalid("'a;b' is not an item id or path"))
+        #expect(ControlLine.parse("select drinks/") == .invalid("'drinks/' is not an item id or path"))
+        #expect(ControlLine.parse("select /drinks") == .invalid("'/drinks' is not an item id or path"))
+        #expect(ControlLine.parse("select a//b") == .invalid("'a//b' is not an item id or path"))
+        #expect(ControlLine.parse("select a/b;c") == .invalid("'a/b;c' is not an item id or path"))
         #expect(ControlLine.parse("reload now") == .invalid("reload takes no arguments"))
-        #expect(ControlLine.parse("SHOW") == .invalid("unknown command 'SHOW'; commands: select <id>, activate, show, hide, reload"))
-        #expect(ControlLine.parse("rm -rf /") == .invalid("unknown command 'rm'; commands: select <id>, activate, show, hide, reload"))
+        #expect(ControlLine.parse("back 2") == .invalid("back takes no arguments"))
+        let commands = "commands: select <id or path>, activate, back, show, hide, reload"
+        #expect(ControlLine.parse("SHOW") == .invalid("unknown command 'SHOW'; " + commands))
+        #expect(ControlLine.parse("rm -rf /") == .invalid("unknown command 'rm'; " + commands))
     }
 
     @Test func peerPolicy() {

@@ -56,9 +56,9 @@ import Testing
         let serverSide = server.pollDescriptors.map(\.fd).filter { $0 != server.listeningDescriptor }
         var requests: [ControlServer.Request] = []
         for fd in serverSide { requests += server.handle(ready(server, fd), now: 1.5) }
-        #expect(requests.map(\.command) == [.select(id: "tea")])
+        #expect(requests.map(\.command) == [.select(path: ["tea"])])
         #expect(readAvailable(a) == "{\"t\": 1.5, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
-                + "commands: select <id>, activate, show, hide, reload\"}\n")
+                + "commands: select <id or path>, activate, back, show, hide, reload\"}\n")
         #expect(readAvailable(b) == "")
 
         // The rest of a split line arrives later.
@@ -66,12 +66,12 @@ import Testing
         requests = serverSide.flatMap { server.handle(ready(server, $0), now: 2) }
         #expect(requests.map(\.command) == [.activate])
 
-        let line = EventLine.kiosk(.dial(.selected(index: 1, time: 3), frames: 0), items: [])
+        let line = EventLine.kiosk(.dial(.selected(index: 1, path: ["b"], time: 3), frames: 0), menu: .empty)
         server.broadcast(line)
         #expect(readAvailable(a) == line.text + "\n")
         #expect(readAvailable(b) == line.text + "\n")
 
-        let only = EventLine.kiosk(.reloaded(time: 4, items: 2), items: [])
+        let only = EventLine.kiosk(.reloaded(time: 4, items: 2), menu: .empty)
         server.reply(to: requests[0].client, only)
         #expect(readAvailable(a) == "{\"t\": 4.0, \"event\": \"reloaded\", \"items\": 2}\n")
         #expect(readAvailable(b) == "")
@@ -91,7 +91,7 @@ import Testing
         close(a)
         #expect(server.handle(ready(server, fd, POLLIN | POLLHUP), now: 0).isEmpty)
         #expect(server.clientCount == 0)
-        server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), items: []))  // no crash, no SIGPIPE
+        server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), menu: .empty))  // no crash, no SIGPIPE
     }
 
     @Test func overlongLineDisconnects() throws {
@@ -116,7 +116,7 @@ import Testing
             writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
             #expect(server.turn([ready(server, server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
             #expect(server.hasBacklog)
-            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(id: "tea")])
+            #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(path: ["tea"])])
             #expect(server.turn([], now: 1).map(\.command) == [.reload])
             #expect(!server.hasBacklog)
             #expect(server.turn([], now: 1).isEmpty)

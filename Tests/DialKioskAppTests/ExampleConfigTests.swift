@@ -1,3 +1,4 @@
+import DialCore
 import Testing
 @testable import DialKioskApp
 
@@ -17,6 +18,10 @@ import Testing
         #expect(config.behaviour.defaultItem == "coffee")
         #expect(config.behaviour.returnAfter == 60)
         #expect(config.physics == KioskConfig.Physics())
-        #expect(ConfigSummary.line(config, file: "x.yaml").hasPrefix("x.yaml: OK: 6 items; 1 with a command;"))
+        // Issue 12: the example shows a two-level menu.
+        #expect(config.menu.ringPaths == [.top, ["coffee"]])
+        #expect(config.menu.items(ofRing: ["coffee"])?.map(\.id) == ["espresso", "latte", "americano"])
+        #expect(config.menu.node(at: ["coffee", "latte"])?.item.command == ["/usr/bin/logger", "-t", "dialkiosk-demo", "latte chosen"])
+        #expect(ConfigSummary.line(config, file: "x.yaml").hasPrefix("x.yaml: OK: 6 items on the top ring, 9 in 2 rings; 2 with a command;"))
     }
 }

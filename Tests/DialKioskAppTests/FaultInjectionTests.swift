@@ -7,7 +7,7 @@ import Testing
 /// A loop over a real Dial and a faulty display, on a fake clock.
 private final class Rig {
     let display = PipeDisplay()
-    let dial: Dial
+    let dial: MenuDial
     let loop: FrameLoop
     var clock = 100.0
     var lines: [String] = []
@@ -15,7 +15,7 @@ private final class Rig {
 
     init() {
         let g = DialGeometry.fitting(width: 64, height: 48, count: 10)
-        dial = Dial(items: DemoMenu.items, geometry: g)
+        dial = MenuDial(tree: try! MenuTree(flat: DemoMenu.items), geometry: { _ in g })
         var clockRef: (() -> Double)!
         var logRef: ((String) -> Void)!
         loop = FrameLoop(presenter: display, sources: FrameLoop.sources(signals: signals, displays: [display]),
@@ -60,7 +60,7 @@ private final class Rig {
         #expect(rig.loop.pollTimeoutMS() == 2000)  // only the overdue-flip guard while a frame is queued
         _ = try rig.runFrames()
         #expect(rig.loop.schedule.state == .idle)
-        #expect(abs(rig.dial.rotation - rig.dial.layout.nearestSlot(to: rig.dial.rotation)!.rotation) < 1e-9)
+        #expect(abs(rig.dial.rotation - rig.dial.dial.layout.nearestSlot(to: rig.dial.rotation)!.rotation) < 1e-9)
     }
 
     @Test func aCRTCBusyForeverEndsTheRunWithTheErrorInsteadOfHanging() throws {

@@ -22,7 +22,8 @@ private final class ScriptedDial: DialDriving {
     }
     var needsFrame: Bool { now < restAt }
     var selectedIndex: Int? { 3 }
-    func select(index: Int, at time: Double) -> [DialEvent] { [] }
+    func returnToTop(at time: Double) -> [DialEvent] { [] }
+    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func setShown(_ shown: Bool, at time: Double) {}
     var pose: DialPose {
         let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
@@ -158,7 +159,7 @@ private final class ScriptedDial: DialDriving {
         let display = PipeDisplay()
         let items = DemoMenu.items
         let g = DialGeometry.fitting(width: 64, height: 48, count: items.count)
-        let dial = Dial(items: items, geometry: g)
+        let dial = MenuDial(tree: try MenuTree(flat: items), geometry: { _ in g })
         var lines: [String] = []
         let loop = makeLoop(display, dial, stats: FrameStats()) { lines.append($0) }
         try loop.start(at: 100)

@@ -54,7 +54,7 @@ func files(in directory: URL, ending: String) -> [URL] {
             corpusFiles = files(in: fixtures.appendingPathComponent("bad-configs"), ending: ".yaml")
                 + [repository.appendingPathComponent("systemd/dialkiosk.yaml")]
         case .record:
-            corpusFiles = files(in: repository.appendingPathComponent("Tests/TouchInputTests/Fixtures"), ending: ".yml")
+            corpusFiles = files(in: repository.appendingPathComponent("Tests/InputRecordingTests/Fixtures"), ending: ".yml")
         }
         let corpus = try corpusFiles.map { [UInt8](try Data(contentsOf: $0)) }
         #expect(!corpus.isEmpty)

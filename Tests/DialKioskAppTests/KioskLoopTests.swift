@@ -1,5 +1,6 @@
 import Glibc
 import DialCore
+import LinuxSystem
 import Testing
 @testable import DialKioskApp
 import KMSOutput
@@ -85,7 +86,8 @@ private final class KioskLoop {
 
     func notifications() -> [String] { notify.drainMessages() }
 
-    var dial: Dial { loop.dial as! Dial }
+    var dial: Dial { (loop.dial as! MenuDial).dial }
+    var menuDial: MenuDial { loop.dial as! MenuDial }
 }
 
 /// The fake clock the loop reads (it never reads the real one in tests).
@@ -296,6 +298,84 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.dial.visibility == .shown)
     }
 
+    /// Issue 12: `select <path>` opens rings on the way, an unknown path is answered and
+    /// changes nothing, `back` and Escape close the ring, the activated item's command is found
+    /// by its path (the top ring has an item of the same id, without a command), and
+    /// `return_after_seconds` goes back to the top ring.
+    @Test func nestedMenuThroughTheSocketKeysAndTheIdleReturn() throws {
+        let k = try KioskLoop(config: """
+            items:
+              - id: drinks
+                items:
+                  - id: coffee
+                  - id: tea
+                    command: [/bin/true]
+              - id: tea
+            behaviour:
+              return_after_seconds: 30
+
+            """)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        func send(_ line: String) throws {
+            writeAll(client, line + "\n")
+            try k.step()
+            try k.flipUntilIdle()
+        }
+        _ = k.stdout()
+        try send("select drinks/tea")
+        #expect(k.menuDial.ring == ["drinks"])
+        #expect(k.menuDial.selectedPath == ["drinks", "tea"])
+        let opened = k.stdout()
+        #expect(opened.contains("\"event\": \"opened\", \"id\": \"drinks\""), "\(opened)")
+        #expect(opened.contains("\"path\": [\"drinks\", \"tea\"]"), "\(opened)")
+
+        try send("select drinks/milk")
+        #expect(readAvailable(client).contains("no item with path 'drinks/milk'"))
+        try send("select milk")
+        #expect(readAvailable(client).contains("no item with id 'milk'"))
+        #expect(k.menuDial.selectedPath == ["drinks", "tea"], "an unknown path changes nothing")
+
+        try send("activate")
+        #expect(k.logLines.contains { $0.contains("item 'drinks/tea': started /bin/true") }, "\(k.logLines)")
+
+        try send("back")
+        #expect(k.menuDial.ring == .top)
+        #expect(k.stdout().contains("\"event\": \"closed\", \"id\": \"drinks\""))
+
+        try send("select drinks/coffee")
+        k.input.send([.command(.back, time: k.clock)])  // Escape, as KeyMap maps it
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.ring == .top)
+
+        try send("select drinks/coffee")
+        #expect(k.menuDial.ring == ["drinks"])
+        k.clock += 31
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.ring == .top, "return_after_seconds closes the ring")
+        #expect(k.menuDial.selectedPath == ["drinks"])
+    }
+
+    /// A reload while a ring below the top is open rests on the top item that opened it (the
+    /// index of the item on screen counts in its own ring, not in the top one).
+    @Test func aReloadInsideARingKeepsTheTopItemOnTheWay() throws {
+        let menu = "items:\n  - id: a\n  - id: b\n    items: [{id: x}, {id: y}]\n  - id: c\n"
+        let k = try KioskLoop(config: menu)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        writeAll(client, "select b/x\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["b", "x"])
+        writeFile(k.configPath, menu + "theme:\n  ring: \"#000000\"\n")
+        writeAll(client, "reload\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["b"], "on the top ring, on the item that opened b")
+    }
+
     /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
     /// watchdog waited 10 s). Now each turn runs at most one reload, frames go on between
     /// them, and poll does not sleep while lines wait.
@@ -347,7 +427,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         _ = k.notifications()
-        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, time: k.clock)], frames: i) }
+        for i in 0..<3_000 { k.service.report([.selected(index: i % 3, path: ["x"], time: k.clock)], frames: i) }
         let events = try #require(k.service.outputQueues.first)
         #expect(events.pendingBytes > 0)
         // The loop still turns: a touch queues a frame, the flips come, the watchdog is pinged.

@@ -69,9 +69,9 @@ import Testing
         let marker = markerDir.path + "/ran"
         let items = [MenuItem(id: "a", label: "A", color: RGBColor(hex: 0), command: ["touch", marker])]
         let g = try Fixture(config: KioskConfig(items: items), watchdogUSec: nil)
-        g.service.report([.selected(index: 0, time: 2), .activated(index: 0, time: 3)], frames: 5)
-        #expect(g.stdout() == "{\"t\": 2.0, \"event\": \"selected\", \"index\": 0, \"id\": \"a\", \"label\": \"A\"}\n"
-                + "{\"t\": 3.0, \"event\": \"activated\", \"index\": 0, \"id\": \"a\", \"label\": \"A\"}\n")
+        g.service.report([.selected(index: 0, path: ["a"], time: 2), .activated(index: 0, path: ["a"], time: 3)], frames: 5)
+        #expect(g.stdout() == "{\"t\": 2.0, \"event\": \"selected\", \"index\": 0, \"id\": \"a\", \"label\": \"A\", \"path\": [\"a\"]}\n"
+                + "{\"t\": 3.0, \"event\": \"activated\", \"index\": 0, \"id\": \"a\", \"label\": \"A\", \"path\": [\"a\"]}\n")
         let started = g.logs.first { $0.hasPrefix("<6>item 'a': started touch (pid ") }
         let pid = try #require(started.flatMap { Int32($0.split(separator: " ").last!.dropLast(2)) })
         var info = siginfo_t()
@@ -151,7 +151,7 @@ import Testing
         #expect(config.items.map(\.commandTimeout) == [7, nil])
         let g = try Fixture(config: config, watchdogUSec: nil)
         defer { g.service.stop(reason: "test", now: 4) }
-        g.service.report([.activated(index: 0, time: 3)], frames: 1)
+        g.service.report([.activated(index: 0, path: ["a"], time: 3)], frames: 1)
         #expect(g.service.nextWakeup(now: 3) == 10)
         writeFile(path, "items:\n  - {id: a, command: [sleep, '1'], timeout_seconds: 0}\n")
         #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }

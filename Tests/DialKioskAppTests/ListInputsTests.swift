@@ -1,5 +1,7 @@
 import DialCore
+import Foundation
 import Testing
+import InputRecording
 import TouchInput
 @testable import DialKioskApp
 
@@ -20,11 +22,22 @@ import TouchInput
 
     @Test func eventsPrintAsJsonLines() {
         #expect(ListInputsCommand.json(.touch(TouchEvent(slot: 1, phase: .down, x: 10.5, y: 20, time: 3.25)))
-            == #"{"event":"touch","slot":1,"phase":"down","x":10.5,"y":20.0,"time":3.25}"#)
-        #expect(ListInputsCommand.json(.command(.step(-1), time: 2)) == #"{"event":"command","command":"step","by":-1,"time":2.0}"#)
-        #expect(ListInputsCommand.json(.command(.activate, time: 2)) == #"{"event":"command","command":"activate","time":2.0}"#)
+            == #"{"event": "touch", "slot": 1, "phase": "down", "x": 10.5, "y": 20.0, "time": 3.25}"#)
+        #expect(ListInputsCommand.json(.command(.step(-1), time: 2))
+            == #"{"event": "command", "command": "step", "by": -1, "time": 2.0}"#)
+        #expect(ListInputsCommand.json(.command(.activate, time: 2)) == #"{"event": "command", "command": "activate", "time": 2.0}"#)
     }
 
+    /// A seat name is whatever udev or the configuration says: the watching line escapes it, so
+    /// the line stays one JSON object and gives back the very name.
+    @Test func watchingLineEscapesTheSeatName() throws {
+        let seat = "seat\"0\\x\u{1}\n\u{7F}é"
+        let line = ListInputsCommand.watching(seat: seat)
+        #expect(!line.contains("\n"))
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["event"] as? String == "watching")
+        #expect(object?["seat"] as? String == seat)
+    }
     @Test func inputErrorsMapToExitStatuses() {
         #expect(InputSystemError(.open, operation: "/dev/input/event3", errno: 13).exitStatus == .permissionDenied)
         #expect(InputSystemError(.open, operation: "/dev/input/event3", errno: 13).description

@@ -107,7 +107,7 @@ import Testing
         // Old code blocks in write(2) here; a rescuer unblocks it after a while so the test can
         // fail instead of hanging. It never acts when the writes do not block.
         let rescuer = PipeRescuer(fd: f.pipeFDs[0], after: 30)
-        for i in 0..<2_000 { f.service.report([.selected(index: i % 10, time: Double(i))], frames: i) }
+        for i in 0..<2_000 { f.service.report([.selected(index: i % 10, path: ["item-\(i % 10 + 1)"], time: Double(i))], frames: i) }
         #expect(!rescuer.stop(), "event lines blocked the caller")
         let events = try #require(f.service.outputQueues.first)
         #expect(events.pendingBytes > 0 && events.pendingBytes <= events.capacity)
@@ -120,7 +120,7 @@ import Testing
         }
         received += f.stdout()
         let lines = received.split(separator: "\n")
-        #expect(lines.allSatisfy { $0.hasPrefix("{\"t\": ") && $0.hasSuffix("\"}") })
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"t\": ") && $0.hasSuffix("\"]}") })
         let warning = "<4>events: dropped \(2_000 - lines.count) event lines: standard output was not being read\n"
         #expect(f.logs.filter { $0.contains("dropped") } == [warning])
     }

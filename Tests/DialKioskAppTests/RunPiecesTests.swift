@@ -19,13 +19,6 @@ import KMSOutput
         #expect(s.flipsSinceIdle == 0)
     }
 
-    @Test func fixedFormatsWithoutFoundation() {
-        #expect(fixed(59.96, 1) == "60.0")
-        #expect(fixed(0.5, 6) == "0.500000")
-        #expect(fixed(-1.25, 2) == "-1.25")
-        #expect(fixed(3, 0) == "3")
-    }
-
     @Test func demoFlingMovesAlongTheRingAtTheAskedSpeed() {
         let g = DialGeometry(center: Point(x: 100, y: 100), ringRadius: 50, itemRadius: 10, hubRadius: 20)
         let events = DemoFling.events(geometry: g, radPerSecond: 10, endTime: 5)

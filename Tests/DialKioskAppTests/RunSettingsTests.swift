@@ -5,7 +5,7 @@ import Testing
 /// The configuration gives `run` its display and input defaults; the command line overrides them.
 @Suite struct RunSettingsTests {
     private let configured = KioskConfig.Display(device: "/dev/dri/card1", connector: "HDMI-A-1",
-                                                 mode: DisplayMode(width: 800, height: 480, refresh: 60),
+                                                 mode: ModeRequest(width: 800, height: 480, refreshHz: 60),
                                                  rotation: .quarter)
 
     @Test func configValuesApplyWhenTheCommandLineIsSilent() throws {
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func seatAndCalibrationComeFromTheConfigUnlessGiven() throws {
-        let config = KioskConfig.Input(seat: "seat1", calibration: Calibration(0, -1, 1, 1, 0, 0))
+        let config = KioskConfig.Input(seat: "seat1", calibration: CalibrationMatrix(0, -1, 1, 1, 0, 0))
         let silent = try RunOptions.parse([]).input.resolved(with: config)
         #expect(silent.seat == "seat1")
         #expect(silent.calibration?.values == [0, -1, 1, 1, 0, 0])

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TouchInput
+import LinuxSystem
 @testable import DialKioskApp
 import Glibc
 

@@ -17,6 +17,16 @@ import Testing
         #expect(KeyMap.command(code: 102, pressed: true) == .first)
     }
 
+    /// Issue 12: Escape, Backspace and the wheel's click (BTN_MIDDLE) go back a ring.
+    @Test func escapeBackspaceAndTheWheelClickGoBack() {
+        #expect(KeyMap.command(code: 1, pressed: true) == .back)
+        #expect(KeyMap.command(code: 14, pressed: true) == .back)
+        #expect(KeyMap.command(code: 274, pressed: true) == .back)
+        #expect(KeyMap.command(code: 1, pressed: false) == nil)
+        #expect(KeyMap.command(code: 274, pressed: false) == nil)
+        #expect(KeyMap.command(code: 272, pressed: true) == nil)  // BTN_LEFT is the mouse finger's
+    }
+
     @Test func releasesAndOtherKeysDoNothing() {
         #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: false) == nil)
         #expect(KeyMap.command(code: 30, pressed: true) == nil)  // KEY_A

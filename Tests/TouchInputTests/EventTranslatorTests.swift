@@ -125,6 +125,24 @@ private func frame(_ t: Double) -> InputEvent { ev(-1, .frame, 0, 0, t) }
         ])
     }
 
+    /// Issue 12: the wheel's click is `back`, once per press, and does not end or start a drag:
+    /// a left-button drag goes on through it.
+    @Test func theWheelClickGoesBackAndLeavesTheDragAlone() {
+        var t = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))
+        let out = t.translate([
+            .pointerButton(mouse, button: MouseFinger.leftButton, pressed: true, timeUsec: 1_000_000),
+            .pointerButton(mouse, button: KeyMap.buttonMiddle, pressed: true, timeUsec: 1_200_000),
+            .pointerButton(mouse, button: KeyMap.buttonMiddle, pressed: false, timeUsec: 1_300_000),
+            .pointerButton(mouse, button: MouseFinger.leftButton, pressed: false, timeUsec: 2_000_000),
+            .key(screen, code: KeyMap.keyEscape, pressed: true, timeUsec: 3_000_000),
+            .key(screen, code: KeyMap.keyBackspace, pressed: true, timeUsec: 4_000_000),
+        ])
+        #expect(out == [
+            ev(0, .down, 400, 240, 1), frame(1), .command(.back, time: 1.2), ev(0, .up, 400, 240, 2), frame(2),
+            .command(.back, time: 3), .command(.back, time: 4),
+        ])
+    }
+
     @Test func unpluggingAMouseMidDragCancels() {
         var t = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))
         _ = t.translate([.pointerButton(mouse, button: MouseFinger.leftButton, pressed: true, timeUsec: 0)])

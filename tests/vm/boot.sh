@@ -29,6 +29,10 @@ Usage: tests/vm/boot.sh --script FILE --out DIR [options]
                        instead of the host's; the clone and the tools are bound into it at
                        their own paths (stage 2 and the guest scripts come from there)
   -h, --help           this text
+
+Environment: DIALKIOSK_VM_BIN (the dialkiosk binary, default the clone's release build; the
+guest gets it as DK_BIN), DIALKIOSK_VM_KMS_API (e.g. legacy: every \`dialkiosk run\` and
+\`list-outputs\` of the guest script gets --kms-api with it; run-all.sh's legacy pass sets it).
 USAGE
 }
 
@@ -59,6 +63,7 @@ done
 [ ${#units[@]} -eq 0 ] || [ "$mode" = systemd ] || vm_die "--unit needs --systemd"
 for f in "${units[@]}"; do [ -f "$f" ] || vm_die "unit file not found: $f"; done
 command -v qemu-system-x86_64 >/dev/null || vm_die "qemu-system-x86_64 is missing (scripts/install-deps.sh)"
+bin="$(vm_bin)" || exit 1
 
 t0=$(vm_now)
 prep="$("$vm_dir/prepare.sh")" || vm_die "prepare.sh failed"
@@ -95,6 +100,8 @@ fi
   printf 'DK_VMDIR=%q\n' "$vm_dir"
   printf 'DK_TOOLS=%q\n' "$tools"
   printf 'DK_BOCHS=%q\n' "$bochs"
+  printf 'DK_BIN=%q\n' "$bin"
+  printf 'DK_KMS_API=%q\n' "${DIALKIOSK_VM_KMS_API:-}"
 } >"$ctl/config"
 
 if [ -n "$root" ]; then

@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import DialRender
 import Glibc
+import LinuxSystem
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,11 +84,11 @@ struct BenchCommand: ParsableCommand {
         for k in 0..<frames {
             let angle = 4 * Double.pi * Double(k) / Double(frames)
             let pose = builder.pose(rotation: angle, visibility: .shown, time: 0)
-            let t0 = monotonicSeconds()
+            let t0 = monotonicNow()
             painter.paint(pose)
-            let t1 = monotonicSeconds()
+            let t1 = monotonicNow()
             destination.withFrameTarget { copy(painter.frame, to: $0, rotation: rotation) }
-            let t2 = monotonicSeconds()
+            let t2 = monotonicNow()
             paint.append(t1 - t0)
             copyTimes.append(t2 - t1)
             total.append(t2 - t0)
@@ -95,11 +96,11 @@ struct BenchCommand: ParsableCommand {
             let frame = painter.frame
             scratch.withUnsafeMutablePixels { d in
                 frame.withUnsafePixels { s in
-                    let t3 = monotonicSeconds()
+                    let t3 = monotonicNow()
                     memset(d, Int32(truncatingIfNeeded: k), bytes)
-                    let t4 = monotonicSeconds()
+                    let t4 = monotonicNow()
                     memcpy(d, s, min(bytes, frame.stride * frame.height))
-                    let t5 = monotonicSeconds()
+                    let t5 = monotonicNow()
                     sets.append(t4 - t3)
                     copies.append(t5 - t4)
                 }
@@ -135,26 +136,17 @@ struct BenchResult {
 
     var ratio: Double { memcpy > 0 ? total.median / memcpy : 0 }
 
-    private static func ms(_ s: Double) -> String {
-        let v = (s * 1000 * 1000).rounded() / 1000
-        var text = String(v)
-        if let dot = text.firstIndex(of: ".") {
-            let decimals = text.distance(from: dot, to: text.endIndex) - 1
-            text += String(repeating: "0", count: max(0, 3 - decimals))
-        }
-        return text
-    }
 
     var table: String {
         func row(_ name: String, _ s: Stats) -> String {
-            "  \(name.padding(8)) median \(Self.ms(s.median)) ms   min \(Self.ms(s.min)) ms   max \(Self.ms(s.max)) ms"
+            "  \(name.padding(8)) median \(fixed(s.median * 1000, 3)) ms   min \(fixed(s.min * 1000, 3)) ms   max \(fixed(s.max * 1000, 3)) ms"
         }
         return """
             \(size) with \(items) items, \(frames) frames, rotation \(rotation):
             \(row("paint", paint))
             \(row("copy", copy))
             \(row("total", total))
-              memset   \(Self.ms(memset)) ms   memcpy \(Self.ms(memcpy)) ms   total/memcpy \((ratio * 100).rounded() / 100) (per-frame median \((pairedRatio * 100).rounded() / 100))
+              memset   \(fixed(memset * 1000, 3)) ms   memcpy \(fixed(memcpy * 1000, 3)) ms   total/memcpy \(fixed(ratio, 2)) (per-frame median \(fixed(pairedRatio, 2)))
             \(spinTable)
             """
     }
@@ -165,33 +157,29 @@ struct BenchResult {
         return """
               spin (\(s.frames) frames at 60 Hz, \(s.buffers) buffers\(s.damageLimited ? "" : ", full copies")):
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
-            (full frame \(frame)), total \(s.total) = \(Double(s.total * 1000 / max(1, s.fullBytes)) / 10)% of full copies
-                paint+copy median \(Self.ms(paintCopy.median)) ms   max \(Self.ms(paintCopy.max)) ms   paint+copy/memcpy \(((memcpy > 0 ? paintCopy.median / memcpy : 0) * 100).rounded() / 100)
-                second spin, caches warm: paint+copy median \(Self.ms(warm.median)) ms   max \(Self.ms(warm.max)) ms   paint+copy/memcpy \(((memcpy > 0 ? warm.median / memcpy : 0) * 100).rounded() / 100)
+            (full frame \(frame)), total \(s.total) = \(fixed(Double(s.total) * 100 / Double(max(1, s.fullBytes)), 1))% of full copies
+                paint+copy median \(fixed(paintCopy.median * 1000, 3)) ms   max \(fixed(paintCopy.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
+                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
             """
     }
 
     var json: String {
-        func stats(_ s: Stats) -> String {
-            "{\"median_ms\": \(s.median * 1000), \"min_ms\": \(s.min * 1000), \"max_ms\": \(s.max * 1000)}"
+        func stats(_ s: Stats) -> EventLine.Value {
+            .object([("median_ms", .number(s.median * 1000)), ("min_ms", .number(s.min * 1000)), ("max_ms", .number(s.max * 1000))])
         }
-        return "{\"width\": \(size.width), \"height\": \(size.height), \"items\": \(items), \"frames\": \(frames), "
-            + "\"rotation\": \(rotation), \"paint\": \(stats(paint)), \"copy\": \(stats(copy)), \"total\": \(stats(total)), "
-            + "\"spin_frames\": \(spin.frames), \"spin_buffers\": \(spin.buffers), \"spin_scanout_bytes\": \(spin.bytes), "
-            + "\"spin_scanout_bytes_total\": \(spin.total), \"spin_full_copy_bytes_total\": \(spin.fullBytes), "
-            + "\"spin_paint_copy_median_ms\": \(Stats(spin.seconds).median * 1000), "
-            + "\"warm_spin_paint_copy_median_ms\": \(Stats(spin.warmSeconds).median * 1000), "
-            + "\"memset_ms\": \(memset * 1000), \"memcpy_ms\": \(memcpy * 1000), \"total_over_memcpy\": \(ratio), \"per_frame_total_over_memcpy\": \(pairedRatio)}"
+        return EventLine([
+            ("width", .int(size.width)), ("height", .int(size.height)), ("items", .int(items)), ("frames", .int(frames)),
+            ("rotation", .int(rotation)), ("paint", stats(paint)), ("copy", stats(copy)), ("total", stats(total)),
+            ("spin_frames", .int(spin.frames)), ("spin_buffers", .int(spin.buffers)), ("spin_scanout_bytes", .ints(spin.bytes)),
+            ("spin_scanout_bytes_total", .int(spin.total)), ("spin_full_copy_bytes_total", .int(spin.fullBytes)),
+            ("spin_paint_copy_median_ms", .number(Stats(spin.seconds).median * 1000)),
+            ("warm_spin_paint_copy_median_ms", .number(Stats(spin.warmSeconds).median * 1000)),
+            ("memset_ms", .number(memset * 1000)), ("memcpy_ms", .number(memcpy * 1000)),
+            ("total_over_memcpy", .number(ratio)), ("per_frame_total_over_memcpy", .number(pairedRatio)),
+        ]).text
     }
 }
 
 private extension String {
     func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
-}
-
-/// CLOCK_MONOTONIC in seconds.
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

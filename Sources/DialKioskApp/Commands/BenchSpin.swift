@@ -1,5 +1,6 @@
 import DialCore
 import DialRender
+import LinuxSystem
 
 /// `bench`'s spin: a fling that turns the ring for about a second, from rest to rest, driven by
 /// DialCore's Dial at 60 Hz, painted and copied into `buffers` scanout buffers in turn (each
@@ -49,7 +50,7 @@ struct BenchSpin {
                 dial.advance(to: time)
                 let index = ages.framesPainted % scanout.count
                 let pose = dial.pose
-                let t0 = monotonicSeconds()
+                let t0 = monotonicNow()
                 var written = 0
                 scanout[index].withFrameTarget { t in
                     var target = ages.next(t, buffer: index)
@@ -58,7 +59,7 @@ struct BenchSpin {
                     _ = copier.copy(painter.frame, damage: damage, to: target)
                     written = copier.lastCopiedPixels * 4
                 }
-                let elapsed = monotonicSeconds() - t0
+                let elapsed = monotonicNow() - t0
                 ages.painted(buffer: index)
                 spinFrames += 1
                 time += Self.refresh

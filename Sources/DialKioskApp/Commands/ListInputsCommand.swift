@@ -63,7 +63,7 @@ struct ListInputsCommand: ParsableCommand {
         defer { signals.close() }
         let timer = try exitAfter.map { try ExitTimer(seconds: $0) }
         defer { timer?.close() }
-        print("{\"event\":\"watching\",\"seat\":\"\(input.seat)\"}")
+        print(Self.watching(seat: input.seat))
         flushStandardOutput()
         while true {
             var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
@@ -81,31 +81,34 @@ struct ListInputsCommand: ParsableCommand {
         }
     }
 
+    /// The first line of `--watch`, once the seat's devices are open.
+    static func watching(seat: String) -> String {
+        EventLine([("event", .string("watching")), ("seat", .string(seat))]).text
+    }
+
     /// One input event as a JSON object on one line.
     static func json(_ event: InputEvent) -> String {
         switch event {
         case let .touch(t):
-            return "{\"event\":\"touch\",\"slot\":\(t.slot),\"phase\":\"\(t.phase.rawValue)\",\"x\":\(number(t.x)),\"y\":\(number(t.y)),\"time\":\(number(t.time))}"
+            return EventLine([("event", .string("touch")), ("slot", .int(t.slot)), ("phase", .string(t.phase.rawValue)),
+                              ("x", .number(t.x)), ("y", .number(t.y)), ("time", .number(t.time))]).text
         case let .command(command, time):
-            let body: String
+            let body: [(String, EventLine.Value)]
             switch command {
-            case let .step(n): body = "\"command\":\"step\",\"by\":\(n)"
-            case .first: body = "\"command\":\"first\""
-            case .activate: body = "\"command\":\"activate\""
+            case let .step(n): body = [("command", .string("step")), ("by", .int(n))]
+            case .first: body = [("command", .string("first"))]
+            case .activate: body = [("command", .string("activate"))]
+            case .back: body = [("command", .string("back"))]
             }
-            return "{\"event\":\"command\",\(body),\"time\":\(number(time))}"
+            return EventLine([("event", .string("command"))] + body + [("time", .number(time))]).text
         }
-    }
-
-    private static func number(_ v: Double) -> String {
-        v.isFinite ? String((v * 1_000_000).rounded() / 1_000_000) : "null"
     }
 
     /// The listing as aligned text lines, a header first.
     static func table(_ devices: [InputDeviceInfo]) -> [String] {
         let header = ["DEVICE", "CAPABILITIES", "SIZE_MM", "CALIBRATION", "SEAT", "NAME"]
         let rows = devices.sorted { $0.sysname.compare(numeric: $1.sysname) }.map { d -> [String] in
-            let size = d.sizeMillimetres.map { "\(format($0.width))x\(format($0.height))" } ?? "-"
+            let size = d.sizeMillimetres.map { "\(fixed($0.width, 1, trimmed: true))x\(fixed($0.height, 1, trimmed: true))" } ?? "-"
             return [d.sysname, d.capabilities.names, size, d.acceptsCalibration ? "yes" : "no", d.seat, d.name]
         }
         let all = [header] + rows
@@ -115,11 +118,6 @@ struct ListInputsCommand: ParsableCommand {
                 column < widths.count ? text.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0) : text
             }.joined()
         }
-    }
-
-    private static func format(_ mm: Double) -> String {
-        let tenths = (mm * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 }
 

@@ -18,7 +18,9 @@ struct RenderCommand: ParsableCommand {
         abstract: "Paint one frame of the dial into a PNG file.",
         discussion: """
             The PNG holds exactly what the scanout buffer would: with --rotate 90 or 270 the dial \
-            is laid out on the turned (portrait) frame and the picture is turned onto the panel.
+            is laid out on the turned (portrait) frame and the picture is turned onto the panel. \
+            With --path the ring of that item is painted at rest on its first item (--angle turns \
+            it further), the hub showing the item's label, as `run` shows it when it opens.
             """
     )
 
@@ -40,6 +42,9 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Configuration file (menu, theme, physics); the demo menu when omitted.", valueName: "FILE"))
     var config: String?
+
+    @Option(help: ArgumentHelp("Paint the ring of this item (ids from the top ring, e.g. drinks/coffee).", valueName: "PATH"))
+    var path: String?
 
     @Option(help: ArgumentHelp("PNG file to write.", valueName: "FILE"))
     var out: String
@@ -64,9 +69,28 @@ struct RenderCommand: ParsableCommand {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
             let setup = DialSetup(config: config, width: logical.width, height: logical.height)
+            let ring = try path.map { try Self.ring(named: $0, in: setup.menu) } ?? .top
+            let rest = ring.isTop ? 0 : setup.restRotation(ofRing: ring)
             let painter = try setup.makePainter()
-            painter.paint(setup.pose(rotation: angle, showProgress: showProgress))
+            painter.paint(setup.pose(rotation: rest + angle, showProgress: showProgress, ring: ring))
             try PNGWriter.write(painter.frame.rotated(rotation), to: out)
         }
+    }
+
+    /// The ring `text` names in `menu`, or a usage error naming the first id that is not an
+    /// item with a ring of its own.
+    static func ring(named text: String, in menu: MenuTree) throws -> MenuPath {
+        guard let path = MenuPath(parsing: text) else {
+            throw ValidationError("--path '\(text.oneLine())': expected item ids separated by '/', such as drinks/coffee")
+        }
+        for ring in path.prefixes where menu.items(ofRing: ring) == nil {
+            let id = (ring.last ?? "").oneLine()
+            guard menu.node(at: ring) != nil else {
+                let parent = ring.parent.isTop ? "the top ring" : "ring '\(ring.parent.description.oneLine())'"
+                throw ValidationError("--path '\(text.oneLine())': \(parent) has no item '\(id)'")
+            }
+            throw ValidationError("--path '\(text.oneLine())': item '\(id)' has no items of its own")
+        }
+        return path
     }
 }

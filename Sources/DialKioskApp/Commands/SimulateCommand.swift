@@ -14,7 +14,8 @@ struct SimulateCommand: ParsableCommand {
             Input: JSON Lines, one touch sample per line:
               {"t": 0.016, "type": "down", "x": 400, "y": 120, "slot": 0}
             (t in seconds, x/y in screen pixels, type down|motion|up|cancel, slot optional.)
-            Output: one JSON object per line for selected, activated and rest events. The run
+            Output: one JSON object per line for selected, activated, opened, closed and rest
+            events, as `run` prints them (selected and activated name the item's path). The run
             ends when the script is over and the ring is at rest; a run that ends with a finger
             down or at --max-seconds ends with an "unfinished" event. A script in a file is
             checked whole before it runs; one on a pipe runs as it arrives.
@@ -88,7 +89,7 @@ struct SimulateCommand: ParsableCommand {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
             let setup = DialSetup(config: config, width: size.width, height: size.height)
-            let menu = setup.items
+            let menu = setup.menu
             let geometry = setup.geometry
             let dial = setup.makeDial()
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
@@ -98,7 +99,7 @@ struct SimulateCommand: ParsableCommand {
             var out = LineWriter.standardOutput
             var memory = LineWriter(fd: 2)
             func onEvent(_ event: DialEvent, frames: Int) throws {
-                if !quiet { try out.write(EventLine.dialEvent(event, items: menu, frames: frames).text) }
+                if !quiet { try out.write(EventLine.dialEvent(event, menu: menu, frames: frames).text) }
             }
             func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
                 try recorder?.write(pose)

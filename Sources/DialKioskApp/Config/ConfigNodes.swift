@@ -52,6 +52,9 @@ struct ConfigSection {
         return value
     }
 
+    /// The line of `key` itself (a block list's value starts on the line after it).
+    func keyLine(_ key: String) -> Int? { entries.first { $0.key == key }?.keyNode.mark?.line }
+
     func error(_ key: String, _ node: Node?, _ message: String) -> ConfigError {
         ConfigError(file: file, line: (node ?? self.node).mark?.line, key: keyPath(key), message: message)
     }

@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import Yams
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
@@ -6,7 +7,7 @@ import Yams
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour"]
-    static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds"]
+    static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items"]
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     static let displayKeys = ["device", "connector", "mode", "rotation"]
@@ -28,7 +29,7 @@ public enum ConfigParser {
         let document = try ConfigSection(file: file, path: "", node: root, known: rootKeys)
 
         var config = KioskConfig()
-        if let items = try parseItems(document) { config.items = items }
+        if let menu = try ConfigItemReader.menu(of: document) { config.menu = menu }
         if let theme = try document.section("theme", known: themeKeys) { config.theme = try parseTheme(theme) }
         if let physics = try document.section("physics", known: physicsKeys) {
             config.physics = try parsePhysics(physics)
@@ -38,76 +39,22 @@ public enum ConfigParser {
         }
         if let input = try document.section("input", known: inputKeys) { config.input = try parseInput(input) }
         if let behaviour = try document.section("behaviour", known: behaviourKeys) {
-            config.behaviour = try parseBehaviour(behaviour, items: config.items)
+            config.behaviour = try parseBehaviour(behaviour, menu: config.menu)
         }
         return config
     }
 
     // MARK: sections
 
-    static func parseItems(_ document: ConfigSection) throws -> [MenuItem]? {
-        guard let node = document.entryNode("items") else { return nil }
-        guard case .sequence(let sequence) = node else {
-            throw document.error("items", node, "expected a list of items (each a mapping with id, label, color), "
-                                 + "got \(ConfigSection.describe(node))")
-        }
-        guard !sequence.isEmpty else {
-            throw document.error("items", node, "the menu needs at least one item")
-        }
-        if sequence.count > ConfigLimits.items {
-            let extra = sequence[ConfigLimits.items]
-            throw ConfigError(file: document.file, line: extra.mark?.line, key: "items[\(ConfigLimits.items)]",
-                              message: "the dial shows at most \(ConfigLimits.items) items legibly; "
-                                  + "this list has \(sequence.count)")
-        }
-        var items: [MenuItem] = []
-        var firstLine: [String: Int] = [:]
-        for (i, itemNode) in sequence.enumerated() {
-            let item = try ConfigSection(file: document.file, path: "items[\(i)]", node: itemNode, known: itemKeys)
-            guard let id = try item.string("id") else {
-                throw ConfigError(file: document.file, line: itemNode.mark?.line, key: item.keyPath("id"),
-                                  message: "every item needs an id")
-            }
-            guard ConfigValues.isValidID(id) else {
-                throw item.error("id", item.value("id"),
-                                 "expected letters, digits, '-', '_' or '.' (at most 64), got '\(id)'")
-            }
-            if let line = firstLine[id] {
-                throw item.error("id", item.value("id"), "duplicate item id '\(id)' (first used on line \(line))")
-            }
-            firstLine[id] = item.value("id")?.mark?.line ?? 0
-            let label = try item.name("label") ?? id
-            let characters = label.unicodeScalars.count
-            guard characters <= ConfigLimits.labelCharacters else {
-                throw item.error("label", item.value("label"),
-                                 "at most \(ConfigLimits.labelCharacters) characters, got \(characters)")
-            }
-            let color = try item.color("color") ?? DemoMenu.paletteColor(i)
-            let icon = try item.name("icon")
-            if let icon, !icon.hasPrefix("/") {
-                throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
-            }
-            let command = try item.argv("command")
-            let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 },
-                                          "of seconds between 1 and 86400")
-            items.append(MenuItem(id: id, label: label, color: color, iconPath: icon, command: command,
-                                  commandTimeout: timeout))
-        }
-        return items
-    }
-
-    static func parseTheme(_ section: ConfigSection) throws -> KioskConfig.Theme {
-        var theme = KioskConfig.Theme()
-        if let c = try section.color("background") { theme.background = c }
-        if let c = try section.color("ring") { theme.ring = c }
-        if let c = try section.color("hub") { theme.hub = c }
-        if let c = try section.color("label") { theme.label = c }
-        if let font = try section.name("font") {
-            // A slash means a file; anything else is a fontconfig family name.
-            theme.font = font.contains("/") ? .path(font) : .family(font)
-        }
+    static func parseTheme(_ section: ConfigSection) throws -> Theme {
+        let demo = Theme()
+        var theme = Theme(background: try section.color("background") ?? demo.backgroundBottom,
+                          ring: try section.color("ring") ?? demo.ringColor,
+                          hub: try section.color("hub") ?? demo.hubColor,
+                          label: try section.color("label") ?? demo.lightLabelColor)
+        if let font = try section.name("font") { theme.setFont(font) }
         if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
-            theme.labelSize = size
+            theme.labelPixels = size
         }
         return theme
     }
@@ -148,10 +95,9 @@ public enum ConfigParser {
             display.connector = connector
         }
         if let text = try section.string("mode", expecting: "WxH or WxH@Hz") {
-            guard let mode = ConfigValues.mode(text) else {
-                throw section.error("mode", section.value("mode"), "expected WxH or WxH@Hz (like 1280x800@60), got '\(text)'")
+            do { display.mode = try ModeRequest(parsing: text) } catch {
+                throw section.error("mode", section.value("mode"), "\(error)")
             }
-            display.mode = mode
         }
         if let text = try section.string("rotation", expecting: "0, 90, 180 or 270") {
             guard let degrees = Int(text), let rotation = DisplayRotation(degrees: degrees) else {
@@ -166,23 +112,21 @@ public enum ConfigParser {
         var input = KioskConfig.Input()
         if let seat = try section.name("seat") { input.seat = seat }
         if let text = try section.string("calibration", expecting: "six numbers \"a b c d e f\"") {
-            guard let matrix = ConfigValues.calibration(text) else {
+            do { input.calibration = try CalibrationMatrix(parsing: text) } catch {
                 throw section.error("calibration", section.value("calibration"),
                                     "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
             }
-            input.calibration = matrix
         }
         return input
     }
 
-    static func parseBehaviour(_ section: ConfigSection, items: [MenuItem]) throws -> KioskConfig.Behaviour {
+    static func parseBehaviour(_ section: ConfigSection, menu: MenuTree) throws -> KioskConfig.Behaviour {
         var behaviour = KioskConfig.Behaviour()
-        if let id = try section.name("default_item") {
-            guard items.contains(where: { $0.id == id }) else {
-                throw section.error("default_item", section.value("default_item"),
-                                    "no item has the id '\(id)'; ids: " + items.map(\.id).joined(separator: ", "))
+        if let text = try section.name("default_item") {
+            if let problem = defaultItemProblem(text, in: menu) {
+                throw section.error("default_item", section.value("default_item"), problem)
             }
-            behaviour.defaultItem = id
+            behaviour.defaultItem = text
         }
         if let s = try section.number("return_after_seconds", where: { $0 >= 0 && $0 <= 86_400 },
                                       "of seconds between 0 (never) and 86400") {
@@ -200,6 +144,22 @@ public enum ConfigParser {
             behaviour.commandTimeout = s
         }
         return behaviour
+    }
+
+    /// Why `text` names no item of `menu` (a top-level id, or a path such as `drinks/coffee`);
+    /// nil when it names one.
+    static func defaultItemProblem(_ text: String, in menu: MenuTree) -> String? {
+        guard let path = MenuPath(parsing: text), !path.isBack else {
+            return "expected an item id or a path of ids such as drinks/coffee, got '\(text)'"
+        }
+        // The first ring on the way down that lacks the next id is the one to name.
+        for prefix in path.prefixes where menu.node(at: prefix) == nil {
+            let ids = (menu.items(ofRing: prefix.parent) ?? []).map(\.id).joined(separator: ", ")
+            if prefix.parent.isTop { return "no item has the id '\(prefix.last ?? "")'; ids: " + ids }
+            if menu.items(ofRing: prefix.parent) == nil { return "item '\(prefix.parent)' opens no ring, so '\(text)' names nothing" }
+            return "ring '\(prefix.parent)' has no item '\(prefix.last ?? "")'; its ids: " + ids
+        }
+        return nil
     }
 
     // MARK: YAML syntax

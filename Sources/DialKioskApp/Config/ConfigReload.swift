@@ -27,7 +27,8 @@ enum ConfigReload {
 
     static func changes(from old: KioskConfig, to new: KioskConfig) -> Changes {
         var changes: Changes = []
-        if old.items != new.items { changes.insert(.items) }
+        // The whole menu: a change in a ring below the top is a change of items too.
+        if old.menu != new.menu { changes.insert(.items) }
         if old.theme != new.theme { changes.insert(.theme) }
         if old.physics != new.physics { changes.insert(.physics) }
         if old.display != new.display { changes.insert(.display) }

@@ -1,10 +1,15 @@
+import DialCore
+
 /// The one line `check-config` prints for a valid file.
 enum ConfigSummary {
     static func line(_ config: KioskConfig, file: String) -> String {
-        let items = config.items
+        let items = config.items, menu = config.menu
         var parts: [String] = []
         parts.append("\(items.count) item" + (items.count == 1 ? "" : "s"))
-        let commands = items.filter { $0.command != nil }.count
+        let all = menu.everyItem
+        let rings = menu.ringPaths.count
+        if rings > 1 { parts[0] += " on the top ring, \(all.count) in \(rings) rings" }
+        let commands = all.filter { $0.item.command != nil }.count
         if commands > 0 { parts.append("\(commands) with a command") }
         parts.append("default '\(config.behaviour.defaultItem ?? items.first?.id ?? "-")'")
         let display = config.display
@@ -14,12 +19,8 @@ enum ConfigSummary {
                      + ", rotation \(display.rotation.degrees)")
         parts.append("seat \(config.input.seat)")
         if let minutes = config.behaviour.idleAfterMinutes, config.behaviour.idle != .none {
-            parts.append("\(config.behaviour.idle.rawValue) after \(format(minutes)) min")
+            parts.append("\(config.behaviour.idle.rawValue) after \(fixed(minutes, 6, trimmed: true)) min")
         }
         return "\(file): OK: " + parts.joined(separator: "; ")
-    }
-
-    private static func format(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
     }
 }

@@ -9,6 +9,9 @@ public enum ConfigLimits {
     /// Items on the dial: at 64 the discs at rest are already small on a 1920x1080 panel; more
     /// cannot be told apart or read.
     public static let items = 64
+    /// Items in all the rings of a nested menu together: every ring's labels and icons are
+    /// prepared at start and at each reload, so the whole tree, not only a ring, must stay small.
+    public static let totalItems = 512
     /// Unicode code points of a label: two lines' worth at the largest size; the painter fits
     /// what is shown in the item's disc.
     public static let labelCharacters = 200
@@ -44,26 +47,6 @@ enum ConfigValues {
         return RGBColor(hex: value)
     }
 
-    /// `WxH` or `WxH@Hz`, for example `1920x1080` or `800x480@60`.
-    static func mode(_ text: String) -> DisplayMode? {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard size.count == 2, let width = positiveInt(size[0]), let height = positiveInt(size[1]) else {
-            return nil
-        }
-        guard parts.count == 2 else { return DisplayMode(width: width, height: height) }
-        guard let hz = number(String(parts[1])), hz > 0, hz <= 1000 else { return nil }
-        return DisplayMode(width: width, height: height, refresh: hz)
-    }
-
-    /// Six numbers separated by spaces, as udev's LIBINPUT_CALIBRATION_MATRIX writes them.
-    static func calibration(_ text: String) -> Calibration? {
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-        let values = fields.compactMap { number(String($0)) }
-        guard fields.count == 6, values.count == 6 else { return nil }
-        return Calibration(values[0], values[1], values[2], values[3], values[4], values[5])
-    }
-
     /// A finite decimal number (YAML's plain forms: `1`, `0.92`, `-3`, `1e-3`); no hex, no inf/nan.
     static func number(_ text: String) -> Double? {
         guard !text.isEmpty, text.utf8.allSatisfy({ isNumberByte($0) }) else { return nil }
@@ -87,12 +70,6 @@ enum ConfigValues {
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
                 || scalar == "-" || scalar == "_" || scalar == "."
         }
-    }
-
-    private static func positiveInt<S: StringProtocol>(_ text: S) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = Int(text), value > 0, value <= 16384 else { return nil }
-        return value
     }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {

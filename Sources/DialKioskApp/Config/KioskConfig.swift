@@ -1,9 +1,14 @@
 import DialCore
+import DialRender
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.
 public struct KioskConfig: Sendable, Equatable {
-    public var items: [MenuItem]
+    /// The top ring's items (a flat menu's only ring). Setting them alone (the demo menu,
+    /// `--items N`) makes the menu that one ring.
+    public var items: [MenuItem] {
+        didSet { if let nested, nested.top.map(\.item) != items { self.nested = nil } }
+    }
     public var theme: Theme
     public var physics: Physics
     public var display: Display
@@ -20,38 +25,31 @@ public struct KioskConfig: Sendable, Equatable {
         self.behaviour = behaviour
     }
 
-    /// The configuration used when no file is given: the demo menu with every default.
-    public static let demo = KioskConfig()
-
-    /// Colours, font and text size of the painted dial.
-    public struct Theme: Sendable, Equatable {
-        public var background: RGBColor
-        /// The ring (track) the items sit on.
-        public var ring: RGBColor
-        public var hub: RGBColor
-        /// Text colour of item labels and of the hub's large label.
-        public var label: RGBColor
-        public var font: FontChoice
-        /// Label text size in pixels at item scale 1.
-        public var labelSize: Double?
-
-        public init(background: RGBColor = RGBColor(hex: 0x0A0D13), ring: RGBColor = RGBColor(hex: 0x2E3949),
-                    hub: RGBColor = RGBColor(hex: 0x1A212D), label: RGBColor = RGBColor(hex: 0xFFFFFF),
-                    font: FontChoice = .family("DejaVu Sans"), labelSize: Double? = nil) {
-            self.background = background
-            self.ring = ring
-            self.hub = hub
-            self.label = label
-            self.font = font
-            self.labelSize = labelSize
+    /// The menu with every ring: `items` is its top ring; a file's nested `items:` are kept here.
+    public var menu: MenuTree {
+        get { nested ?? Self.flatMenu(items) }
+        set {
+            items = newValue.top.map(\.item)
+            nested = newValue.ringPaths.count > 1 ? newValue : nil
         }
     }
 
-    /// How labels find their font: a fontconfig family name, or a font file.
-    public enum FontChoice: Sendable, Equatable {
-        case family(String)
-        case path(String)
+    /// A menu with rings below the top, while its top ring is still `items` (nil for a flat
+    /// one, so a flat file's configuration equals the same items set in code).
+    private var nested: MenuTree?
+
+    /// `items` as a one-ring menu. Only a list built in code can break MenuTree's rules (the
+    /// parser refuses repeated and path-breaking ids): such items are left out, first one kept,
+    /// rather than failing.
+    private static func flatMenu(_ items: [MenuItem]) -> MenuTree {
+        if let tree = try? MenuTree(flat: items) { return tree }
+        var seen = Set<String>()
+        let kept = items.filter { MenuTree.problems(in: [MenuNode($0)]).isEmpty && seen.insert($0.id).inserted }
+        return (try? MenuTree(flat: kept)) ?? MenuTree.empty
     }
+
+    /// The configuration used when no file is given: the demo menu with every default.
+    public static let demo = KioskConfig()
 
     /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent").
     public struct Physics: Sendable, Equatable {
@@ -83,10 +81,10 @@ public struct KioskConfig: Sendable, Equatable {
         /// A connector name such as HDMI-A-1 or Virtual-1; nil picks the first connected one.
         public var connector: String?
         /// A mode; nil uses the connector's preferred mode.
-        public var mode: DisplayMode?
+        public var mode: ModeRequest?
         public var rotation: DisplayRotation
 
-        public init(device: String? = nil, connector: String? = nil, mode: DisplayMode? = nil,
+        public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
                     rotation: DisplayRotation = .none) {
             self.device = device
             self.connector = connector
@@ -99,9 +97,9 @@ public struct KioskConfig: Sendable, Equatable {
     public struct Input: Sendable, Equatable {
         public var seat: String
         /// libinput's calibration matrix (the first two rows, normalized); nil keeps the device's own.
-        public var calibration: Calibration?
+        public var calibration: CalibrationMatrix?
 
-        public init(seat: String = "seat0", calibration: Calibration? = nil) {
+        public init(seat: String = "seat0", calibration: CalibrationMatrix? = nil) {
             self.seat = seat
             self.calibration = calibration
         }
@@ -148,39 +146,4 @@ public struct KioskConfig: Sendable, Equatable {
         /// Stay as it is.
         case none
     }
-}
-
-/// A display mode request, "WxH" or "WxH@Hz".
-public struct DisplayMode: Sendable, Equatable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    /// Vertical refresh in Hz; nil takes the connector's preferred (or highest) rate at that size.
-    public var refresh: Double?
-
-    public init(width: Int, height: Int, refresh: Double? = nil) {
-        self.width = width
-        self.height = height
-        self.refresh = refresh
-    }
-
-    public var description: String {
-        guard let refresh else { return "\(width)x\(height)" }
-        let whole = refresh.rounded() == refresh
-        return "\(width)x\(height)@" + (whole ? String(Int(refresh)) : String(refresh))
-    }
-}
-
-/// libinput's calibration matrix: x' = a x + b y + c, y' = d x + e y + f, in normalized (0...1)
-/// device coordinates (LIBINPUT_CALIBRATION_MATRIX, "a b c d e f").
-public struct Calibration: Sendable, Equatable {
-    public var a, b, c, d, e, f: Double
-
-    public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ e: Double, _ f: Double) {
-        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
-    }
-
-    public static let identity = Calibration(1, 0, 0, 0, 1, 0)
-
-    /// The six values in libinput's order.
-    public var values: [Double] { [a, b, c, d, e, f] }
 }

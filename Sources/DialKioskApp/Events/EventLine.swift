@@ -1,13 +1,19 @@
 import DialCore
 
-/// One JSON object on one line, keys in the order given: the event format shared by `simulate`,
-/// `run` and the control socket. Numbers print in their shortest exact form so a reader gets back
-/// the same Double.
+/// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
+/// event lines of `simulate`, `run` and the control socket, `list-inputs --watch` and `bench --json`. One
+/// spacing (`{"key": value, "key": value}`); every string, keys included, is escaped; numbers
+/// print in their shortest exact form so a reader gets back the same Double.
 struct EventLine {
-    enum Value {
+    indirect enum Value {
         case number(Double)
         case int(Int)
         case string(String)
+        /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
+        case strings([String])
+        case ints([Int])
+        /// A nested object, keys in the order given.
+        case object([(String, Value)])
         case null
     }
 
@@ -15,22 +21,25 @@ struct EventLine {
 
     init(_ fields: [(String, Value)]) { self.fields = fields }
 
-    var text: String {
-        var out = "{"
-        for (i, (key, value)) in fields.enumerated() {
-            if i > 0 { out += ", " }
-            out += Self.quote(key) + ": "
-            switch value {
-            case .number(let d): out += d.isFinite ? "\(d)" : "null"
-            case .int(let n): out += "\(n)"
-            case .string(let s): out += Self.quote(s)
-            case .null: out += "null"
-            }
-        }
-        return out + "}"
+    var text: String { Self.object(fields) }
+
+    private static func object(_ fields: [(String, Value)]) -> String {
+        "{" + fields.map { key, value in quote(key) + ": " + json(value) }.joined(separator: ", ") + "}"
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    private static func json(_ value: Value) -> String {
+        switch value {
+        case .number(let d): return shortestExact(d)
+        case .int(let n): return "\(n)"
+        case .string(let s): return quote(s)
+        case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
+        case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
+        case .object(let fields): return object(fields)
+        case .null: return "null"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters (C0 and DEL) escaped.
     static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -40,7 +49,7 @@ struct EventLine {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
@@ -49,17 +58,25 @@ struct EventLine {
         return out + "\""
     }
 
-    /// The line for a dial event; `frames` is added to `rest` events.
-    static func dialEvent(_ event: DialEvent, items: [MenuItem], frames: Int) -> EventLine {
-        func item(_ i: Int) -> [(String, Value)] {
-            guard items.indices.contains(i) else { return [("index", .int(i))] }
-            return [("index", .int(i)), ("id", .string(items[i].id)), ("label", .string(items[i].label))]
+    /// The line for a dial event; `frames` is added to `rest` events. `selected` and
+    /// `activated` name the item by its index in its ring (null for a back item), id, label and
+    /// path; `opened` and `closed` name the item whose ring it is.
+    static func dialEvent(_ event: DialEvent, menu: MenuTree, frames: Int) -> EventLine {
+        func item(_ path: MenuPath) -> [(String, Value)] {
+            let item = path.isBack ? MenuTree.backItem : menu.node(at: path)?.item
+            return [("id", .string(item?.id ?? path.last ?? "")), ("label", .string(item?.label ?? "")),
+                    ("path", .strings(path.ids))]
         }
+        func head(_ t: Double, _ name: String) -> [(String, Value)] { [("t", .number(t)), ("event", .string(name))] }
         switch event {
-        case .selected(let i, let t):
-            return EventLine([("t", .number(t)), ("event", .string("selected"))] + item(i))
-        case .activated(let i, let t):
-            return EventLine([("t", .number(t)), ("event", .string("activated"))] + item(i))
+        case .selected(let i, let path, let t):
+            return EventLine(head(t, "selected") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+        case .activated(let i, let path, let t):
+            return EventLine(head(t, "activated") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+        case .opened(let path, let t):
+            return EventLine(head(t, "opened") + item(path))
+        case .closed(let path, let t):
+            return EventLine(head(t, "closed") + item(path))
         case .rest(let t, let rotation, let index):
             return EventLine([("event", .string("rest")), ("t", .number(t)), ("rotation", .number(rotation)),
                               ("index", index.map { .int($0) } ?? .null), ("frames", .int(frames))])

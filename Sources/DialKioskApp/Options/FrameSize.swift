@@ -1,6 +1,7 @@
 import ArgumentParser
+import DialCore
 
-/// `WxH` on the command line, e.g. `800x480`.
+/// `WxH` on the command line, e.g. `800x480`: a mode without a rate, parsed by `ModeRequest`.
 struct FrameSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
     var width: Int
     var height: Int
@@ -11,10 +12,8 @@ struct FrameSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
     }
 
     init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
-        self.init(width: w, height: h)
+        guard let size = try? ModeRequest(parsing: argument, allowingRate: false) else { return nil }
+        self.init(width: size.width, height: size.height)
     }
 
     var description: String { "\(width)x\(height)" }

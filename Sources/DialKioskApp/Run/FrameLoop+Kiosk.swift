@@ -8,8 +8,7 @@ extension FrameLoop {
         for action in actions {
             switch action {
             case .returnToDefault:
-                guard let service, !service.config.items.isEmpty else { continue }
-                report(dial.select(index: service.config.defaultIndex, at: time))
+                report(dial.returnToTop(at: time))
                 try frameIfDue(at: time)
             case .dim, .blank, .wake:
                 log("screen: \(action)")
@@ -19,18 +18,23 @@ extension FrameLoop {
         }
     }
 
-    /// `select <id>`, `activate`, `show`, `hide`, `reload`. Each counts as activity, so a
-    /// command also wakes a dark screen.
+    /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
+    /// so a command also wakes a dark screen.
     func perform(_ request: ControlServer.Request, at time: Double) throws {
         guard let service else { return }
         switch request.command {
-        case .select(let id):
-            guard let index = service.config.items.firstIndex(where: { $0.id == id }) else {
-                service.replyError(request, "no item with id '\(id)'", now: time)
+        case .select(let path):
+            // Checked first: a path that names nothing must not wake a dark screen.
+            guard service.config.menu.isSlot(path) else {
+                let what = path.depth == 1 ? "id" : "path"
+                service.replyError(request, "no item with \(what) '\(path)'", now: time)
                 return
             }
             try apply(service.wake(now: time), at: time)
-            report(dial.select(index: index, at: time))
+            report(dial.select(path: path, at: time) ?? [])
+        case .back:
+            try apply(service.wake(now: time), at: time)
+            report(dial.handle(.command(.back, time: time)))
         case .activate:
             try apply(service.wake(now: time), at: time)
             report(dial.handle(.command(.activate, time: time)))
@@ -53,7 +57,9 @@ extension FrameLoop {
     func reload(at time: Double) throws {
         guard let service else { return }
         let oldItems = service.config.items
-        let keptID = dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
+        // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
+        let ring = dial.pose.ring
+        let keptID = ring.ids.first ?? dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let rebuild = self.rebuild
         let applied = service.reload(now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }

@@ -2,7 +2,7 @@ import DialCore
 import Glibc
 import LinuxSystem
 
-/// The dial as the loop drives it (DialCore's `Dial`; tests use a scripted one).
+/// The dial as the loop drives it (DialCore's `MenuDial`; tests use a scripted one).
 protocol DialDriving: AnyObject {
     func handle(_ event: InputEvent) -> [DialEvent]
     func advance(to time: Double) -> [DialEvent]
@@ -10,13 +10,15 @@ protocol DialDriving: AnyObject {
     var pose: DialPose { get }
     /// The item at 12 o'clock (kept across a reload by its id).
     var selectedIndex: Int? { get }
-    /// Turn item `index` to the top (`select <id>`, return to the default item).
-    func select(index: Int, at time: Double) -> [DialEvent]
+    /// To the top ring and its default item (`behaviour.return_after_seconds`).
+    func returnToTop(at time: Double) -> [DialEvent]
+    /// Slot `path` to the top, changing rings as needed (`select <path>`); nil: no such slot.
+    func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// Fan the items out or fold them into the hub (`show`, `hide`).
     func setShown(_ shown: Bool, at time: Double)
 }
 
-extension Dial: DialDriving {}
+extension MenuDial: DialDriving {}
 
 /// What the loop does with VT switch signals (KMSOutput's display + console; absent off a VT).
 protocol VTSwitching: AnyObject {
@@ -308,10 +310,14 @@ final class FrameLoop {
         }
         for e in events {
             switch e {
-            case .selected(let index, let time):
-                log("selected index=\(index) time=\(fixed(time, 3))")
-            case .activated(let index, let time):
-                log("activated index=\(index) time=\(fixed(time, 3))")
+            case .selected(let index, let path, let time):
+                log("selected index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))")
+            case .activated(let index, let path, let time):
+                log("activated index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))")
+            case .opened(let path, let time):
+                log("opened path=\(path) time=\(fixed(time, 3))")
+            case .closed(let path, let time):
+                log("closed path=\(path) time=\(fixed(time, 3))")
             case .rest(let time, let rotation, let index):
                 log("rest rotation=\(fixed(rotation, 6)) index=\(index.map(String.init) ?? "none") time=\(fixed(time, 3))")
             }

@@ -1,3 +1,5 @@
+import DialCore
+
 /// `--stats`: counts flips and paint time on the frame clock and says, once a second while
 /// frames flow, how many flips there were and how long painting took; and when frames stop.
 struct FrameStats {
@@ -58,16 +60,4 @@ struct FrameStats {
         let avg = flips > 0 ? paintTotal / Double(flips) * 1000 : 0
         return "stats: \(fixed(rate, 1)) flips/s, paint \(fixed(avg, 2)) ms avg, \(fixed(paintMax * 1000, 2)) ms max"
     }
-}
-
-/// `value` with `digits` decimals, without Foundation.
-func fixed(_ value: Double, _ digits: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let n = Int((abs(value) * scale).rounded())
-    let whole = n / Int(scale)
-    var frac = String(n % Int(scale))
-    while frac.count < digits { frac = "0" + frac }
-    let sign = value < 0 && n != 0 ? "-" : ""
-    return digits > 0 ? "\(sign)\(whole).\(frac)" : "\(sign)\(whole)"
 }

@@ -13,7 +13,7 @@ struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The configuration file (YAML; default: none, the demo menu). Its display and input values are the defaults the options below override.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id>, activate, show, hide, reload.", valueName: "path"))
+    @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id or path>, activate, back, show, hide, reload.", valueName: "path"))
     var control: String?
 
     @Option(help: "DRM card node to use (default: the first card with a connected display).")
@@ -54,7 +54,7 @@ struct RunOptions: ParsableArguments {
         valueName: "auto|atomic|legacy"))
     var kmsAPI: KMSAPI.Request = .auto
 
-    var modeRequest: ModeRequest? { mode.flatMap(ModeRequest.init(parsing:)) }
+    var modeRequest: ModeRequest? { mode.flatMap { try? ModeRequest(parsing: $0) } }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
 
     /// The output to drive: each of card, connector, mode and rotation from the command line
@@ -64,13 +64,13 @@ struct RunOptions: ParsableArguments {
         OutputRequest(
             device: device ?? config.device,
             connector: connector ?? config.connector,
-            mode: modeRequest ?? config.mode.map { ModeRequest(width: $0.width, height: $0.height, refreshHz: $0.refresh) },
+            mode: modeRequest ?? config.mode,
             rotation: rotation ?? (config.rotation == .none ? nil : config.rotation))
     }
 
     func validate() throws {
-        if let mode, ModeRequest(parsing: mode) == nil {
-            throw ValidationError("--mode \(mode) is not WxH or WxH@Hz (e.g. 1024x768 or 1920x1080@60)")
+        if let mode {
+            do { _ = try ModeRequest(parsing: mode) } catch { throw ValidationError("--mode: \(error)") }
         }
         if let rotate, DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270")

@@ -3,6 +3,7 @@ import DialRender
 import KMSOutput
 import TouchInput
 import Glibc
+import LinuxSystem
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
@@ -149,7 +150,7 @@ final class RunSession {
         // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
         logger.divert(to: OutputQueue(fd: STDERR_FILENO))
         try loop.start(at: clock())
-        if let fling, let geometry = (loop.dial as? Dial)?.geometry {
+        if let fling, let geometry = (loop.dial as? MenuDial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: clock()))
         }
         let ending = try loop.run()

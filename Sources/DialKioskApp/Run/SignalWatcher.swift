@@ -77,6 +77,3 @@ final class SignalWatcher {
         sigprocmask(SIG_UNBLOCK, &mask, nil)
     }
 }
-
-/// CLOCK_MONOTONIC now, in seconds: the clock of flip timestamps and input events.
-func monotonicNow() -> Double { MonotonicClock.seconds() }

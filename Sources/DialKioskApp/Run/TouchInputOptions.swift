@@ -38,9 +38,7 @@ struct TouchInputOptions: ParsableArguments {
     /// The seat and matrix to use: the command line's where given, else the configuration's
     /// `input` section (whose own defaults are seat0 and no matrix).
     func resolved(with config: KioskConfig.Input) -> (seat: String, calibration: CalibrationMatrix?) {
-        let matrix = touchCalibration != nil ? calibration : config.calibration.flatMap { c in
-            (try? CalibrationMatrix(parsing: c.values.map { "\($0)" }.joined(separator: " "))).flatMap { $0.isIdentity ? nil : $0 }
-        }
+        let matrix = touchCalibration != nil ? calibration : config.calibration.flatMap { $0.isIdentity ? nil : $0 }
         return (seatOption ?? config.seat, matrix)
     }
 

@@ -30,14 +30,16 @@ public final class CommandRunner {
 
     /// A reaped child.
     public struct Finished: Equatable {
-        public var itemID: String
+        /// The item's path, `drinks/coffee` (on the top ring its id).
+        public var itemPath: String
         public var pid: Int32
         public var outcome: Outcome
     }
 
     private struct Running {
         var pid: Int32
-        var itemID: String
+        /// The item's path: ids repeat across rings, paths do not.
+        var itemPath: String
         var program: String
         var timeout: Double
         /// When its group gets SIGTERM (started + timeout).
@@ -54,7 +56,7 @@ public final class CommandRunner {
     /// group if every member died and pids wrapped round to this one within `grace` seconds.
     private struct Leftovers {
         var pgid: Int32
-        var itemID: String
+        var itemPath: String
         var killAt: Double
     }
 
@@ -88,31 +90,35 @@ public final class CommandRunner {
     public var runningCount: Int { running.count }
 
     /// The environment of `item`'s command: ours without systemd's variables, plus the item's
-    /// id and label. Sorted, so it is reproducible.
-    public static func childEnvironment(base: [String: String], item: MenuItem) -> [String] {
+    /// id, label and path (`drinks/coffee/large`; the id on the top ring). Sorted, so it is
+    /// reproducible.
+    public static func childEnvironment(base: [String: String], item: MenuItem, path: MenuPath) -> [String] {
         var env = base.filter { !withheldVariables.contains($0.key) }
         env["DIALKIOSK_ITEM_ID"] = item.id
         env["DIALKIOSK_ITEM_LABEL"] = item.label
+        env["DIALKIOSK_ITEM_PATH"] = path.description
         return env.map { "\($0.key)=\($0.value)" }.sorted()
     }
 
-    /// Starts `item`'s command at `now`, if it has one and it is not still running; after
-    /// `timeout` seconds its process group is terminated. Failures are logged and returned;
-    /// nothing here waits.
+    /// Starts the command of `item` at `path` (nil: the top ring's item of that id) at `now`,
+    /// if it has one and it is not still running; after `timeout` seconds its process group is
+    /// terminated. Failures are logged and returned; nothing here waits.
     @discardableResult
-    public func run(_ item: MenuItem, now: Double, timeout: Double = 30) -> Launch {
+    public func run(_ item: MenuItem, path: MenuPath? = nil, now: Double, timeout: Double = 30) -> Launch {
         guard let argv = item.command, let program = argv.first else { return .noCommand }
-        if let previous = running.first(where: { $0.itemID == item.id }) {
-            logger?.warning("item '\(item.id)': \(program) is still running (pid \(previous.pid)); not started again")
+        let path = path ?? MenuPath([item.id])
+        let name = path.description
+        if let previous = running.first(where: { $0.itemPath == name }) {
+            logger?.warning("item '\(name)': \(program) is still running (pid \(previous.pid)); not started again")
             return .alreadyRunning(pid: previous.pid)
         }
-        switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item)) {
+        switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item, path: path)) {
         case .success(let pid):
-            running.append(Running(pid: pid, itemID: item.id, program: program, timeout: timeout, deadline: now + timeout))
-            logger?.info("item '\(item.id)': started \(program) (pid \(pid))")
+            running.append(Running(pid: pid, itemPath: name, program: program, timeout: timeout, deadline: now + timeout))
+            logger?.info("item '\(name)': started \(program) (pid \(pid))")
             return .started(pid: pid)
         case .failure(let failure):
-            let error = SystemCallError("run the command of item '\(item.id)' (\(program))", errno: failure.rawValue)
+            let error = SystemCallError("run the command of item '\(name)' (\(program))", errno: failure.rawValue)
             logger?.error(error.description)
             return .failed(error)
         }
@@ -133,19 +139,19 @@ public final class CommandRunner {
                 return errno == ECHILD
             }
             let outcome = Self.outcome(status)
-            finished.append(Finished(itemID: child.itemID, pid: pid, outcome: outcome))
+            finished.append(Finished(itemPath: child.itemPath, pid: pid, outcome: outcome))
             switch outcome {
             case .exited(0):
-                logger?.info("item '\(child.itemID)': \(child.program) (pid \(pid)) finished")
+                logger?.info("item '\(child.itemPath)': \(child.program) (pid \(pid)) finished")
             case .exited(let code):
-                logger?.error("item '\(child.itemID)': \(child.program) (pid \(pid)) exited with status \(code)")
+                logger?.error("item '\(child.itemPath)': \(child.program) (pid \(pid)) exited with status \(code)")
             case .killed(let signal):
-                logger?.error("item '\(child.itemID)': \(child.program) (pid \(pid)) killed by signal \(signal)")
+                logger?.error("item '\(child.itemPath)': \(child.program) (pid \(pid)) killed by signal \(signal)")
             }
             // Its group may live on (something it started in the background): end that too.
             if kill(-pid, SIGTERM) == 0 {
-                logger?.warning("item '\(child.itemID)': \(child.program) (pid \(pid)) left processes in its group; sent them SIGTERM")
-                leftovers.append(Leftovers(pgid: pid, itemID: child.itemID, killAt: now + grace))
+                logger?.warning("item '\(child.itemPath)': \(child.program) (pid \(pid)) left processes in its group; sent them SIGTERM")
+                leftovers.append(Leftovers(pgid: pid, itemPath: child.itemPath, killAt: now + grace))
             }
             return true
         }
@@ -156,18 +162,18 @@ public final class CommandRunner {
                 guard now >= killAt else { continue }
                 kill(-child.pid, SIGKILL)
                 running[i].killed = true
-                logger?.error("item '\(child.itemID)': \(child.program) (pid \(child.pid)) outlived SIGTERM by \(Self.seconds(grace)) s; sent SIGKILL")
+                logger?.error("item '\(child.itemPath)': \(child.program) (pid \(child.pid)) outlived SIGTERM by \(Self.seconds(grace)) s; sent SIGKILL")
             } else if now >= child.deadline {
                 kill(-child.pid, SIGTERM)
                 running[i].killAt = now + grace
-                logger?.error("item '\(child.itemID)': \(child.program) (pid \(child.pid)) still running after "
+                logger?.error("item '\(child.itemPath)': \(child.program) (pid \(child.pid)) still running after "
                               + "\(Self.seconds(child.timeout)) s; sent SIGTERM to its process group")
             }
         }
         leftovers.removeAll { group in
             guard now >= group.killAt else { return false }
             if kill(-group.pgid, SIGKILL) == 0 {
-                logger?.error("item '\(group.itemID)': processes left in group \(group.pgid) outlived SIGTERM; sent SIGKILL")
+                logger?.error("item '\(group.itemPath)': processes left in group \(group.pgid) outlived SIGTERM; sent SIGKILL")
             }
             return true
         }

@@ -1,3 +1,4 @@
+import DialCore
 import Glibc
 import LinuxSystem
 
@@ -174,7 +175,7 @@ public final class ControlServer {
     }
 
     private func sendError(_ message: String, to client: Client, now: Double) {
-        enqueue(Array((EventLine.kiosk(.error(time: now, message: message), items: []).text + "\n").utf8), to: client)
+        enqueue(Array((EventLine.kiosk(.error(time: now, message: message), menu: .empty).text + "\n").utf8), to: client)
     }
 
     /// Closes every client and the listener and removes the socket file; safe to call twice.

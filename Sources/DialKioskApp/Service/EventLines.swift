@@ -4,7 +4,7 @@ import DialCore
 /// own events plus the service's life cycle. One vocabulary, one line format (`EventLine`, the
 /// same as `simulate`'s), so a consumer parses one shape.
 enum KioskEvent: Sendable, Equatable {
-    /// selected / activated / rest, as `simulate` prints them (`frames` goes on `rest`).
+    /// selected / activated / rest / opened / closed, as `simulate` prints them (`frames` goes on `rest`).
     case dial(DialEvent, frames: Int)
     /// The dial is on screen (after the first flip).
     case started(time: Double, items: Int)
@@ -18,10 +18,10 @@ enum KioskEvent: Sendable, Equatable {
 
 extension EventLine {
     /// `{"t": 12.5, "event": "started", "items": 6}` and friends; dial events as `dialEvent` writes them.
-    static func kiosk(_ event: KioskEvent, items: [MenuItem]) -> EventLine {
+    static func kiosk(_ event: KioskEvent, menu: MenuTree) -> EventLine {
         switch event {
         case let .dial(dialEvent, frames):
-            return .dialEvent(dialEvent, items: items, frames: frames)
+            return .dialEvent(dialEvent, menu: menu, frames: frames)
         case let .started(time, count):
             return EventLine([("t", .number(time)), ("event", .string("started")), ("items", .int(count))])
         case let .reloaded(time, count):

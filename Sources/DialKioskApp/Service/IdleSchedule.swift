@@ -1,9 +1,9 @@
 import DialCore
 
-/// The `behaviour` section's timers as a pure state machine: turn back to the default item
-/// after `return_after_seconds`, dim or blank after `idle_after_minutes`, wake on touch. The
-/// loop feeds it every input event and the frame or timer clock, and arms its timerfd for
-/// `nextDeadline`.
+/// The `behaviour` section's timers as a pure state machine: back to the top ring and its
+/// default item after `return_after_seconds`, dim or blank after `idle_after_minutes`, wake on
+/// touch. The loop feeds it every input event and the frame or timer clock, and arms its
+/// timerfd for `nextDeadline`.
 struct IdleSchedule {
     /// What the screen shows.
     enum Screen: Sendable, Equatable {
@@ -12,7 +12,7 @@ struct IdleSchedule {
 
     /// What the loop must do now.
     enum Action: Sendable, Equatable {
-        /// Turn the ring to the default item (`KioskConfig.defaultIndex`).
+        /// Back to the top ring and its default item (`MenuDial.returnToTop`).
         case returnToDefault
         case dim
         case blank

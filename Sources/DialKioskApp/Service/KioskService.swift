@@ -53,13 +53,13 @@ final class KioskService {
         emit(.started(time: now, items: config.items.count))
     }
 
-    /// Reports the dial's events; an `activated` item's command is started.
+    /// Reports the dial's events; an `activated` item's command is started (found by its path:
+    /// ids repeat across rings).
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
-            if case .activated(let index, let time) = event, config.items.indices.contains(index) {
-                let item = config.items[index]
-                runner.run(item, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
+            if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
+                runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
         }
     }
@@ -111,7 +111,7 @@ final class KioskService {
 
     /// Tells one control client a command failed (for example `select` of an unknown id).
     func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
-        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), items: []))
+        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
     }
 
     /// An outside wake-up (`show`).
@@ -167,7 +167,7 @@ final class KioskService {
     }
 
     private func emit(_ event: KioskEvent) {
-        let line = EventLine.kiosk(event, items: config.items)
+        let line = EventLine.kiosk(event, menu: config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
     }

@@ -9,65 +9,71 @@ struct DialSetup {
     /// The logical (upright) frame the dial is laid out on.
     let width: Int
     let height: Int
+    let menu: MenuTree
 
-    init(config: KioskConfig, width: Int, height: Int) {
+    /// `menu` replaces the configuration's (tests of nesting, until the parser reads it).
+    init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil) {
         self.config = config
         self.width = width
         self.height = height
+        self.menu = menu ?? config.menu
     }
 
-    var items: [MenuItem] { config.items }
+    /// The top ring's items.
+    var items: [MenuItem] { menu.top.map(\.item) }
 
+    /// Where every ring sits: one geometry, fitted to the ring with the most slots. The track
+    /// keeps its size across a ring change, and the painter keeps one background and one set of
+    /// fitted labels (another geometry repaints the background and refits every label, tens of
+    /// milliseconds that would land in the middle of the change).
     var geometry: DialGeometry {
-        .fitting(width: width, height: height, count: items.count, maxScale: config.physics.inflateMax)
+        .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflateMax)
     }
 
-    /// A dial at rest on `index` (the default item when nil).
-    func makeDial(restingOn index: Int? = nil) -> Dial {
-        Dial(items: items, geometry: geometry, physics: config.physicsSettings, inflate: config.inflate,
-             screen: (Double(width), Double(height)), initialIndex: index ?? config.defaultIndex,
-             startHidden: config.startsHidden)
+    /// A dial at rest on top item `index` (the default item when nil).
+    func makeDial(restingOn index: Int? = nil) -> MenuDial {
+        makeDial(at: index.flatMap { menu.top.indices.contains($0) ? MenuPath([menu.top[$0].id]) : nil })
     }
 
-    /// The pose `render` paints: the ring turned by `rotation`, the show animation frozen at
+    /// A dial at rest on slot `path` (the default item when nil).
+    func makeDial(at path: MenuPath?) -> MenuDial {
+        let geometry = self.geometry
+        return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physicsSettings,
+                        inflate: config.inflate, screen: (Double(width), Double(height)),
+                        defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
+                        startHidden: config.startsHidden)
+    }
+
+    /// The pose `render` paints: ring `ring` turned by `rotation`, the show animation frozen at
     /// `showProgress` (nil: fully shown).
-    func pose(rotation: Double, showProgress: Double? = nil) -> DialPose {
-        let builder = PoseBuilder(layout: DialLayout(count: items.count), geometry: geometry, inflate: config.inflate)
-        guard let p = showProgress else { return builder.pose(rotation: rotation, visibility: .shown, time: 0) }
-        return builder.pose(rotation: rotation, visibility: .showing(since: 0), time: p * builder.reveal.totalDuration)
+    func pose(rotation: Double, showProgress: Double? = nil, ring: MenuPath = .top) -> DialPose {
+        let count = menu.slots(ofRing: ring)?.count ?? 0
+        let builder = PoseBuilder(layout: DialLayout(count: count), geometry: geometry, inflate: config.inflate)
+        var pose: DialPose
+        if let p = showProgress {
+            pose = builder.pose(rotation: rotation, visibility: .showing(since: 0), time: p * builder.reveal.totalDuration)
+        } else {
+            pose = builder.pose(rotation: rotation, visibility: .shown, time: 0)
+        }
+        pose.ring = ring
+        return pose
     }
 
-    /// The renderer's theme with the configured colours, font and label size.
-    var theme: Theme {
-        var theme = Theme()
-        let t = config.theme
-        theme.backgroundBottom = t.background
-        // The background is a soft vertical gradient: lighter at the top, towards the ring colour.
-        theme.backgroundTop = t.background.mixed(with: t.ring, 0.5)
-        theme.ringColor = t.ring
-        theme.ringEdgeColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.12)
-        theme.glowColor = t.ring.mixed(with: RGBColor(hex: 0xFFFFFF), 0.06)
-        theme.hubColor = t.hub
-        theme.hubRimColor = t.hub.mixed(with: RGBColor(hex: 0xFFFFFF), 0.3)
-        theme.hubTextColor = t.label
-        theme.lightLabelColor = t.label
-        switch t.font {
-        case .family(let name):
-            theme.fontName = name
-            theme.hubFontName = name + ":bold"
-        case .path(let path):
-            theme.fontName = path
-            theme.hubFontName = path
-        }
-        if let size = t.labelSize { theme.labelSizeRatio = size / max(1, geometry.itemRadius) }
-        return theme
+    /// The rotation at which ring `ring` rests when it opens for the first time: its first item
+    /// at the top, as the dial puts it.
+    func restRotation(ofRing ring: MenuPath) -> Double {
+        let first = menu.slots(ofRing: ring)?.first { !$0.isBack }
+        return makeDial(at: first).rotation
     }
+
+    /// The configured theme, its label size resolved for this geometry.
+    var theme: Theme { config.theme.sized(forItemRadius: geometry.itemRadius) }
 
     /// The painter for this configuration, with its icons and fonts loaded and its background
     /// and labels prepared (so no frame pays for them). `check-config` builds it too: whatever
     /// `run` would refuse, it refuses.
     func makePainter() throws -> DialPainter {
-        let painter = try DialPainter(items: items, theme: theme, width: width, height: height)
+        let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height)
         painter.prepare(for: geometry)
         return painter
     }

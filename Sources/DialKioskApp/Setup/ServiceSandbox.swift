@@ -23,12 +23,14 @@ enum ServiceSandbox {
         return nil
     }
 
-    /// One warning per configured file the service cannot see: each item's icon, and the font
-    /// files the painter opened (`fontFiles`, for the theme's font and the hub's).
+    /// One warning per configured file the service cannot see: each item's icon, in every ring,
+    /// and the font files the painter opened (`fontFiles`, for the theme's font and the hub's).
     static func warnings(config: KioskConfig, fontFiles: [String]) -> [String] {
         var out: [String] = []
-        for (i, item) in config.items.enumerated() {
-            if let path = item.iconPath, let why = problem(path) { out.append("items[\(i)].icon: \(path) is \(why)") }
+        for (_, indices, item) in config.menu.everyItem {
+            if let path = item.iconPath, let why = problem(path) {
+                out.append(ConfigItemReader.keyPath(indices) + ".icon: \(path) is \(why)")
+            }
         }
         for path in Set(fontFiles).sorted() {
             if let why = problem(path) { out.append("theme.font: \(path) is \(why)") }

@@ -1,5 +1,5 @@
 import DialCore
-import TouchInput
+import InputRecording
 import Glibc
 import LinuxSystem
 

@@ -9,12 +9,5 @@
 #   - the swipe and the tap again with --rotate 90, the touch coordinates turned with the panel.
 # Host side: boots the bed once with input-run.guest and reports its results.txt.
 source "$(dirname "$0")/../lib/case.sh"
-[ -x "$vm_repo/.build/release/dialkiosk" ] || [ -x "$vm_repo/.build/debug/dialkiosk" ] \
-  || case_fail "no dialkiosk binary: swift build -c release --product dialkiosk"
 DIALKIOSK_VM_TIMEOUT="${DIALKIOSK_VM_TIMEOUT:-1200}" case_boot
-results="$(case_file results.txt)"
-cat "$results"
-if grep -q '^FAIL: ' "$results"; then
-  case_fail "$(grep '^FAIL: ' "$results" | head -n1 | sed 's/^FAIL: //')"
-fi
-grep -q '^ok ' "$results" || case_fail "no phase reported a result"
+case_results

@@ -3,7 +3,6 @@
 # DRM device once vkms is unloaded (69). Also `list-outputs` on vkms.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot
 
 cd "$case_out"

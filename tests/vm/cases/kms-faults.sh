@@ -5,7 +5,6 @@
 # within seconds with a status (69: the card went away, or 71), never a hang, never a crash.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot --bochs
 
 cd "$case_out"

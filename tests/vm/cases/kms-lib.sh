@@ -1,17 +1,7 @@
-# Shared by the kms-* cases (sourced after ../lib/case.sh): the release binary they run, and
-# checks that report every failure of a case, not only the first.
-kms_bin="$vm_repo/.build/release/dialkiosk"
+# Shared by the kms-* cases (sourced after ../lib/case.sh): the binary they run on the host
+# (render), and checks that report every failure of a case, not only the first.
+kms_bin="$(vm_bin)" || case_fail "no dialkiosk binary (the line above says where it was looked for)"
 kms_failures=()
-
-# kms_build: the guest runs the release build (the debug build paints far too slowly under
-# emulation). Incremental, so cheap when it is up to date.
-kms_build() {
-  local t
-  t=$(vm_now)
-  (cd "$vm_repo" && PATH="$PATH:/opt/swift/usr/bin" swift build -c release --product dialkiosk >/dev/null) \
-    || case_fail "swift build -c release --product dialkiosk failed"
-  case_note "release build of dialkiosk ready in $(vm_elapsed "$t") s"
-}
 
 # kms_check WHAT COMMAND...: notes WHAT when COMMAND succeeds, records it as a failure if not.
 kms_check() {

@@ -6,7 +6,6 @@
 # the console's framebuffer.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot
 
 cd "$case_out"

@@ -8,7 +8,6 @@
 # framebuffer back on the CRTC; a broken file at start fails with 78 and no restart.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot --systemd
 
 cd "$case_out"

@@ -5,7 +5,6 @@
 # broken configuration at start (check-config standing in for run) fails with status 78, the
 # journal names the line, and systemd does not restart it.
 source "$(dirname "$0")/../lib/case.sh"
-(cd "$vm_repo" && swift build --product dialkiosk >/dev/null) || case_fail "swift build --product dialkiosk failed"
 case_boot --systemd
 
 start="$(case_file start.txt)"

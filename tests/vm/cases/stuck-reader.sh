@@ -3,7 +3,6 @@
 # (status 141) but say so in its log and run on to --exit-after (status 0).
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot
 
 cd "$case_out"

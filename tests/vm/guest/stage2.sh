@@ -8,7 +8,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 ctl=/out/.vm
 # shellcheck source=/dev/null
 . "$ctl/config"
-export DK_OUT=/out DK_REPO DK_VMDIR DK_TOOLS DK_GUEST="$DK_VMDIR/guest" DK_VM=1
+export DK_OUT=/out DK_REPO DK_VMDIR DK_TOOLS DK_BIN DK_KMS_API DK_GUEST="$DK_VMDIR/guest" DK_VM=1
 export PATH="$DK_TOOLS:$DK_GUEST:$PATH"
 
 # The host reads these files' modification times (set by the host's clock) for stage timings.

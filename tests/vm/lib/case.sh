@@ -6,8 +6,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 case_name="$(basename "$0" .sh)"
-case_out="${DIALKIOSK_VM_OUT:-$vm_repo/.build/vm-out}/$case_name"
 case_guest="$vm_dir/cases/$case_name.guest"
+# run-all.sh's legacy pass (DIALKIOSK_VM_KMS_API=legacy) keeps its results in NAME-legacy.
+case_out="${DIALKIOSK_VM_OUT:-$vm_repo/.build/vm-out}/$case_name${DIALKIOSK_VM_KMS_API:+-$DIALKIOSK_VM_KMS_API}"
 
 case_fail() { echo "FAIL: $*"; exit 1; }
 case_note() { echo "note: $*"; }
@@ -27,6 +28,10 @@ case_boot() {
     fi
     case_fail "the VM run failed with status $rc (serial log: $case_out/serial.log)"
   fi
+  # The pass's API, as run or list-outputs logged it: the forced path was really taken.
+  if [ -n "${DIALKIOSK_VM_KMS_API:-}" ] && ! grep -rEqs "KMS API:? $DIALKIOSK_VM_KMS_API" "$case_out"; then
+    case_fail "no run or list-outputs of the guest reported KMS API $DIALKIOSK_VM_KMS_API"
+  fi
 }
 
 # case_file NAME: the path of a result the guest wrote to /out/NAME; fails if it is missing.
@@ -38,4 +43,16 @@ case_file() {
 # case_grep PATTERN FILE WHAT: fails with "no WHAT in FILE" unless an extended regexp matches.
 case_grep() {
   grep -Eq -- "$1" "$2" || case_fail "no $3 in $(basename "$2") (pattern: $1)"
+}
+
+# case_results: for a guest that reports phases in /out/results.txt (the guest lib.sh's phase_ok
+# and phase_failed): shows them, fails with the first failed phase or when none reported.
+case_results() {
+  local results
+  results="$(case_file results.txt)"
+  cat "$results"
+  if grep -q '^FAIL: ' "$results"; then
+    case_fail "$(grep '^FAIL: ' "$results" | head -n1 | sed 's/^FAIL: //')"
+  fi
+  grep -q '^ok ' "$results" || case_fail "no phase reported a result"
 }

@@ -34,3 +34,15 @@ vm_resolve_kernel() {
     || vm_die "linux-image-$vm_kver-unsigned has no candidate version in the apt lists"
   vm_kdir="$vm_cache/kernel-$vm_kver-$vm_kpkgver"
 }
+
+# The dialkiosk binary every case runs, on the host (render, the expected pictures) and in the
+# guest (boot.sh passes it in as DK_BIN): the release build, since the debug build paints far
+# too slowly under emulation. DIALKIOSK_VM_BIN names another one. The bed does not build it:
+# `swift build -c release --product dialkiosk` first (scripts/test.sh does).
+vm_bin() {
+  local bin="${DIALKIOSK_VM_BIN:-$vm_repo/.build/release/dialkiosk}" newer
+  [ -x "$bin" ] || vm_die "no dialkiosk binary at $bin: swift build -c release --product dialkiosk"
+  newer="$(find "$vm_repo/Sources" "$vm_repo/Package.swift" -newer "$bin" -name '*.swift' -print -quit 2>/dev/null)"
+  [ -z "$newer" ] || vm_log "warning: $bin is older than ${newer#"$vm_repo"/}: the VM runs the binary as it is"
+  echo "$bin"
+}

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import LinuxSystem
 import Testing
-@testable import TouchInput
+@testable import InputRecording
 
 private func fixture(_ name: String) throws -> String {
     let url = try #require(Bundle.module.url(forResource: name, withExtension: "yml", subdirectory: "Fixtures"))

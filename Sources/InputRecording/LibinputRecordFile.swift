@@ -1,4 +1,5 @@
 import DialCore
+import LinuxSystem
 
 /// A `libinput record` file read as a stream: one pass for the header (see `RecordLayout`), then
 /// each replay reads the file again from the start and streams the device's `events:` list, so

@@ -1,5 +1,4 @@
 import Glibc
-import LinuxSystem
 
 /// Reads text line by line from a file descriptor (or from bytes in memory), holding at most
 /// one line and one read's worth of bytes: memory stays flat in the length of the input, and a

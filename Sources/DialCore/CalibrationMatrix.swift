@@ -1,26 +1,28 @@
-import DialCore
-
 /// libinput's touch calibration: a 2x3 affine matrix on normalized device coordinates
 /// (0...1 on both axes), x' = a x + b y + c, y' = d x + e y + f. For digitizers mounted
-/// differently from the panel; the display rotation is separate (ScreenTransform).
+/// differently from the panel; the display rotation is separate (ScreenTransform). The
+/// configuration's `input.calibration` and `--touch-calibration` both parse into it, and
+/// TouchInput hands its values to libinput_device_config_calibration_set_matrix.
 public struct CalibrationMatrix: Sendable, Equatable, CustomStringConvertible {
     /// a b c d e f, in libinput_device_config_calibration_set_matrix's order.
     public var values: [Float]
 
-    public static let identity = CalibrationMatrix(unchecked: [1, 0, 0, 0, 1, 0])
+    public static let identity = CalibrationMatrix(1, 0, 0, 0, 1, 0)
 
     /// The digitizer turned 90/180/270 degrees clockwise relative to the panel (the matrices
     /// libinput's documentation gives for rotated touchscreens).
     public static func turned(_ rotation: DisplayRotation) -> CalibrationMatrix {
         switch rotation {
         case .none: return identity
-        case .quarter: return CalibrationMatrix(unchecked: [0, -1, 1, 1, 0, 0])
-        case .half: return CalibrationMatrix(unchecked: [-1, 0, 1, 0, -1, 1])
-        case .threeQuarters: return CalibrationMatrix(unchecked: [0, 1, 0, -1, 0, 1])
+        case .quarter: return CalibrationMatrix(0, -1, 1, 1, 0, 0)
+        case .half: return CalibrationMatrix(-1, 0, 1, 0, -1, 1)
+        case .threeQuarters: return CalibrationMatrix(0, 1, 0, -1, 0, 1)
         }
     }
 
-    private init(unchecked values: [Float]) { self.values = values }
+    public init(_ a: Float, _ b: Float, _ c: Float, _ d: Float, _ e: Float, _ f: Float) {
+        values = [a, b, c, d, e, f]
+    }
 
     /// Six finite numbers separated by spaces (or commas), e.g. "0 -1 1 1 0 0".
     public init(parsing text: String) throws(CalibrationError) {
@@ -44,11 +46,7 @@ public struct CalibrationMatrix: Sendable, Equatable, CustomStringConvertible {
         return (v[0] * x + v[1] * y + v[2], v[3] * x + v[4] * y + v[5])
     }
 
-    public var description: String { values.map { formatted($0) }.joined(separator: " ") }
-
-    private func formatted(_ v: Float) -> String {
-        v == v.rounded() && abs(v) < 1e6 ? String(Int(v)) : String(v)
-    }
+    public var description: String { values.map { fixed(Double($0), 6, trimmed: true) }.joined(separator: " ") }
 }
 
 /// A calibration string that is not six numbers.

@@ -1,4 +1,5 @@
 import DialCore
+import LinuxSystem
 
 /// The `events:` lists of a `libinput record` file, read line by line. They are nearly all of a
 /// long recording, and a YAML tree of them costs hundreds of bytes per number, so they are never

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TouchInput
+@testable import LinuxSystem
 
 @Suite struct LineReaderTests {
     private func lines(_ reader: inout LineReader) throws -> [String] {

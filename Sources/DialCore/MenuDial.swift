@@ -1,0 +1,224 @@
+/// A menu of rings inside rings on screen: `MenuNavigation` decides which ring is shown, one
+/// `Dial` turns it. The API is the dial's (the frame loop, `simulate` and the tests drive either
+/// the same way) plus the ways between rings. A menu without nesting behaves exactly as its
+/// `Dial` would: same events, same poses.
+///
+/// A ring change is `MenuRingChange`'s fold-then-fly carried out with the dial's own show/hide
+/// animation: the ring's dial folds into the hub, then a new dial for the next ring (at rest on
+/// its slot) flies out. While a ring folds, touches and turning commands are dropped (there is
+/// nothing to turn); the ways between rings still work and retarget the change.
+public final class MenuDial {
+    public let tree: MenuTree
+    /// Where each ring sits on the frame (rings differ in their number of slots).
+    public let geometryOfRing: (MenuPath) -> DialGeometry
+    public let physics: PhysicsSettings
+    public let inflate: Inflate
+    public let reveal: RevealAnimation
+    public let gestures: GestureSettings
+    private let screen: (width: Double, height: Double)?
+
+    /// The menu's state: the ring it is on (during a ring change, the ring coming), each ring's
+    /// remembered item.
+    public private(set) var navigation: MenuNavigation
+    /// The dial of the ring on screen (during a ring change, first the one folding in).
+    public private(set) var dial: Dial
+    /// The ring `dial` turns.
+    public private(set) var shownRing: MenuPath
+    /// The next ring's dial, hidden, waiting for `dial` to fold into the hub.
+    private var incoming: (dial: Dial, ring: MenuPath)?
+    /// Whether the menu is to be out of the hub (`setShown`); ring changes keep it.
+    private var wantsShown: Bool
+
+    /// - Parameters:
+    ///   - defaultItem: the top ring's default item (an id; nil or unknown: the first).
+    ///   - restingOn: the slot on screen at start (nil: `defaultItem` on the top ring).
+    ///   - The others are `Dial`'s, for every ring's dial.
+    public init(tree: MenuTree, geometry: @escaping (MenuPath) -> DialGeometry,
+                physics: PhysicsSettings = PhysicsSettings(), inflate: Inflate = Inflate(),
+                reveal: RevealAnimation = RevealAnimation(), gestures: GestureSettings = GestureSettings(),
+                screen: (width: Double, height: Double)? = nil, defaultItem: String? = nil,
+                restingOn path: MenuPath? = nil, startHidden: Bool = false) {
+        self.tree = tree
+        geometryOfRing = geometry
+        self.physics = physics
+        self.inflate = inflate
+        self.reveal = reveal
+        self.gestures = gestures
+        self.screen = screen
+        var navigation = MenuNavigation(tree: tree, defaultItem: defaultItem)
+        if let path { navigation.jump(to: path) }
+        self.navigation = navigation
+        wantsShown = !startHidden
+        shownRing = navigation.ring
+        // `makeDial` needs every stored property set; this empty dial is replaced at once.
+        dial = Dial(items: [], geometry: geometry(.top))
+        dial = makeDial(ring: navigation.ring, slot: navigation.selectedSlot ?? 0, hidden: startHidden)
+    }
+
+    private func makeDial(ring: MenuPath, slot: Int, hidden: Bool) -> Dial {
+        let d = Dial(items: tree.slotItems(ofRing: ring) ?? [], geometry: geometryOfRing(ring), physics: physics,
+                     inflate: inflate, reveal: reveal, gestures: gestures, screen: screen, initialIndex: slot,
+                     startHidden: hidden)
+        // On the top ring a long press has nowhere to go back to.
+        d.detectsLongPress = !ring.isTop
+        return d
+    }
+
+    // MARK: - State for painting and reporting
+
+    /// The ring the menu is on (during a ring change, the one coming).
+    public var ring: MenuPath { navigation.ring }
+
+    /// The configured item at 12 o'clock of the ring on screen (its place among the ring's
+    /// items); nil on a back item or an empty menu.
+    public var selectedIndex: Int? { dial.selectedIndex.flatMap(itemIndex(slot:)) }
+
+    /// The slot at 12 o'clock, by path, as last reported.
+    public var selectedPath: MenuPath? { navigation.selectedPath }
+
+    public var needsFrame: Bool { dial.needsFrame || incoming != nil }
+    public var isAnimating: Bool { dial.isAnimating || incoming != nil }
+    public var motion: Dial.Motion { dial.motion }
+    public var rotation: Double { dial.rotation }
+    public var geometry: DialGeometry { dial.geometry }
+
+    /// What to paint: the ring on screen's pose, naming the ring.
+    public var pose: DialPose {
+        var p = dial.pose
+        p.ring = shownRing
+        return p
+    }
+
+    // MARK: - The frame clock and input
+
+    /// Advances the ring on screen to `time`; a ring that has folded in gives way to the next.
+    @discardableResult
+    public func advance(to time: Double) -> [DialEvent] {
+        let events = dial.advance(to: time)
+        guard let next = incoming else { return route(events) }
+        // The folding ring's own events (a snap ending) concern a ring that is going away.
+        _ = dial.takeLongPress()
+        if dial.visibility == .hidden {
+            dial = next.dial
+            shownRing = next.ring
+            incoming = nil
+            if wantsShown { dial.setShown(true, at: time) }
+        }
+        return []
+    }
+
+    /// Feeds one input event; `.command(.back, …)` goes back a ring.
+    @discardableResult
+    public func handle(_ event: InputEvent) -> [DialEvent] {
+        if case .command(.back, let time) = event { return time.isFinite ? back(at: time) : [] }
+        guard incoming == nil else { return [] }
+        return route(dial.handle(event))
+    }
+
+    /// Turns item `index` of the ring on screen to the top (the short way round).
+    @discardableResult
+    public func select(index: Int, at time: Double) -> [DialEvent] {
+        guard incoming == nil else { return [] }
+        return route(dial.select(index: index < 0 || shownRing.isTop ? index : index + 1, at: time))
+    }
+
+    /// Puts slot `path` (an item, or a ring's back item `a/..`) at the top, changing rings as
+    /// needed. Nil when `path` names no slot.
+    public func select(path: MenuPath, at time: Double) -> [DialEvent]? {
+        guard tree.isSlot(path) else { return nil }
+        return perform(navigation.apply(.select(path), at: time), at: time)
+    }
+
+    /// To the parent ring, on its remembered item; nothing on the top ring.
+    @discardableResult
+    public func back(at time: Double) -> [DialEvent] {
+        perform(navigation.apply(.back, at: time), at: time)
+    }
+
+    /// To the top ring and its default item (`behaviour.return_after_seconds`).
+    @discardableResult
+    public func returnToTop(at time: Double) -> [DialEvent] {
+        perform(navigation.apply(.returnToTop, at: time), at: time)
+    }
+
+    /// Lets the items fly out of the hub (or back into it). During a ring change it decides
+    /// whether the next ring comes out.
+    public func setShown(_ shown: Bool, at time: Double) {
+        wantsShown = shown
+        guard incoming == nil else { return }
+        dial.setShown(shown, at: time)
+    }
+
+    // MARK: - From the dial's slots to the menu's items
+
+    /// The dial's events in the menu's terms: its slots become transitions of the navigation.
+    /// After a transition that changes rings the rest of the batch concerns the old ring and
+    /// is dropped.
+    private func route(_ events: [DialEvent]) -> [DialEvent] {
+        let ring = shownRing
+        var out: [DialEvent] = []
+        for e in events {
+            guard incoming == nil, shownRing == ring else { break }
+            switch e {
+            case .selected(let slot?, _, let t):
+                out += perform(navigation.apply(.rest(slot: slot), at: t), at: t)
+            case .activated(let slot?, _, let t):
+                out += perform(navigation.apply(.activate(slot: slot), at: t), at: t)
+            case .rest(let t, let rotation, let slot):
+                out.append(.rest(time: t, rotation: rotation, index: slot.flatMap(itemIndex(slot:))))
+            case .selected, .activated, .opened, .closed:
+                out.append(e)
+            }
+        }
+        if let t = dial.takeLongPress(), incoming == nil, shownRing == ring {
+            out += perform(navigation.apply(.hubLongPress, at: t), at: t)
+        }
+        return out
+    }
+
+    /// Carries out a navigation step: its events stamped with `time`, a turn on the ring, or a
+    /// ring change.
+    private func perform(_ step: MenuStep, at time: Double) -> [DialEvent] {
+        var out = step.events.map { event($0, at: time) }
+        if let change = step.ringChange {
+            startRingChange(to: change.to, slot: change.slot, at: time)
+        } else if let slot = step.turn {
+            if let next = incoming {
+                // The coming ring turns once it is out; its rest reports `selected` then.
+                _ = next.dial.select(index: slot, at: time)
+            } else {
+                out += route(dial.select(index: slot, at: time))
+            }
+        }
+        return out
+    }
+
+    private func startRingChange(to ring: MenuPath, slot: Int, at time: Double) {
+        let next = makeDial(ring: ring, slot: slot, hidden: true)
+        if dial.visibility == .hidden {
+            // Nothing to fold (the menu is hidden): the next ring is there at once.
+            dial = next
+            shownRing = ring
+            incoming = nil
+            if wantsShown { dial.setShown(true, at: time) }
+            return
+        }
+        dial.setShown(false, at: time)
+        incoming = (next, ring)
+    }
+
+    private func event(_ e: MenuEvent, at time: Double) -> DialEvent {
+        switch e {
+        case .opened(let p): return .opened(path: p, time: time)
+        case .closed(let p): return .closed(path: p, time: time)
+        case .selected(let p): return .selected(index: tree.index(of: p), path: p, time: time)
+        case .activated(let p): return .activated(index: tree.index(of: p), path: p, time: time)
+        }
+    }
+
+    /// The configured item in slot `slot` of the ring on screen (below the top, slot 0 is the
+    /// back item).
+    private func itemIndex(slot: Int) -> Int? {
+        shownRing.isTop ? slot : (slot > 0 ? slot - 1 : nil)
+    }
+}

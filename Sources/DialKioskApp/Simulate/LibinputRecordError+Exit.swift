@@ -1,0 +1,6 @@
+import InputRecording
+
+/// A malformed `libinput record` file is status 65 (data error).
+extension LibinputRecordError: ReportableError {
+    public var exitStatus: ExitStatus { .dataError }
+}
