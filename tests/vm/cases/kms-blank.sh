@@ -4,7 +4,6 @@
 # `dialkiosk render` of the same state (the tap only wakes: the ring stays where it was).
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 case_boot
 
 cd "$case_out"

@@ -5,7 +5,6 @@
 # shows the dial. The screen after the change equals `dialkiosk render` at the new size.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
-kms_build
 sock="/tmp/dialkiosk-vnc-$$.sock"
 vnc_log="/tmp/dialkiosk-vnc-$$.log"
 rm -f "$sock"
