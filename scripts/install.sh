@@ -55,6 +55,11 @@ case "$PREFIX" in
   /usr|/usr/local) unitdir="$PREFIX/lib/systemd/system"; sysusersdir="$PREFIX/lib/sysusers.d" ;;
   *) unitdir="/etc/systemd/system"; sysusersdir="/etc/sysusers.d" ;;
 esac
+# udev reads rules from /usr/lib and /etc only, never from /usr/local.
+case "$PREFIX" in
+  /usr) udevdir="/usr/lib/udev/rules.d" ;;
+  *) udevdir="/etc/udev/rules.d" ;;
+esac
 bindir="$PREFIX/bin"
 confdir="/etc/dialkiosk"
 
@@ -77,6 +82,8 @@ sed "s#/usr/local/bin/dialkiosk#$bindir/dialkiosk#g" "$here/systemd/dialkiosk.se
 chmod 0644 "$DESTDIR$unitdir/dialkiosk.service.tmp"
 mv -f "$DESTDIR$unitdir/dialkiosk.service.tmp" "$DESTDIR$unitdir/dialkiosk.service"
 install -m 0644 "$here/systemd/dialkiosk.conf" "$DESTDIR$sysusersdir/dialkiosk.conf"
+install -d -m 0755 "$DESTDIR$udevdir"
+install -m 0644 "$here/packaging/udev/70-dialkiosk-backlight.rules" "$DESTDIR$udevdir/70-dialkiosk-backlight.rules"
 if [ -e "$DESTDIR$confdir/config.yaml" ]; then
   echo "install.sh: keeping the existing $confdir/config.yaml"
 else
@@ -86,6 +93,10 @@ fi
 if [ -z "$DESTDIR" ]; then
   # systemd-sysusers works without a running systemd (it only edits /etc/passwd and /etc/group).
   systemd-sysusers "$sysusersdir/dialkiosk.conf"
+  if [ -d /run/udev ]; then
+    udevadm control --reload || true
+    udevadm trigger --subsystem-match=backlight --action=add || true
+  fi
   "$bindir/dialkiosk" check-config "$confdir/config.yaml" ||
     echo "install.sh: warning: $confdir/config.yaml does not validate; the service will exit with status 78" >&2
 fi

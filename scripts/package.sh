@@ -144,7 +144,7 @@ pkg_log "amd64 binary, Depends, man page and completions in $(pkg_elapsed "$t") 
 stage() {
   local arch="$1" binary="$2" s="$work/stage-$1"
   rm -rf "$s"
-  install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" \
+  install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" "$s/usr/lib/udev/rules.d" \
     "$s/etc/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/bash-completion/completions" \
     "$s/usr/share/zsh/vendor-completions" "$s/usr/share/doc/dialkiosk" "$s/usr/share/lintian/overrides"
   local strip=strip
@@ -157,6 +157,7 @@ stage() {
   grep -q '^ExecStart=/usr/bin/dialkiosk ' "$s/usr/lib/systemd/system/dialkiosk.service" \
     || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
   install -m 0644 "$pkg_repo/systemd/dialkiosk.conf" "$s/usr/lib/sysusers.d/dialkiosk.conf"
+  install -m 0644 "$pkg_repo/packaging/udev/70-dialkiosk-backlight.rules" "$s/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules"
   install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/etc/dialkiosk/config.yaml"
   gzip -9n <"$docs/dialkiosk.1" >"$s/usr/share/man/man1/dialkiosk.1.gz"
   # bash-completion sources the file: no #! line (argument-parser writes one).

@@ -37,6 +37,10 @@ if [ -e "$DESTDIR$unitdir/dialkiosk.service" ]; then
 fi
 
 rm -f "$DESTDIR$PREFIX/bin/dialkiosk" "$DESTDIR$unitdir/dialkiosk.service" "$DESTDIR$sysusersdir/dialkiosk.conf"
+case "$PREFIX" in
+  /usr) rm -f "$DESTDIR/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules" ;;
+  *) rm -f "$DESTDIR/etc/udev/rules.d/70-dialkiosk-backlight.rules" ;;
+esac
 
 if [ "$purge" = 1 ]; then
   rm -rf "$DESTDIR/etc/dialkiosk"

@@ -148,6 +148,12 @@ public struct FrameSchedule: Sendable, Equatable {
         }
     }
 
+    /// The output was switched off (a blank that powers it down, after its pending flip): no
+    /// frame is owed or awaited, and dark stays dark until a repaint (wake).
+    public mutating func outputSwitchedOff() {
+        if state != .suspended { state = .dark }
+    }
+
     /// SIGHUP without a service: repaint when nothing is queued; a queued frame shows the
     /// current picture already.
     public func refreshRequested() -> Reason? {

@@ -49,6 +49,10 @@ public enum DisplayEvent: Sendable, Equatable {
     case suspended
     /// The output is back (replugged, VT acquired): present a fresh frame.
     case resumed
+    /// The output was set to a new mode of `width` x `height` (scanout pixels, before rotation)
+    /// after a hotplug: rebuild what is painted for that size. A `.resumed` follows when the
+    /// output can be presented to.
+    case resized(width: Int, height: Int)
 }
 
 /// The display's side of the poll loop.

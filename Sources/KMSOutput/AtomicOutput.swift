@@ -113,7 +113,7 @@ final class AtomicOutput {
         modeBlob = 0
     }
 
-    private func commit(_ list: [AtomicAssignment], flags: UInt32, as call: DisplayCall,
+    func commit(_ list: [AtomicAssignment], flags: UInt32, as call: DisplayCall,
                         userData: UnsafeMutableRawPointer? = nil) throws(DisplayError) {
         guard let request = drmModeAtomicAlloc() else { throw DisplayError(call, code: ENOMEM) }
         defer { drmModeAtomicFree(request) }

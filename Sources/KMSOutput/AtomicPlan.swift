@@ -166,6 +166,15 @@ public struct AtomicProperties: Sendable, Equatable {
          AtomicAssignment(planeID, dst.h, UInt64(height))]
     }
 
+    /// Output off (blank): the CRTC's ACTIVE=0 and nothing else, so the mode, the connector's
+    /// routing and the plane stay as they are and the modeset that wakes it (ACTIVE=1) is the
+    /// same commit as the first. The kernel turns the encoder and connector off with the CRTC
+    /// (the connector's DPMS reads Off); a connector unrouted here would need MODE_ID 0 and the
+    /// plane off in the same commit, for no saving in power.
+    public func powerOff() -> [AtomicAssignment] {
+        [AtomicAssignment(crtcID, active, 0)]
+    }
+
     /// A flip: the primary plane's FB_ID, and its damage blob when there is one and the plane
     /// takes FB_DAMAGE_CLIPS (without a blob the whole plane counts as damaged).
     public func flip(framebuffer: UInt32, damageBlob: UInt32? = nil) -> [AtomicAssignment] {

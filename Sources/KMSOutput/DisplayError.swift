@@ -43,6 +43,10 @@ public enum DisplayCall: SystemCall {
     case atomicModeset(crtc: UInt32)
     /// drmModeAtomicCommit of a flip (NONBLOCK | PAGE_FLIP_EVENT).
     case atomicFlip(crtc: UInt32)
+    /// drmModeAtomicCommit of the CRTC's ACTIVE property (blank and wake).
+    case power(crtc: UInt32, on: Bool)
+    /// drmModeConnectorSetProperty of the connector's DPMS property (legacy blank and wake).
+    case dpms(connector: String, on: Bool)
     /// `--kms-api atomic` on a card or output that cannot do it (the reason why).
     case kmsAPI(String)
     /// present() while the output is suspended or a flip is still pending.
@@ -77,6 +81,8 @@ public enum DisplayCall: SystemCall {
         case .atomicTest(let connector, let mode): return "test mode \(mode) on \(connector) (atomic TEST_ONLY)"
         case .atomicModeset(let id): return "set CRTC \(id) (atomic modeset)"
         case .atomicFlip(let id): return "queue a page flip on CRTC \(id) (atomic commit)"
+        case .power(let id, let on): return "switch CRTC \(id) \(on ? "on" : "off")"
+        case .dpms(let name, let on): return "set DPMS \(on ? "On" : "Off") on connector \(name)"
         case .kmsAPI(let reason): return "use atomic KMS: \(reason)"
         case .present: return "present a frame"
         case .udev(let what): return "\(what) (udev)"

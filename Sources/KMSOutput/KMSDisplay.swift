@@ -34,23 +34,29 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// True when flip timestamps are CLOCK_MONOTONIC (DRM_CAP_TIMESTAMP_MONOTONIC); otherwise the
     /// time the event is read is used.
     public let monotonicTimestamps: Bool
-    public private(set) var flipState: PageFlipState = .nothingPosted
+    public internal(set) var flipState: PageFlipState = .nothingPosted
     public private(set) var suspendedBy: Set<SuspendReason> = []
     /// Flip events received since start (the program's own flip counter).
     public private(set) var flipCount = 0
 
-    private var card: DRMCard?
-    private var buffers: [DumbBuffer]
-    private var rawMode: drmModeModeInfo
+    var card: DRMCard?
+    var buffers: [DumbBuffer]
+    var rawMode: drmModeModeInfo
     private var saved: SavedCrtc?
-    private var queued: [DisplayEvent] = []
+    var queued: [DisplayEvent] = []
     let sink = FlipSink()
     /// The atomic commits, when `api` is `.atomic`.
     let atomic: AtomicOutput?
     /// Which frame each buffer holds, for `FrameTarget.age`.
-    private var ages: BufferAges
+    var ages: BufferAges
     /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
     public private(set) var lastDamage: [PixelRect]?
+    /// The output is switched off (blank, KMSDisplay+Power); the next present switches it on.
+    public internal(set) var isPoweredOff = false
+    /// The connector's DPMS property id, read at the first legacy blank.
+    var dpmsProperty: UInt32?
+    /// The `mode:` asked for at start: a replugged connector gets it again when it offers it.
+    public var modeRequest: ModeRequest?
 
     /// Takes ownership of `card` (already master), picks the KMS API for `api`, creates
     /// `bufferCount` buffers of the mode's size.
@@ -86,6 +92,8 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// FB_DAMAGE_CLIPS.
     public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
+        // A frame is wanted: the screen must not stay dark (the modeset below sets ACTIVE=1).
+        if isPoweredOff { try powerOn() }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)
@@ -212,23 +220,49 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         return isActive ? [.resumed] : []
     }
 
-    /// Re-reads the connector after a udev `change`: unplugged suspends, replugged resumes when
-    /// a mode of the buffers' size is still offered.
+    /// Re-reads the connector after a udev `change` and does what `ReprobeDecision` says:
+    /// unplugged suspends, replugged at the buffers' size resumes, a new size re-modesets
+    /// (`.resized`, then `.resumed`).
     public func reprobe() throws(DisplayError) -> [DisplayEvent] {
         guard let card else { return [] }
         let (info, raws) = try CardProbe.connector(selection.connector.id, on: card)
-        if !info.isUsable {
-            return suspendedBy.contains(.unplugged) ? [] : suspend(.unplugged)
+        let unplugged = suspendedBy.contains(.unplugged)
+        switch ReprobeDecision.decide(connector: info, current: selection.mode, suspended: unplugged, request: modeRequest) {
+        case .keep:
+            return []
+        case .suspend:
+            return suspend(.unplugged)
+        case .resume(let i):
+            rawMode = raws[i]
+            selection.mode = info.modes[i]
+            selection.connector = info
+            return try resume(.unplugged)
+        case .remodeset(let i):
+            let events = unplugged ? [] : suspend(.unplugged)
+            try replaceBuffers(mode: info.modes[i], raw: raws[i], connector: info)
+            return try events + [.resized(width: info.modes[i].width, height: info.modes[i].height)] + resume(.unplugged)
         }
-        guard suspendedBy.contains(.unplugged) else { return [] }
-        let sameSize = info.modes.indices.filter {
-            info.modes[$0].width == selection.mode.width && info.modes[$0].height == selection.mode.height
+    }
+
+    /// New dumb buffers at `mode`'s size (the old ones destroyed first: the CRTC may be showing
+    /// one, and RmFB of it turns the CRTC off, which the next present's modeset undoes). The
+    /// next present sets the CRTC with the new mode (atomic: TEST_ONLY first).
+    private func replaceBuffers(mode: ModeInfo, raw: drmModeModeInfo, connector: ConnectorInfo) throws(DisplayError) {
+        guard let card else { return }
+        waitForPendingFlip()
+        for b in buffers.reversed() { b.destroy() }
+        let count = buffers.count
+        buffers.removeAll()
+        flipState = .nothingPosted
+        var made: [DumbBuffer] = []
+        for _ in 0..<count {
+            made.append(try DumbBuffer(fd: card.fd, width: mode.width, height: mode.height))
         }
-        guard let i = sameSize.first(where: { info.modes[$0] == selection.mode }) ?? sameSize.first else { return [] }
-        rawMode = raws[i]
-        selection.mode = info.modes[i]
-        selection.connector = info
-        return try resume(.unplugged)
+        buffers = made
+        ages = BufferAges(count: made.count)
+        rawMode = raw
+        selection.mode = mode
+        selection.connector = connector
     }
 
     // MARK: Teardown
@@ -240,6 +274,8 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public func close() {
         guard let card else { return }
         waitForPendingFlip()
+        // Legacy DPMS Off outlives the restore's SetCrtc in the connector's state: on first.
+        if isPoweredOff && !suspendedBy.contains(.vtReleased) { try? powerOn() }
         if let saved, !suspendedBy.contains(.vtReleased) {
             var connector = selection.connector.id
             if var mode = saved.mode, saved.bufferID != 0 {

@@ -40,8 +40,10 @@ public enum OutputOpener {
         }
         do throws(DisplayError) {
             try chosen.card.becomeMaster()
-            return try KMSDisplay(card: chosen.card, probed: chosen.probed, selection: selection,
-                                  bufferCount: bufferCount, api: api)
+            let display = try KMSDisplay(card: chosen.card, probed: chosen.probed, selection: selection,
+                                         bufferCount: bufferCount, api: api)
+            display.modeRequest = mode
+            return display
         } catch {
             chosen.card.close()
             throw .display(error)

@@ -8,7 +8,7 @@ import DialCore
 /// up that only precedes its device's removal was never lifted by a person, so it becomes a
 /// cancel and the dial settles instead of flinging.
 public struct EventTranslator: Sendable {
-    public let transform: ScreenTransform
+    public private(set) var transform: ScreenTransform
     public private(set) var devices: [InputDeviceID: InputDeviceInfo] = [:]
 
     private var slots = SlotAllocator()
@@ -22,6 +22,13 @@ public struct EventTranslator: Sendable {
 
     public init(transform: ScreenTransform) {
         self.transform = transform
+    }
+
+    /// Maps later touches onto a new panel size (a hotplug re-modeset); mice start again
+    /// from the new panel's centre.
+    public mutating func retarget(_ transform: ScreenTransform) {
+        self.transform = transform
+        mice.removeAll()
     }
 
     /// Translates one batch in order.

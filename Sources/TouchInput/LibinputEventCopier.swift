@@ -5,8 +5,8 @@ import CLibinput
 /// devices as they come and go. No libinput pointer leaves this type.
 struct LibinputEventCopier {
     /// The panel size handed to the *_transformed calls.
-    let panelWidth: UInt32
-    let panelHeight: UInt32
+    var panelWidth: UInt32
+    var panelHeight: UInt32
     private var ids: [OpaquePointer: InputDeviceID] = [:]
     private var nextOrdinal = 0
 

@@ -29,6 +29,13 @@ public final class LibinputInputSource: InputSource {
 
     public var pollDescriptor: Int32 { context.fileDescriptor }
 
+    /// Touches map onto `transform` from the next event on (a hotplug gave the output a new size).
+    public func retarget(_ transform: ScreenTransform) {
+        copier.panelWidth = UInt32(max(transform.panelWidth, 1))
+        copier.panelHeight = UInt32(max(transform.panelHeight, 1))
+        translator.retarget(transform)
+    }
+
     /// Devices present now, by their TouchInput number.
     public var devices: [InputDeviceID: InputDeviceInfo] { translator.devices }
 

@@ -18,6 +18,22 @@ import Testing
         #expect(!s.awaitsFlip && !s.hasShownAFrame)
     }
 
+    @Test func anOutputSwitchedOffIsDarkWithNothingAwaited() {
+        // Switched off while a frame was queued (its flip came during the power-off): no flip is
+        // awaited, poll sleeps, the dial moving queues nothing, and only a repaint (wake) paints.
+        var s = queued(at: 10)
+        s.outputSwitchedOff()
+        #expect(s.state == .dark)
+        #expect(!s.awaitsFlip)
+        #expect(s.decision(at: 100) == .sleep)
+        #expect(s.dialChanged(dialNeedsFrame: true) == nil)
+        #expect(s.repaintRequested(screenBlanked: false) == .repaint)
+        var gone = FrameSchedule()
+        gone.suspended()
+        gone.outputSwitchedOff()
+        #expect(gone.state == .suspended, "a suspended output stays suspended")
+    }
+
     @Test func aQueuedFrameWaitsForItsFlipUntilTheTimeout() {
         let s = queued(at: 10)
         #expect(s.state == .awaitingFlip(since: 10, then: .dialDecides))

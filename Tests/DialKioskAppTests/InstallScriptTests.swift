@@ -16,6 +16,7 @@ import Testing
         #expect(install.status == 0, "\(install.output)")
         #expect(fileMode(dest + "/usr/bin/dialkiosk").map { $0 & 0o777 } == 0o755)
         #expect(fileMode(dest + "/usr/lib/sysusers.d/dialkiosk.conf").map { $0 & 0o777 } == 0o644)
+        #expect(readFile(dest + "/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules")?.contains("RUN+=\"/bin/chgrp video /sys%p/brightness\"") == true)
         #expect(fileMode(dest + "/etc/dialkiosk/config.yaml").map { $0 & 0o777 } == 0o644)
         let unit = readFile(dest + "/usr/lib/systemd/system/dialkiosk.service") ?? ""
         #expect(unit.contains("\nExecStart=/usr/bin/dialkiosk run --config /etc/dialkiosk/config.yaml"))
@@ -35,7 +36,8 @@ import Testing
         let uninstall = runToCompletion(["bash", repositoryRoot + "/scripts/uninstall.sh"], environment: env, outputFile: log)
         #expect(uninstall.status == 0, "\(uninstall.output)")
         for path in ["/usr/bin/dialkiosk", "/usr/lib/systemd/system/dialkiosk.service",
-                     "/usr/lib/sysusers.d/dialkiosk.conf", "/etc/systemd/system/graphical.target.wants/dialkiosk.service"] {
+                     "/usr/lib/sysusers.d/dialkiosk.conf", "/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules",
+                     "/etc/systemd/system/graphical.target.wants/dialkiosk.service"] {
             #expect(fileMode(dest + path) == nil, "\(path) left behind")
         }
         #expect(readFile(dest + "/etc/dialkiosk/config.yaml") == "items: [{id: mine}]\n")

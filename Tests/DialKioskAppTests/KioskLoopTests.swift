@@ -3,6 +3,7 @@ import DialCore
 import LinuxSystem
 import Testing
 @testable import DialKioskApp
+import KMSOutput
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
@@ -513,5 +514,149 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         print("control bench: 9000 reload lines: first turn \(fixed(turns[0] * 1000, 1)) ms, longest turn "
               + "\(fixed((turns.max() ?? 0) * 1000, 1)) ms, \(turns.count) turns, \(fixed(turns.reduce(0, +) * 1000, 1)) ms in all, "
               + "\(reloads) reload log lines")
+    }
+}
+
+/// ScreenPower's seams: what was switched, and a refusal on demand.
+private final class FakeOutputPower: OutputPowering {
+    var calls: [String] = []
+    var refuse = false
+    func powerOff() throws {
+        if refuse { throw DisplayError(.power(crtc: 42, on: false), code: EINVAL) }
+        calls.append("off")
+    }
+    func powerOn() throws { calls.append("on") }
+}
+
+private final class FakeBacklight: BacklightDimming {
+    var calls: [String] = []
+    func dim(fraction: Double) throws { calls.append("dim \(fraction)") }
+    func restore() throws { calls.append("restore") }
+}
+
+/// Blank as output off, dim as backlight, and a hotplug's new size, through the real loop.
+@Suite struct ScreenPowerLoopTests {
+    private static let blankConfig = itemsOnly + "behaviour:\n  idle: blank\n  idle_after_minutes: 1\n"
+    private static let dimConfig = itemsOnly + "behaviour:\n  idle: dim\n  idle_after_minutes: 1\n"
+
+    @Test func blankSwitchesTheOutputOffAndATouchSwitchesItOnThenPaints() throws {
+        let k = try KioskLoop(config: Self.blankConfig)
+        let output = FakeOutputPower()
+        k.loop.power = ScreenPower(output: output, backlight: nil) { [logBox = k.logBox] in logBox.lines.append($0) }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let lit = k.display.pixels[0]
+        let presents = k.display.presents
+        k.clock = 100 + 60
+        try k.step()
+        #expect(k.loop.screen == .blanked)
+        #expect(output.calls == ["off"])
+        #expect(k.display.presents == presents, "no black frame: the output is off")
+        // Off: no frame is awaited (no flip timeout), nothing presented, poll sleeps.
+        k.clock += 10
+        for _ in 0..<3 { try k.step() }
+        #expect(k.loop.schedule.state == .dark)
+        #expect(k.display.presents == presents)
+        #expect(k.loop.pollTimeout(now: k.clock) == -1)
+        let rotation = k.dial.rotation
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
+        try k.step()
+        #expect(output.calls == ["off", "on"])
+        #expect(k.loop.screen == .awake)
+        #expect(k.display.presents == presents + 1, "switched on, then painted")
+        #expect(k.display.pixels[0] == lit)
+        k.input.send([.touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
+                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.rotation == rotation, "the waking touch does not turn the ring")
+    }
+
+    @Test func aRefusedPowerOffPaintsBlackWithAWarning() throws {
+        let k = try KioskLoop(config: Self.blankConfig)
+        let output = FakeOutputPower()
+        output.refuse = true
+        k.loop.power = ScreenPower(output: output, backlight: nil) { [logBox = k.logBox] in logBox.lines.append($0) }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let presents = k.display.presents
+        k.clock = 100 + 60
+        try k.step()
+        #expect(k.display.presents == presents + 1)
+        #expect(k.display.pixels.allSatisfy { $0 == 0 }, "the black frame instead")
+        #expect(k.logLines.contains("warning: screen: Failed to switch CRTC 42 off: Invalid argument; painting black instead"))
+        try k.flipUntilIdle()
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
+        try k.step()
+        #expect(output.calls.isEmpty, "never switched off, so not switched on")
+        #expect(k.display.pixels[0] != 0)
+    }
+
+    @Test func dimLowersTheBacklightAndPaintsTheDialAsIs() throws {
+        let k = try KioskLoop(config: Self.dimConfig)
+        let light = FakeBacklight()
+        k.loop.power = ScreenPower(output: nil, backlight: light) { _ in }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let lit = k.display.pixels
+        k.clock = 100 + 60
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.loop.screen == .dimmed)
+        #expect(light.calls == ["dim \(ScreenPower.dimFraction)"])
+        let undimmed = k.display.pixels == lit
+        #expect(undimmed, "the backlight dims, not the pixels")
+        k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
+        try k.step()
+        #expect(light.calls == ["dim \(ScreenPower.dimFraction)", "restore"])
+        k.loop.power?.restore()
+        #expect(light.calls.count == 2, "restore on exit writes nothing when not dimmed")
+    }
+
+    @Test func withoutABacklightTheDimFrameIsPaintedAndWhyIsLoggedOnce() throws {
+        let k = try KioskLoop(config: Self.dimConfig)
+        k.loop.power = ScreenPower(output: nil, backlight: nil, noBacklight: "no backlight belongs to Virtual-1") { [logBox = k.logBox] in
+            logBox.lines.append($0)
+        }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        let lit = k.display.pixels
+        for round in 1...2 {
+            k.clock += 61
+            try k.step()
+            try k.flipUntilIdle()
+            #expect(k.display.pixels == lit.map { ($0 >> 1) & 0x7F7F7F }, "round \(round)")
+            k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock)),
+                          .touch(TouchEvent(phase: .up, x: 10, y: 60, time: k.clock))])
+            try k.step()
+            try k.flipUntilIdle()
+        }
+        #expect(k.logLines.filter { $0.contains("no backlight belongs to Virtual-1; painting the dim frame instead") }.count == 1)
+    }
+
+    @Test func aNewModeRebuildsTheSceneOnTheSelectedItem() throws {
+        let k = try KioskLoop(config: itemsOnly)
+        var asked: [(Int, Int, Int?)] = []
+        k.loop.resize = { width, height, index in
+            asked.append((width, height, index))
+            return try RunSession.scene(config: k.service.config, restingOn: index, width: width, height: height,
+                                        rotation: .none, painter: .flat)
+        }
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        _ = k.dial.select(index: 2, at: k.clock)
+        try k.loop.frameIfDue(at: k.clock)
+        try k.flipUntilIdle()
+        let before = k.dial
+        let presents = k.display.presents
+        k.display.report(.suspended)
+        k.display.report(.resized(width: 320, height: 240))
+        k.display.report(.resumed)
+        try k.step()
+        #expect(asked.count == 1 && asked[0].0 == 320 && asked[0].1 == 240 && asked[0].2 == 2)
+        #expect(k.dial !== before)
+        #expect(k.dial.selectedIndex == 2)
+        #expect(k.dial.geometry.center.x == 160, "laid out for 320 x 240")
+        #expect(k.display.presents == presents + 1)
     }
 }

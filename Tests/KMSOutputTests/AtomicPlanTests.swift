@@ -142,3 +142,12 @@ private enum Objects {
         #expect(clips == [DamageClip(x: 10, y: 20, width: 100, height: 40)])
     }
 }
+
+@Suite struct PowerPlanTests {
+    @Test func blankIsTheCRTCsActiveZeroAlone() throws {
+        let p = try Objects.resolved()
+        #expect(p.powerOff() == [AtomicAssignment(33, 22, 0)])
+        // Waking is the modeset, which sets ACTIVE=1 with the mode.
+        #expect(p.modeset(modeBlob: 50, framebuffer: 60, width: 8, height: 6).contains(AtomicAssignment(33, 22, 1)))
+    }
+}

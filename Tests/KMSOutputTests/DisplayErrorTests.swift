@@ -11,6 +11,12 @@ import Glibc
                 == "Failed to create a 1024x768 dumb buffer: Cannot allocate memory")
     }
 
+    @Test func powerFailuresNameTheCRTCOrConnector() {
+        #expect(DisplayError(.power(crtc: 42, on: false), code: EINVAL).description == "Failed to switch CRTC 42 off: Invalid argument")
+        #expect(DisplayError(.dpms(connector: "HDMI-A-1", on: true), code: EACCES).description
+                == "Failed to set DPMS On on connector HDMI-A-1: Permission denied")
+    }
+
     @Test func permissionOnOpenSuggestsTheVideoGroup() {
         let e = DisplayError(.open(path: "/dev/dri/card0"), code: EACCES)
         #expect(e.isPermissionDenied)

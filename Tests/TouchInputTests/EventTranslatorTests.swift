@@ -41,6 +41,14 @@ private func frame(_ t: Double) -> InputEvent { ev(-1, .frame, 0, 0, t) }
         #expect(out == [ev(0, .down, 100, 100, 0)])
     }
 
+    @Test func aNewPanelSizeTurnsLaterTouchesOnIt() {
+        var t = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480, rotation: .quarter))
+        // A hotplug re-modeset to 1024x768: the quarter turn now uses the new panel width.
+        t.retarget(ScreenTransform(panelWidth: 1024, panelHeight: 768, rotation: .quarter))
+        let out = t.translate([touch(screen, 0, .down, 700, 100, 0)])
+        #expect(out == [ev(0, .down, 100, 324, 0)])
+    }
+
     @Test func slotsAreNumberedAcrossDevices() {
         var t = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))
         let out = t.translate([

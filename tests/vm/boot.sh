@@ -20,6 +20,9 @@ Usage: tests/vm/boot.sh --script FILE --out DIR [options]
   --unit FILE          with --systemd: install FILE into the guest's /etc/systemd/system
                        (repeatable)
   --bochs              add a bochs VGA (qemu -device bochs-display) as a second KMS driver
+  --virtio-gpu SOCKET  add a virtio-gpu (driver virtio_gpu) as a second KMS driver, its display
+                       served by qemu's VNC server on the unix socket SOCKET (a client resizing
+                       it changes the connector's preferred mode: tests/vm/cases/vnc-resize.py)
   --memory MB          guest memory (default 2048)
   --kernel-arg ARG     add ARG to the kernel command line, e.g. drm.debug=0x1e (repeatable)
   --root DIR           boot the root file system in DIR (read-only, under a tmpfs overlay)
@@ -33,7 +36,7 @@ guest gets it as DK_BIN), DIALKIOSK_VM_KMS_API (e.g. legacy: every \`dialkiosk r
 USAGE
 }
 
-script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048
+script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048 virtio_vnc=""
 units=() kargs=() root=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,6 +47,7 @@ while [ $# -gt 0 ]; do
     --systemd-unit) mode=systemd; unit="${2:?--systemd-unit needs a unit name}"; shift 2 ;;
     --unit) units+=("${2:?--unit needs a file}"); shift 2 ;;
     --bochs) bochs=1; shift ;;
+    --virtio-gpu) virtio_vnc="${2:?--virtio-gpu needs a socket path}"; shift 2 ;;
     --memory) memory="${2:?--memory needs megabytes}"; shift 2 ;;
     --kernel-arg) kargs+=("${2:?--kernel-arg needs an argument}"); shift 2 ;;
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
@@ -118,6 +122,7 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_S
 [ -n "$root" ] && qemu+=(-virtfs "local,path=$root,mount_tag=guestroot,security_model=none,readonly=on,multidevs=remap")
 # -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.
 [ "$bochs" = 1 ] && qemu+=(-device bochs-display)
+[ -n "$virtio_vnc" ] && qemu+=(-device virtio-gpu-pci -vnc "unix:$virtio_vnc")
 
 vm_log "booting ($mode mode, timeout ${timeout}s), serial log: $serial"
 t1=$(vm_now)

@@ -12,6 +12,7 @@ extension FrameLoop {
                 try frameIfDue(at: time)
             case .dim, .blank, .wake:
                 log("screen: \(action)")
+                power?.apply(action)
                 try repaint(at: time)
             }
         }

@@ -68,6 +68,11 @@ final class FrameLoop {
     let log: (String) -> Void
     private(set) var schedule: FrameSchedule
     private var lastPaintSeconds = 0.0
+    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
+    var power: ScreenPower?
+    /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
+    /// resting on an item index.
+    var resize: ((Int, Int, Int?) throws -> Scene)?
 
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
@@ -206,6 +211,9 @@ final class FrameLoop {
         case .suspended:
             schedule.suspended()
             log("display: suspended")
+        case .resized(let width, let height):
+            log("display: new mode \(width)x\(height)")
+            if let resize { replaceScene(try resize(width, height, dial.selectedIndex)) }
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()
@@ -244,6 +252,8 @@ final class FrameLoop {
     /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
     /// else with the next frame. A blanked screen gets its one black frame.
     func repaint(at time: Double) throws {
+        // The output is off (ScreenPower): dark with nothing owed or awaited, poll sleeps.
+        if screen == .blanked, power?.isOutputOff == true { return schedule.outputSwitchedOff() }
         guard schedule.repaintRequested(screenBlanked: screen == .blanked) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
@@ -259,7 +269,7 @@ final class FrameLoop {
 
     private func presentFrame(at time: Double) throws {
         let pose = dial.pose
-        let screen = self.screen
+        let screen = power?.look(for: self.screen) ?? self.screen
         let paint = scene.paint
         var seconds = 0.0
         do {

@@ -60,8 +60,9 @@ final class RunSession {
             let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
             logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
 
-            let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
             let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+                // The mode's size now: a hotplug may have set a new one.
+                let logical = rotation.logicalSize(panelWidth: display.selection.mode.width, panelHeight: display.selection.mode.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
                 return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
@@ -96,6 +97,11 @@ final class RunSession {
                              scene: scene, now: clock, service: service,
                              vt: console.map { ConsoleSwitch(display: display, console: $0) },
                              rebuild: makeScene, stats: stats, log: { logger.info($0) })
+            loop.power = ScreenPower.forDisplay(display, logger: logger)
+            loop.resize = { width, height, index in
+                input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
+                return try makeScene(service.config, index)
+            }
         } catch {
             resources.releaseAll()
             throw error
@@ -154,6 +160,8 @@ final class RunSession {
 
     /// Releases everything set up, in reverse order (see the type's note); safe twice.
     func close() {
+        // The backlight back to its saved brightness (a no-op when not dimmed; safe twice).
+        loop.power?.restore()
         resources.releaseAll()
         // The last log lines get a moment, never more (systemd's stop timeout is running).
         logger.queue?.drain(within: 0.5)

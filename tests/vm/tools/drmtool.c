@@ -16,6 +16,9 @@
  *     vblank [CRTC_INDEX]  print the CRTC's vblank counter and its timestamp (CLOCK_MONOTONIC)
  *     writeback FILE       become master and capture what the active CRTC shows through the
  *                          writeback connector (vkms enable_writeback=1) as a PPM
+ *     power                print each CRTC's ACTIVE property and each connector's DPMS property
+ *                          ("power crtc ID active 0|1", "power connector ID NAME dpms N", N 0 On,
+ *                          3 Off); ACTIVE needs DRM_CLIENT_CAP_ATOMIC, which any client may set
  *     flip SECONDS         become master and page-flip between two buffers (with flip events)
  *                          for SECONDS, then print the count and rate: the bed's 60 Hz reference
  *
@@ -64,6 +67,42 @@ static int cmd_crtc(int fd) {
         printf("connector %" PRIu32 " %s %s crtc %" PRIu32 " modes %d\n", c->connector_id,
                connector_name(c, name, sizeof name), status, crtc_of_connector(fd, c),
                c->count_modes);
+        drmModeFreeConnector(c);
+    }
+    drmModeFreeResources(res);
+    return 0;
+}
+
+/* The value of property `name` of an object, or -1 when the object has no such property. */
+static long long property_value(int fd, uint32_t object, uint32_t type, const char *name) {
+    drmModeObjectPropertiesPtr props = drmModeObjectGetProperties(fd, object, type);
+    if (!props)
+        die_errno("drmModeObjectGetProperties", object);
+    long long value = -1;
+    for (uint32_t i = 0; i < props->count_props && value < 0; i++) {
+        drmModePropertyPtr p = drmModeGetProperty(fd, props->props[i]);
+        if (p && strcmp(p->name, name) == 0)
+            value = (long long)props->prop_values[i];
+        drmModeFreeProperty(p);
+    }
+    drmModeFreeObjectProperties(props);
+    return value;
+}
+
+static int cmd_power(int fd) {
+    if (drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1) != 0)
+        fprintf(stderr, "drmtool: drmSetClientCap ATOMIC: %s (no ACTIVE to read)\n", strerror(errno));
+    drmModeResPtr res = resources(fd);
+    for (int i = 0; i < res->count_crtcs; i++)
+        printf("power crtc %" PRIu32 " active %lld\n", res->crtcs[i],
+               property_value(fd, res->crtcs[i], DRM_MODE_OBJECT_CRTC, "ACTIVE"));
+    for (int i = 0; i < res->count_connectors; i++) {
+        drmModeConnectorPtr c = drmModeGetConnector(fd, res->connectors[i]);
+        if (!c)
+            die_errno("drmModeGetConnector", res->connectors[i]);
+        char name[64];
+        printf("power connector %" PRIu32 " %s dpms %lld\n", c->connector_id, connector_name(c, name, sizeof name),
+               property_value(fd, c->connector_id, DRM_MODE_OBJECT_CONNECTOR, "DPMS"));
         drmModeFreeConnector(c);
     }
     drmModeFreeResources(res);
@@ -266,6 +305,7 @@ static int cmd_writeback(int fd, const char *file) {
 static void usage(void) {
     fputs("usage: drmtool [--card PATH | --driver NAME] crtc | hold | dump FILE [CRTC_ID] |\n"
           "       master [--connector NAME] [--expect FILE] | vblank [CRTC_INDEX] | flip SECONDS |\n"
+          "       power |\n"
           "       writeback FILE\n",
           stderr);
     exit(2);
@@ -292,6 +332,8 @@ int main(int argc, char **argv) {
 
     if (strcmp(cmd, "crtc") == 0)
         return cmd_crtc(open_card(card, driver, false));
+    if (strcmp(cmd, "power") == 0)
+        return cmd_power(open_card(card, driver, false));
     if (strcmp(cmd, "hold") == 0 || strcmp(cmd, "master") == 0)
         block_termination();
     if (strcmp(cmd, "hold") == 0)

@@ -1,0 +1,37 @@
+# `idle: blank` switches the output off (issue 11, item 4), on vkms through the atomic path and
+# with --kms-api legacy: while blank the CRTC is inactive (ACTIVE 0, the connector's DPMS Off)
+# and the kernel delivers no flips; a uinput tap switches it on again, and the screen then equals
+# `dialkiosk render` of the same state (the tap only wakes: the ring stays where it was).
+source "$(dirname "$0")/../lib/case.sh"
+source "$(dirname "$0")/kms-lib.sh"
+case_boot
+
+cd "$case_out"
+# power_of FILE WHAT: the value on FILE's "power crtc|connector ..." line for the CRTC in use
+# (the first) or the connector Virtual-1.
+crtc_active() { sed -n 's/^power crtc [0-9]* active \([-0-9]*\)$/\1/p' "$1" | head -n1; }
+dpms() { sed -n 's/^power connector [0-9]* Virtual-1 dpms \([-0-9]*\)$/\1/p' "$1"; }
+for api in atomic legacy; do
+  echo "--- $api.err"; cat "$api.err" 2>/dev/null
+  for f in awake blank woken; do echo "--- $api.power-$f.txt"; cat "$api.power-$f.txt" 2>/dev/null; done
+  kms_check "$api: exit 0 on SIGTERM" test "$(cat "$api.status" 2>/dev/null)" = 0
+  kms_check "$api: the log names the API" grep -q "KMS API $api" "$api.err"
+  kms_check "$api: awake, the CRTC is active" test "$(crtc_active "$api.power-awake.txt")" = 1
+  kms_check "$api: blank, the CRTC is inactive (ACTIVE 0)" test "$(crtc_active "$api.power-blank.txt")" = 0
+  kms_check "$api: blank, the connector's DPMS is Off (3)" test "$(dpms "$api.power-blank.txt")" = 3
+  flips=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$api.flips-blank.json" 2>/dev/null)
+  kms_check "$api: no flips in 3 s of blank (got '$flips')" test "${flips:-x}" = 0
+  kms_check "$api: woken, the CRTC is active" test "$(crtc_active "$api.power-woken.txt")" = 1
+  kms_check "$api: woken, the connector's DPMS is On (0)" test "$(dpms "$api.power-woken.txt")" = 0
+  kms_check "$api: the waking tap activated nothing" bash -c "! grep -q '\"event\": \"activated\"' '$api.log'"
+  rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
+  size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' "$api.dump.txt" 2>/dev/null)
+  if [ -n "$size" ]; then
+    "$kms_bin" render --size "$size" --items 24 --angle "${rot:-0}" --out "$api.png"
+    kms_check "$api: the screen after the wake equals render --size $size --angle ${rot:-0}" \
+      python3 "$vm_dir/cases/kms-compare.py" "$api.ppm" "$api.png" --max-channel 0 --max-fraction 0
+  else
+    kms_check "$api: a dump after the wake ('$(cat "$api.dump.txt" 2>/dev/null)')" false
+  fi
+done
+kms_finish

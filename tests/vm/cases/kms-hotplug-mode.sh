@@ -1,0 +1,49 @@
+# A connector that comes back with a different preferred mode gets a new modeset at that size and
+# the dial laid out again (issue 11, item 5). qemu's virtio-gpu changes its connector's preferred
+# mode (through the EDID it generates) when a display client resizes it, and sends a hotplug:
+# the host resizes it through qemu's VNC server (vnc-resize.py, RFB SetDesktopSize) while `run`
+# shows the dial. The screen after the change equals `dialkiosk render` at the new size.
+source "$(dirname "$0")/../lib/case.sh"
+source "$(dirname "$0")/kms-lib.sh"
+sock="/tmp/dialkiosk-vnc-$$.sock"
+vnc_log="/tmp/dialkiosk-vnc-$$.log"
+rm -f "$sock"
+# Connects once qemu has made the socket (after case_boot has emptied $case_out), then waits for
+# the guest's /out/resize-now.
+python3 "$vm_dir/cases/vnc-resize.py" "$sock" --step "$case_out/resize-1:800x600" \
+  --step "$case_out/resize-2:1024x768" >"$vnc_log" 2>&1 &
+helper=$!
+boot_rc=0
+(case_boot --virtio-gpu "$sock") || boot_rc=$?
+kill "$helper" 2>/dev/null || true
+wait "$helper" 2>/dev/null || true
+rm -f "$sock"
+echo "--- vnc-resize"; cat "$vnc_log"; rm -f "$vnc_log"
+[ "$boot_rc" = 0 ] || case_fail "the VM run failed (see above)"
+
+cd "$case_out"
+size_of() { sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' "$1" 2>/dev/null; }
+# atomic: from the first preferred mode to 800x600; legacy: from there to 1024x768.
+for run in "atomic 800x600" "legacy 1024x768"; do
+  set -- $run
+  api=$1 new=$2
+  echo "--- $api.err"; cat "$api.err" 2>/dev/null
+  echo "--- $api.crtc-before.txt"; cat "$api.crtc-before.txt" 2>/dev/null
+  echo "--- $api.crtc-after.txt"; cat "$api.crtc-after.txt" 2>/dev/null
+  kms_check "$api: exit 0 on SIGTERM" test "$(cat "$api.status" 2>/dev/null)" = 0
+  kms_check "$api: the log names the API" grep -q "KMS API $api" "$api.err"
+  before=$(size_of "$api.before.dump.txt")
+  after=$(size_of "$api.after.dump.txt")
+  kms_check "$api: a first mode other than $new (got '$before')" bash -c "[ -n '$before' ] && [ '$before' != $new ]"
+  kms_check "$api: the new mode is $new (got '$after')" test "$after" = "$new"
+  kms_check "$api: run logged the new mode" grep -q "display: new mode $new" "$api.err"
+  rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
+  for shot in before after; do
+    size=$(size_of "$api.$shot.dump.txt")
+    [ -n "$size" ] || { kms_check "$api: a dump $shot ('$(cat "$api.$shot.dump.txt" 2>/dev/null)')" false; continue; }
+    "$kms_bin" render --size "$size" --items 24 --angle "${rot:-0}" --out "$api.$shot.png"
+    kms_check "$api: $shot: the screen equals render --size $size --angle ${rot:-0}" \
+      python3 "$vm_dir/cases/kms-compare.py" "$api.$shot.ppm" "$api.$shot.png" --max-channel 0 --max-fraction 0
+  done
+done
+kms_finish
