@@ -1,0 +1,68 @@
+/// Input-to-flip latencies (flip time minus the kernel time of the newest input sample the
+/// flipped frame reflects) of one stretch of frames, in bounded memory: the percentiles come
+/// from the newest `capacity` samples, the count and the maximum from all of them. A kiosk
+/// runs for months; the window keeps a long drag from growing the process.
+public struct LatencyStats: Sendable, Equatable {
+    /// p50, p95 and max of a stretch, in seconds.
+    public struct Summary: Sendable, Equatable {
+        public var p50: Double
+        public var p95: Double
+        public var max: Double
+        /// Samples recorded (also those older than the window).
+        public var count: Int
+
+        public init(p50: Double, p95: Double, max: Double, count: Int) {
+            self.p50 = p50
+            self.p95 = p95
+            self.max = max
+            self.count = count
+        }
+    }
+
+    /// How many of the newest samples the percentiles are taken over.
+    public let capacity: Int
+    private var samples: [Double] = []
+    /// Where the next sample goes once the window is full (the oldest one).
+    private var next = 0
+    private var largest = -Double.infinity
+    /// Samples recorded since the last reset.
+    public private(set) var count = 0
+
+    public init(capacity: Int = 4096) {
+        self.capacity = Swift.max(1, capacity)
+        samples.reserveCapacity(self.capacity)
+    }
+
+    /// Adds one latency in seconds; a value that is not finite (a broken clock) is dropped.
+    public mutating func record(_ latency: Double) {
+        guard latency.isFinite else { return }
+        count += 1
+        largest = Swift.max(largest, latency)
+        if samples.count < capacity {
+            samples.append(latency)
+        } else {
+            samples[next] = latency
+            next = (next + 1) % capacity
+        }
+    }
+
+    /// Forgets every sample (keeps the window's memory).
+    public mutating func reset() {
+        samples.removeAll(keepingCapacity: true)
+        next = 0
+        largest = -Double.infinity
+        count = 0
+    }
+
+    /// The figures, or nil before the first sample. Percentiles by nearest rank: the smallest
+    /// sample with at least p of the window at or below it (a sample that really happened).
+    public var summary: Summary? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        func rank(_ p: Double) -> Double {
+            let k = Int((p * Double(sorted.count)).rounded(.up))
+            return sorted[Swift.min(sorted.count, Swift.max(1, k)) - 1]
+        }
+        return Summary(p50: rank(0.5), p95: rank(0.95), max: largest, count: count)
+    }
+}

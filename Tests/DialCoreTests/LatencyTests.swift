@@ -1,0 +1,121 @@
+import Testing
+@testable import DialCore
+
+@Suite struct LatencyStatsTests {
+    @Test func noSamplesNoSummary() {
+        #expect(LatencyStats().summary == nil)
+    }
+
+    @Test func nearestRankPercentilesAndMax() {
+        var s = LatencyStats()
+        // 1..100 ms, shuffled: p50 is the 50th, p95 the 95th smallest.
+        for i in (1...100).map({ ($0 * 37) % 100 + 1 }) { s.record(Double(i) / 1000) }
+        let sum = s.summary
+        #expect(sum?.count == 100)
+        #expect(sum.map { abs($0.p50 - 0.050) < 1e-12 } == true)
+        #expect(sum.map { abs($0.p95 - 0.095) < 1e-12 } == true)
+        #expect(sum.map { abs($0.max - 0.100) < 1e-12 } == true)
+    }
+
+    @Test func oneSampleIsEveryFigure() {
+        var s = LatencyStats()
+        s.record(0.02)
+        #expect(s.summary == .init(p50: 0.02, p95: 0.02, max: 0.02, count: 1))
+    }
+
+    @Test func memoryIsBoundedButMaxAndCountCoverEverySample() {
+        var s = LatencyStats(capacity: 10)
+        s.record(1.0)  // an early outlier, pushed out of the window
+        for _ in 0..<1000 { s.record(0.01) }
+        let sum = s.summary
+        #expect(sum?.count == 1001)
+        #expect(sum?.max == 1.0)
+        #expect(sum?.p95 == 0.01)
+        #expect(sum?.p50 == 0.01)
+    }
+
+    @Test func windowKeepsTheNewestSamples() {
+        var s = LatencyStats(capacity: 4)
+        for v in [0.5, 0.5, 0.5, 0.5, 0.001, 0.002, 0.003, 0.004] { s.record(v) }
+        #expect(s.summary?.p50 == 0.002)
+        #expect(s.summary?.p95 == 0.004)
+    }
+
+    @Test func nonFiniteIsDroppedAndResetForgets() {
+        var s = LatencyStats()
+        s.record(.nan)
+        s.record(.infinity)
+        #expect(s.summary == nil)
+        s.record(0.016)
+        s.reset()
+        #expect(s.summary == nil)
+        #expect(s.count == 0)
+        s.record(0.004)
+        #expect(s.summary?.max == 0.004)
+    }
+}
+
+@Suite struct RenderLateScheduleTests {
+    let period = 1.0 / 60
+
+    @Test func noHistoryPaintsAtOnce() {
+        #expect(RenderLateSchedule().paintStart(afterFlipAt: 10, refreshPeriod: period) == nil)
+    }
+
+    @Test func startIsNextVblankMinusPaintAndMargin() {
+        var s = RenderLateSchedule(margin: 0.002)
+        s.recordPaint(0.003)
+        let start = s.paintStart(afterFlipAt: 10, refreshPeriod: period)
+        #expect(start.map { abs($0 - (10 + period - 0.005)) < 1e-12 } == true)
+    }
+
+    @Test func aSlowPaintMovesTheStartEarlier() {
+        var s = RenderLateSchedule()
+        s.recordPaint(0.002)
+        let fast = s.paintStart(afterFlipAt: 5, refreshPeriod: period)
+        s.recordPaint(0.008)
+        s.recordPaint(0.002)  // the slow one still counts: the prediction is the recent maximum
+        let slow = s.paintStart(afterFlipAt: 5, refreshPeriod: period)
+        #expect(fast != nil && slow != nil)
+        #expect(abs((fast ?? 0) - (slow ?? 0) - 0.006) < 1e-12)
+    }
+
+    @Test func aSlowPaintIsForgottenAfterTheHistory() {
+        var s = RenderLateSchedule()
+        s.recordPaint(0.010)
+        for _ in 0..<RenderLateSchedule.historyLength { s.recordPaint(0.001) }
+        #expect(s.predictedPaint == 0.001)
+    }
+
+    @Test func aPredictionLongerThanAPeriodPaintsAtOnce() {
+        var s = RenderLateSchedule(margin: 0.002)
+        s.recordPaint(0.020)
+        #expect(s.paintStart(afterFlipAt: 1, refreshPeriod: period) == nil)
+        // Paint plus margin filling the period exactly leaves no time to wait either.
+        var t = RenderLateSchedule(margin: 0.002)
+        t.recordPaint(period - 0.002)
+        #expect(t.paintStart(afterFlipAt: 1, refreshPeriod: period) == nil)
+    }
+
+    @Test func anUnusablePeriodPaintsAtOnce() {
+        var s = RenderLateSchedule()
+        s.recordPaint(0.001)
+        #expect(s.paintStart(afterFlipAt: 1, refreshPeriod: 0) == nil)
+        #expect(s.paintStart(afterFlipAt: 1, refreshPeriod: .nan) == nil)
+        #expect(s.paintStart(afterFlipAt: .infinity, refreshPeriod: period) == nil)
+    }
+
+    @Test func badPaintTimesAreDropped() {
+        var s = RenderLateSchedule()
+        s.recordPaint(-1)
+        s.recordPaint(.nan)
+        #expect(s.predictedPaint == nil)
+    }
+
+    @Test func pollWaitRoundsDownToWholeMilliseconds() {
+        #expect(RenderLateSchedule.waitMilliseconds(until: 1.0105, now: 1.0) == 10)
+        #expect(RenderLateSchedule.waitMilliseconds(until: 1.0009, now: 1.0) == 0)
+        #expect(RenderLateSchedule.waitMilliseconds(until: 0.9, now: 1.0) == 0)
+        #expect(RenderLateSchedule.waitMilliseconds(until: 1e12, now: 0) == Int(Int32.max))
+    }
+}
