@@ -66,3 +66,46 @@ public struct LatencyStats: Sendable, Equatable {
         return Summary(p50: rank(0.5), p95: rank(0.95), max: largest, count: count)
     }
 }
+
+/// Which frame first shows which input, for the input-to-flip latency. The loop says when an
+/// input sample is fed to the dial (its kernel time), when a frame is queued (it shows every
+/// sample fed so far) and when that frame's flip event comes; the answer is the kernel time of
+/// the newest sample the shown frame was the first to show, or nil for a frame that shows no
+/// new input (a fling coasting, a snap, a repaint): those have no input latency.
+public struct InputFrameTracker: Sendable, Equatable {
+    /// The newest sample fed to the dial.
+    private var newestFed: Double?
+    /// The newest sample in a frame queued so far.
+    private var newestQueued: Double?
+    /// The queued frame's newest new sample, until its flip event.
+    private var inQueuedFrame: Double?
+
+    public init() {}
+
+    /// An input sample with kernel time `time` went to the dial.
+    public mutating func fed(inputAt time: Double) {
+        guard time.isFinite else { return }
+        newestFed = Swift.max(newestFed ?? time, time)
+    }
+
+    /// A frame was queued: it shows every sample fed so far. A frame queued again before any
+    /// flip event (an overdue flip) keeps the input of the one it replaces, never shown.
+    public mutating func queued() {
+        guard let fed = newestFed, fed > (newestQueued ?? -.infinity) else { return }
+        inQueuedFrame = fed
+        newestQueued = fed
+    }
+
+    /// The output went away (VT switch, unplug): the queued frame will never be shown, and
+    /// its input, shown after the output comes back, would count the time away as latency.
+    public mutating func outputLost() {
+        inQueuedFrame = nil
+    }
+
+    /// The queued frame is on the glass: the time of the newest sample it was the first to
+    /// show, or nil.
+    public mutating func shown() -> Double? {
+        defer { inQueuedFrame = nil }
+        return inQueuedFrame
+    }
+}

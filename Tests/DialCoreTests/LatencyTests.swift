@@ -119,3 +119,60 @@ import Testing
         #expect(RenderLateSchedule.waitMilliseconds(until: 1e12, now: 0) == Int(Int32.max))
     }
 }
+
+@Suite struct InputFrameTrackerTests {
+    @Test func aFrameReportsTheNewestSampleFedBeforeItWasQueued() {
+        var t = InputFrameTracker()
+        t.fed(inputAt: 1.000)
+        t.fed(inputAt: 1.010)
+        t.queued()
+        t.fed(inputAt: 1.020)  // after the frame was queued: the next frame's
+        #expect(t.shown() == 1.010)
+        t.queued()
+        #expect(t.shown() == 1.020)
+    }
+
+    @Test func framesWithoutNewInputHaveNoLatency() {
+        var t = InputFrameTracker()
+        t.queued()
+        #expect(t.shown() == nil)  // nothing fed yet
+        t.fed(inputAt: 2.0)
+        t.queued()
+        #expect(t.shown() == 2.0)
+        t.queued()  // the fling coasts on
+        #expect(t.shown() == nil)
+        #expect(t.shown() == nil)  // a second event for one frame counts once
+    }
+
+    @Test func anOlderSampleFromAnotherDeviceDoesNotGoBack() {
+        var t = InputFrameTracker()
+        t.fed(inputAt: 3.0)
+        t.fed(inputAt: 2.5)
+        t.fed(inputAt: .nan)
+        t.queued()
+        #expect(t.shown() == 3.0)
+    }
+
+    @Test func aFrameQueuedAgainBeforeItsFlipKeepsTheInputOfTheOneItReplaces() {
+        // An overdue flip: the frame is queued again; the first was never shown.
+        var t = InputFrameTracker()
+        t.fed(inputAt: 4.0)
+        t.queued()
+        t.queued()
+        #expect(t.shown() == 4.0)
+        t.queued()
+        #expect(t.shown() == nil)
+    }
+
+    @Test func inputOfAFrameLostWithTheOutputIsNotCounted() {
+        var t = InputFrameTracker()
+        t.fed(inputAt: 5.0)
+        t.queued()
+        t.outputLost()
+        t.queued()  // the repaint after resuming shows nothing new
+        #expect(t.shown() == nil)
+        t.fed(inputAt: 9.0)
+        t.queued()
+        #expect(t.shown() == 9.0)
+    }
+}
