@@ -11,29 +11,20 @@ private final class Rig {
     let loop: FrameLoop
     var clock = 100.0
     var lines: [String] = []
-    var signals: [LoopSignal] = []
-    private var signalPipe: [Int32] = [-1, -1]
+    let signals = PipeSignals()
 
     init() {
         let g = DialGeometry.fitting(width: 64, height: 48, count: 10)
         dial = Dial(items: DemoMenu.items, geometry: g)
         var clockRef: (() -> Double)!
-        loop = FrameLoop(presenter: display, displaySources: [display], inputSources: [], dial: dial,
-                         now: { clockRef() }, paint: { _, _ in nil })
+        var logRef: ((String) -> Void)!
+        loop = FrameLoop(presenter: display, sources: FrameLoop.sources(signals: signals, displays: [display]),
+                         scene: Scene(dial: dial) { _, _ in nil }, now: { clockRef() }, log: { logRef($0) })
         clockRef = { [unowned self] in self.clock }
-        loop.log = { [unowned self] in self.lines.append($0) }
-        _ = pipe(&signalPipe)
-        loop.signalFD = signalPipe[0]
-        loop.readSignals = { [unowned self] in defer { self.signals.removeAll() }; return self.signals }
+        logRef = { [unowned self] in self.lines.append($0) }
     }
 
-    deinit { close(signalPipe[0]); close(signalPipe[1]) }
-
-    func send(_ s: [LoopSignal]) {
-        signals += s
-        var b: UInt8 = 1
-        _ = write(signalPipe[1], &b, 1)
-    }
+    func send(_ s: [LoopSignal]) { signals.send(s) }
 
     func fling(_ radPerSecond: Double = 15) throws {
         try loop.inject(DemoFling.events(geometry: dial.geometry, radPerSecond: radPerSecond, endTime: clock))
@@ -42,7 +33,7 @@ private final class Rig {
     /// Flip events every `period` (one of them `lateFrame` periods late) until the loop idles.
     func runFrames(period: Double = 1.0 / 60, lateEvery: Int = 0, lateBy: Double = 10) throws -> Int {
         var frames = 0
-        while loop.state == .awaitingFrame && frames < 5000 {
+        while loop.schedule.awaitsFlip && frames < 5000 {
             frames += 1
             clock += (lateEvery > 0 && frames % lateEvery == 0) ? period * lateBy : period
             display.report(.frameShown(time: clock))
@@ -60,16 +51,15 @@ private final class Rig {
         rig.display.failures = [EBUSY]
         try rig.fling()
         // The failed frame is not lost: poll wakes after one refresh and queues it.
-        #expect(rig.loop.state == .idle)
-        #expect(rig.loop.retryAt != nil)
+        #expect(rig.loop.schedule.state == .retrying(at: rig.clock + 1.0 / 60))
         #expect(rig.loop.pollTimeoutMS() == 17)
         #expect(rig.lines.contains { $0.contains("Device or resource busy; trying again in 17 ms") })
         rig.clock += 0.017
         _ = try rig.loop.step(timeoutMS: 0)
-        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.schedule.awaitsFlip)
         #expect(rig.loop.pollTimeoutMS() == 2000)  // only the overdue-flip guard while a frame is queued
         _ = try rig.runFrames()
-        #expect(rig.loop.state == .idle)
+        #expect(rig.loop.schedule.state == .idle)
         #expect(abs(rig.dial.rotation - rig.dial.layout.nearestSlot(to: rig.dial.rotation)!.rotation) < 1e-9)
     }
 
@@ -94,7 +84,7 @@ private final class Rig {
         let rig = Rig()
         rig.display.failures = [EINVAL]
         try rig.loop.start(at: rig.clock)
-        #expect(rig.loop.retryAt != nil)
+        #expect(rig.loop.schedule.state == .retrying(at: rig.clock + 1.0 / 60))
         rig.clock += 0.02
         _ = try rig.loop.step(timeoutMS: 0)
         #expect(rig.display.presents == 1)
@@ -126,7 +116,7 @@ private final class Rig {
         // the motion continuous and the landing is the same slot, exactly.
         let frames = try late.runFrames(lateEvery: 7)
         #expect(frames < 5000)
-        #expect(late.loop.state == .idle)
+        #expect(late.loop.schedule.state == .idle)
         #expect(late.dial.rotation == steady.dial.rotation)
         #expect(late.dial.selectedIndex == steady.dial.selectedIndex)
     }
@@ -134,7 +124,7 @@ private final class Rig {
     @Test func aFlipEventThatNeverComesIsNotWaitedForForever() throws {
         let rig = Rig()
         try rig.loop.start(at: rig.clock)
-        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.schedule.awaitsFlip)
         #expect(rig.loop.pollTimeoutMS() == 2000)
         // The card was unbound: no flip event, and the next attempt finds it gone.
         rig.display.failures = [ENODEV]
@@ -163,7 +153,7 @@ private final class Rig {
         rig.send([.terminate])
         #expect(try rig.loop.step(timeoutMS: 0) == .signal)
         // The pending flip is left for teardown (KMSDisplay.close waits for it, then restores).
-        #expect(rig.loop.state == .awaitingFrame)
+        #expect(rig.loop.schedule.awaitsFlip)
     }
 
     @Test func aStormOfHangUpsQueuesAtMostOneFrame() throws {
@@ -177,7 +167,7 @@ private final class Rig {
         }
         #expect(rig.display.presents - before <= 1)
         _ = try rig.runFrames()
-        #expect(rig.loop.state == .idle)
+        #expect(rig.loop.schedule.state == .idle)
     }
 }
 

@@ -32,14 +32,15 @@ private final class ScriptedDial: DialDriving {
 
 @Suite struct FrameLoopTests {
     private func makeLoop(_ display: PipeDisplay, _ dial: DialDriving, inputs: [InputSource] = [],
+                          signals: PollSource? = nil, timer: PollSource? = nil, stats: FrameStats? = nil,
                           lines: @escaping (String) -> Void = { _ in }) -> FrameLoop {
-        let loop = FrameLoop(presenter: display, displaySources: [display], inputSources: inputs, dial: dial,
-                             now: { 0 }, paint: { _, target in
-                                 target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
-                                 return nil
-                             })
-        loop.log = lines
-        return loop
+        let scene = Scene(dial: dial) { _, target in
+            target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
+            return nil
+        }
+        return FrameLoop(presenter: display,
+                         sources: FrameLoop.sources(signals: signals, timer: timer, displays: [display], inputs: inputs),
+                         scene: scene, now: { 0 }, stats: stats, log: lines)
     }
 
     @Test func eachFlipEventDrivesTheNextFrameWhileMoving() throws {
@@ -52,7 +53,7 @@ private final class ScriptedDial: DialDriving {
             display.report(.frameShown(time: t))
             #expect(try loop.step(timeoutMS: 0) == nil)
             #expect(display.presents == 2 + i)
-            #expect(loop.state == .awaitingFrame)
+            #expect(loop.schedule.awaitsFlip)
         }
         #expect(dial.advancedTo == [0.5, 0.6, 0.7, 0.8])
     }
@@ -64,7 +65,7 @@ private final class ScriptedDial: DialDriving {
         try loop.start(at: 0.9)
         display.report(.frameShown(time: 1.0))
         _ = try loop.step(timeoutMS: 0)
-        #expect(loop.state == .idle)
+        #expect(loop.schedule.state == .idle)
         #expect(display.presents == 1)
         #expect(lines.contains("rest rotation=0.500000 index=3 time=1.000"))
         // Idle means idle: nothing is ready, nothing is presented.
@@ -79,12 +80,12 @@ private final class ScriptedDial: DialDriving {
         try loop.start(at: 0)
         display.report(.frameShown(time: 0.016))
         _ = try loop.step(timeoutMS: 0)
-        #expect(loop.state == .idle)
+        #expect(loop.schedule.state == .idle)
         input.send([.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 2.0))])
         _ = try loop.step(timeoutMS: 0)
         #expect(dial.handled.count == 1)
         #expect(display.presents == 2)
-        #expect(loop.state == .awaitingFrame)
+        #expect(loop.schedule.awaitsFlip)
     }
 
     @Test func inputWhileAFrameIsQueuedWaitsForItsEvent() throws {
@@ -102,37 +103,29 @@ private final class ScriptedDial: DialDriving {
         try loop.start(at: 0)
         display.report(.suspended)
         _ = try loop.step(timeoutMS: 0)
-        #expect(loop.state == .suspended)
+        #expect(loop.schedule.state == .suspended)
         display.report(.frameShown(time: 0.1))
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 1)
         display.report(.resumed)
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 2)
-        #expect(loop.state == .awaitingFrame)
+        #expect(loop.schedule.awaitsFlip)
     }
 
     @Test func terminateSignalEndsTheRun() throws {
         let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
-        let loop = makeLoop(display, dial)
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        defer { close(fds[0]); close(fds[1]) }
-        loop.signalFD = fds[0]
-        var queued: [LoopSignal] = [.hangUp, .terminate]
-        loop.readSignals = { defer { queued.removeAll() }; return queued }
-        var b: UInt8 = 1
-        _ = write(fds[1], &b, 1)
+        let signals = PipeSignals()
+        let loop = makeLoop(display, dial, signals: signals)
+        signals.send([.hangUp, .terminate])
         #expect(try loop.step(timeoutMS: 0) == .signal)
     }
 
     @Test func exitTimerEndsTheRun() throws {
         let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
-        let loop = makeLoop(display, dial)
         let timer = try ExitTimer(seconds: 0.000_001)
         defer { timer.close() }
-        loop.timerFD = timer.fd
-        loop.timerExpired = { timer.expired() }
+        let loop = makeLoop(display, dial, timer: timer)
         #expect(try loop.step(timeoutMS: 5000) == .timerExpired)
     }
 
@@ -153,20 +146,19 @@ private final class ScriptedDial: DialDriving {
         let g = DialGeometry.fitting(width: 64, height: 48, count: items.count)
         let dial = Dial(items: items, geometry: g)
         var lines: [String] = []
-        let loop = makeLoop(display, dial) { lines.append($0) }
-        loop.stats = FrameStats()
+        let loop = makeLoop(display, dial, stats: FrameStats()) { lines.append($0) }
         try loop.start(at: 100)
         try loop.inject(DemoFling.events(geometry: g, radPerSecond: 20, endTime: 100.05))
         // A 60 Hz frame clock until the loop goes idle (bounded, in case it never does).
         var t = 100.0
         var frames = 0
-        while loop.state == .awaitingFrame && frames < 2000 {
+        while loop.schedule.awaitsFlip && frames < 2000 {
             t += 1.0 / 60
             display.report(.frameShown(time: t))
             _ = try loop.step(timeoutMS: 0)
             frames += 1
         }
-        #expect(loop.state == .idle)
+        #expect(loop.schedule.state == .idle)
         #expect(frames > 30, "a 20 rad/s fling coasts for more than half a second")
         #expect(lines.contains { $0.hasPrefix("rest rotation=") })
         #expect(lines.contains { $0.hasPrefix("stats: 60.0 flips/s") })

@@ -14,18 +14,16 @@ private final class KioskLoop {
     let time = FakeClock()
     let logBox = LogBox()
     var pipeFDs: [Int32] = [-1, -1]
-    var signalFDs: [Int32] = [-1, -1]
-    var signals: SignalQueue!
+    let signals = PipeSignals()
     let service: KioskService
     let loop: FrameLoop
     var configPath: String { dir.path + "/config.yaml" }
     var controlPath: String { dir.path + "/control.sock" }
 
-    init(config text: String, watchdogUSec: String? = nil) throws {
+    init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil) throws {
         notify = DatagramReceiver(path: dir.path + "/notify")
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
-        _ = pipe(&signalFDs)
         var env = ["NOTIFY_SOCKET": dir.path + "/notify", "PATH": "/usr/bin:/bin"]
         if let watchdogUSec { env["WATCHDOG_USEC"] = watchdogUSec }
         writeFile(dir.path + "/config.yaml", text)
@@ -40,20 +38,15 @@ private final class KioskLoop {
                                  rotation: .none, painter: .flat)
         }
         let scene = try makeScene(config, nil)
-        loop = FrameLoop(presenter: display, displaySources: [display], inputSources: [input], dial: scene.dial,
-                         now: { [time] in time.now }, paint: scene.paint)
-        loop.service = service
-        loop.rebuild = makeScene
-        loop.log = { [logBox] in logBox.lines.append($0) }
-        loop.signalFD = signalFDs[0]
-        let signals = SignalQueue()
-        self.signals = signals
-        loop.readSignals = { signals.take() }
+        loop = FrameLoop(presenter: display,
+                         sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service),
+                         scene: scene, now: { [time] in time.now }, service: service, rebuild: rebuild ?? makeScene,
+                         log: { [logBox] in logBox.lines.append($0) })
     }
 
     deinit {
         service.stop(reason: "test", now: .nan)
-        for fd in pipeFDs + signalFDs { close(fd) }
+        for fd in pipeFDs { close(fd) }
         dir.remove()
     }
 
@@ -63,11 +56,7 @@ private final class KioskLoop {
         set { time.now = newValue }
     }
 
-    func signal(_ s: LoopSignal) {
-        signals.queued.append(s)
-        var b: UInt8 = 1
-        _ = write(signalFDs[1], &b, 1)
-    }
+    func signal(_ s: LoopSignal) { signals.send([s]) }
 
     func step() throws { _ = try loop.step(timeoutMS: 0) }
 
@@ -83,7 +72,7 @@ private final class KioskLoop {
     /// Flip events at 60 Hz until the loop has nothing queued (bounded).
     func flipUntilIdle() throws {
         var frames = 0
-        while loop.state == .awaitingFrame && frames < 1000 {
+        while loop.schedule.awaitsFlip && frames < 1000 {
             clock += 1.0 / 60
             display.report(.frameShown(time: clock))
             try step()
@@ -105,15 +94,6 @@ private final class FakeClock {
 
 private final class LogBox {
     var lines: [String] = []
-}
-
-/// Signals "delivered" through the fixture's pipe.
-private final class SignalQueue {
-    var queued: [LoopSignal] = []
-    func take() -> [LoopSignal] {
-        defer { queued.removeAll() }
-        return queued
-    }
 }
 
 private let itemsOnly = """
@@ -152,7 +132,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         k.display.report(.frameShown(time: k.clock + 0.016))
         try k.step()
         try k.flipUntilIdle()
-        #expect(k.loop.state == .idle)
+        #expect(k.loop.schedule.state == .idle)
         let presents = k.display.presents
         #expect(k.notifications().filter { $0 == "WATCHDOG=1" }.count == 1)
         let pinged = k.clock
@@ -168,7 +148,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         try k.step()
         #expect(k.notifications() == ["WATCHDOG=1"])
         #expect(k.display.presents == presents, "pings queue no frames")
-        #expect(k.loop.state == .idle)
+        #expect(k.loop.schedule.state == .idle)
     }
 
     @Test func withoutWatchdogOrTimersIdlePollWaitsForever() throws {
@@ -231,10 +211,9 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         func menu(_ ids: [String]) -> String {
             "items:\n" + ids.map { "  - id: \($0)\n    command: [\"true\", \"\($0)\"]\n" }.joined()
         }
-        let k = try KioskLoop(config: menu(["a", "b", "c"]))
         struct FontMissing: Error {}
         var rebuildWorks = false
-        k.loop.rebuild = { config, index in
+        let k = try KioskLoop(config: menu(["a", "b", "c"])) { config, index in
             guard rebuildWorks else { throw FontMissing() }
             return try RunSession.scene(config: config, restingOn: index, width: KioskLoop.size.width,
                                         height: KioskLoop.size.height, rotation: .none, painter: .flat)
@@ -291,7 +270,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         defer { close(client) }
         writeAll(client, "select c\n")
         try k.step()
-        #expect(k.loop.state == .awaitingFrame, "the turn starts at once")
+        #expect(k.loop.schedule.awaitsFlip, "the turn starts at once")
         try k.flipUntilIdle()
         #expect(k.dial.selectedIndex == 2)
         let events = readAvailable(client)
@@ -328,14 +307,14 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         var flipsHandled = 0
         while reloadsPerTurn.count < 100 {
             let before = k.logLines.filter { $0.contains("reload: ") }.count
-            if k.loop.state == .awaitingFrame {
+            if k.loop.schedule.awaitsFlip {
                 k.clock += 1.0 / 60
                 k.display.report(.frameShown(time: k.clock))
                 flipsHandled += 1
             }
             try k.step()
             reloadsPerTurn.append(k.logLines.filter { $0.contains("reload: ") }.count - before)
-            if k.loop.pollTimeout(now: k.clock) != 0 && k.loop.state == .idle { break }
+            if k.loop.pollTimeout(now: k.clock) != 0 && k.loop.schedule.state == .idle { break }
         }
         #expect(reloadsPerTurn.allSatisfy { $0 <= 1 }, "\(reloadsPerTurn)")
         #expect(reloadsPerTurn.reduce(0, +) == 40 / ControlServer.linesPerTurn + 1)
@@ -356,7 +335,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
             turns += 1
         } while k.loop.pollTimeout(now: k.clock) == 0 && turns < 1000
         #expect(turns == 100 / ControlServer.linesPerTurn + 1)
-        #expect(k.loop.state == .awaitingFrame, "the last line, select c, turns the ring")
+        #expect(k.loop.schedule.awaitsFlip, "the last line, select c, turns the ring")
     }
 
     /// Issue 10, defect 4: with stdout unread the loop goes on (frames, watchdog); once the

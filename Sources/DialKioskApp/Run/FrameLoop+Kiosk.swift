@@ -1,16 +1,8 @@
-import Glibc
 import DialCore
 
 /// The loop's side of the kiosk service: behaviour timers, control-socket commands and
 /// reloads. Each ends in at most one new frame, queued the same way input queues one.
 extension FrameLoop {
-    /// After every poll: the watchdog ping when due, children reaped, behaviour timers fired.
-    func housekeeping() throws {
-        guard let service else { return }
-        let time = now()
-        try apply(service.tick(now: time), at: time)
-    }
-
     /// Carries out what the behaviour timers decided.
     func apply(_ actions: [IdleSchedule.Action], at time: Double) throws {
         for action in actions {
@@ -23,16 +15,6 @@ extension FrameLoop {
                 log("screen: \(action)")
                 try repaint(at: time)
             }
-        }
-    }
-
-    /// The control socket's descriptors after poll: accept, read, flush, then this turn's share
-    /// of the commands (bounded per client, one reload at most).
-    func handleControl(_ ready: [pollfd]) throws {
-        guard let service else { return }
-        let time = now()
-        for request in service.handleControl(ready, now: time) {
-            try perform(request, at: time)
         }
     }
 

@@ -35,22 +35,12 @@ struct Scene {
     var paint: (DialPose, FrameTarget) throws -> [PixelRect]?
 }
 
-/// One thread, one poll(): the display's descriptors, the input descriptors, the signalfd,
-/// the exit timer and the control socket. While the dial moves, every `.frameShown(time)`
-/// advances it to `time`, paints and queues the next frame; at rest nothing is queued and
-/// poll() waits until input, a signal, a display change or the service's next deadline (the
-/// watchdog ping, a behaviour timer; none without a service).
+/// One thread, one poll() over the sources the loop was built with (display, input, signals,
+/// the exit timer, the service's output, control socket and deadlines). While the dial moves,
+/// every `.frameShown` advances it to the flip's time, paints and queues the next frame; at rest
+/// nothing is queued and poll() waits until a source has news or a deadline comes. What to paint
+/// when is `FrameSchedule`'s decision; the loop paints, polls and reports.
 final class FrameLoop {
-    /// Where the loop stands with the display.
-    enum FrameState: Equatable {
-        /// Nothing queued; the dial rests (poll sleeps).
-        case idle
-        /// A frame is queued; its `.frameShown` will drive the next one.
-        case awaitingFrame
-        /// The output is gone (VT released, unplugged): nothing is presented until `.resumed`.
-        case suspended
-    }
-
     /// Why `run()` returned.
     enum Ending: Equatable {
         case signal
@@ -58,59 +48,59 @@ final class FrameLoop {
     }
 
     let presenter: FramePresenter
-    let displaySources: [DisplayEventSource]
-    let inputSources: [InputSource]
+    /// Served in this order every turn (`sources(...)` builds the usual list).
+    let sources: [any PollSource]
     private(set) var scene: Scene
     var dial: DialDriving { scene.dial }
+    /// The loop's one clock (CLOCK_MONOTONIC in `run`, a fake in tests): read once when poll
+    /// returns, for everything that turn; and around a paint for `--stats`.
     let now: () -> Double
     /// The kiosk's outside world (systemd, events, control socket, commands, idle timers);
     /// nil in tests of the display path alone.
-    var service: KioskService?
+    let service: KioskService?
     /// Builds the dial and painter for a reloaded configuration, resting on an item index
     /// (nil: the configuration's default item).
-    var rebuild: ((KioskConfig, Int?) throws -> Scene)?
-    var vt: VTSwitching?
-    var signalFD: Int32 = -1
-    var readSignals: () -> [LoopSignal] = { [] }
-    var timerFD: Int32 = -1
-    var timerExpired: () -> Bool = { false }
-    var stats: FrameStats?
-    var log: (String) -> Void = { print($0) }
-
-    private(set) var state: FrameState = .idle
-    private(set) var presented = 0
-    /// Frames that failed to queue in a row, the decision what to do about it, and when the
-    /// frame is tried again (nil: nothing to retry).
-    private var failuresInARow = 0
-    var retryPolicy = PresentRetryPolicy()
-    var refreshPeriod = 1.0 / 60
-    private(set) var retryAt: Double?
-    /// A queued frame whose flip event has not come after this long is queued again: an
-    /// unbound or wedged card never answers, and waiting for it would hang the kiosk.
-    var flipTimeout = 2.0
-    private var awaitingSince: Double?
+    let rebuild: ((KioskConfig, Int?) throws -> Scene)?
+    let vt: VTSwitching?
+    private(set) var stats: FrameStats?
+    let log: (String) -> Void
+    private(set) var schedule: FrameSchedule
     private var lastPaintSeconds = 0.0
-    /// Something other than the dial changed the picture (dim, wake, reload): paint once more.
-    private var repaintPending = false
-    /// READY=1 went out (after the first frame reached the screen).
-    private(set) var announced = false
-    /// The black frame of a blanked screen is queued or shown: no further frames until wake.
-    private var blankShown = false
 
-    init(presenter: FramePresenter, displaySources: [DisplayEventSource], inputSources: [InputSource],
-         dial: DialDriving, now: @escaping () -> Double,
-         paint: @escaping (DialPose, FrameTarget) throws -> [PixelRect]?) {
+    init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
+         service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
+         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), log: @escaping (String) -> Void = { print($0) }) {
         self.presenter = presenter
-        self.displaySources = displaySources
-        self.inputSources = inputSources
-        self.scene = Scene(dial: dial, paint: paint)
+        self.sources = sources
+        self.scene = scene
         self.now = now
+        self.service = service
+        self.vt = vt
+        self.rebuild = rebuild
+        self.stats = stats
+        self.schedule = schedule
+        self.log = log
+    }
+
+    /// The sources in the order a turn serves them: output waiting for a slow reader first (it
+    /// moves on even in a turn that ends the run), signals and the exit timer (which may end
+    /// it), the display, input, the control socket, and the service's deadlines last.
+    static func sources(signals: (any PollSource)? = nil, timer: (any PollSource)? = nil,
+                        displays: [DisplayEventSource], inputs: [InputSource] = [],
+                        service: KioskService? = nil) -> [any PollSource] {
+        var list: [any PollSource] = []
+        if let service { list.append(ServiceOutput(service: service)) }
+        list += [signals, timer].compactMap { $0 }
+        list += displays.map(DisplayEvents.init) as [any PollSource]
+        list += inputs.map(InputEvents.init) as [any PollSource]
+        if let service { list += [ControlSocket(service: service), ServiceDeadlines(service: service)] as [any PollSource] }
+        return list
     }
 
     /// Shows the first frame at `time` (the modeset).
     func start(at time: Double) throws {
         report(dial.advance(to: time))
-        try presentFrame()
+        try presentFrame(at: time)
     }
 
     /// Feeds events that did not come through a source (the demo fling).
@@ -126,163 +116,135 @@ final class FrameLoop {
         }
     }
 
-    /// How long poll() may sleep: -1 (until an event) while idle with nothing pending;
-    /// otherwise until the service's next deadline (the watchdog ping, a behaviour timer, a
-    /// child to reap), a failed frame's retry, or a queued frame's overdue flip event; 0 while
-    /// control-socket lines wait from an earlier turn.
+    /// How long poll() may sleep at `now`: the schedule's retry or overdue flip, and the
+    /// sources' wake-ups (the watchdog ping, a behaviour timer, a command's deadline, control
+    /// lines left from an earlier turn); -1 (until an event) when there is none.
     func pollTimeout(now: Double) -> Int32 {
-        if service?.hasControlBacklog == true { return 0 }
-        let flipDue = state == .awaitingFrame ? awaitingSince.map { $0 + flipTimeout } : nil
-        let due = [retryAt, flipDue, service?.nextWakeup(now: now)].compactMap { $0 }.min()
-        guard let due else { return -1 }
-        let ms = ((due - now) * 1000).rounded(.up)
-        guard ms > 0 else { return 0 }
-        return Int32(min(ms, Double(Int32.max)))
+        schedule.pollTimeout(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) })
     }
 
     /// `pollTimeout` at the loop's clock.
     func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
 
-    /// Tries a failed frame again once its time has come; queues an overdue frame again.
-    private func retryIfDue() throws {
-        if state == .awaitingFrame, let since = awaitingSince, now() - since >= flipTimeout {
-            log("display: no flip event for \(fixed(flipTimeout, 1)) s; queuing the frame again")
-            state = .idle
-            awaitingSince = nil
-            try presentFrame()
-            return
-        }
-        guard let due = retryAt, now() >= due else { return }
-        retryAt = nil
-        if state == .idle { try presentFrame() }
-    }
-
-    /// One poll() and everything it found, then retries and the service's housekeeping.
-    /// `timeoutMS` -1 waits forever; `run` passes `pollTimeout`, tests pass 0.
+    /// One poll() and every source's news in order, then a retry or an overdue frame when the
+    /// schedule says so. `timeoutMS` -1 waits forever; `run` passes `pollTimeout`, tests pass 0.
     func step(timeoutMS: Int32) throws -> Ending? {
-        var fds: [pollfd] = []
-        for s in displaySources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
-        for s in inputSources { fds.append(pollfd(fd: s.pollDescriptor, events: Int16(POLLIN), revents: 0)) }
-        fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
-        fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
-        // Output waiting for a slow reader: polled for POLLOUT only while lines wait.
-        let outputs = (service?.outputQueues ?? []).compactMap { queue in queue.pollDescriptor.map { (queue, $0) } }
-        fds += outputs.map(\.1)
-        let controlStart = fds.count
-        fds += service?.pollDescriptors ?? []
+        let requested = sources.map(\.pollDescriptors)
+        var fds = Array(requested.joined())
         if case .failure(let failure) = LinuxSystem.pollDescriptors(&fds, timeoutMS: timeoutMS) {
             throw CommandFailure("poll failed: \(failure)", status: .osError)
         }
-        // Also when nothing is ready (r == 0): control lines left from earlier turns, retries
-        // and housekeeping still have their turn.
-        let ready = fds.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
-        let signalIndex = displaySources.count + inputSources.count
-        for (i, (queue, _)) in outputs.enumerated() where fds[signalIndex + 2 + i].revents != 0 { queue.flush() }
-        if ready[signalIndex] {
-            for s in readSignals() {
-                if let ending = try handle(s) { return ending }
+        let time = now()
+        // Every source is served, also when nothing is ready (poll returned 0): control lines
+        // left from earlier turns and the service's housekeeping have their turn.
+        var polled = fds[...]
+        for (source, mine) in zip(sources, requested) {
+            let events = try source.serve(Array(polled.prefix(mine.count)), now: time)
+            polled = polled.dropFirst(mine.count)
+            for event in events {
+                if let ending = try handle(event, at: time) { return ending }
             }
         }
-        if ready[signalIndex + 1] && timerExpired() { return .timerExpired }
-        for (i, s) in displaySources.enumerated() where ready[i] {
-            for e in try s.drainDisplayEvents() { try handle(e) }
-        }
-        var gotInput = false
-        for (i, s) in inputSources.enumerated() where ready[displaySources.count + i] {
-            for e in try s.drain() {
-                try input(e)
-                gotInput = true
+        if case .present(let reason) = schedule.decision(at: time) {
+            if reason == .flipOverdue {
+                log("display: no flip event for \(fixed(schedule.flipTimeout, 1)) s; queuing the frame again")
             }
+            try presentFrame(at: time)
         }
-        if gotInput { try frameIfDue(at: now()) }
-        let control = Array(fds[controlStart...])
-        if service?.hasControlBacklog == true || control.contains(where: { $0.revents != 0 }) {
-            try handleControl(control)
+        return nil
+    }
+
+    private func handle(_ event: LoopEvent, at time: Double) throws -> Ending? {
+        switch event {
+        case .display(let e):
+            try handle(e, at: time)
+        case .input(let events):
+            for e in events { try input(e, at: time) }
+            try frameIfDue(at: time)
+        case .signal(let s):
+            return try handle(s, at: time)
+        case .timerExpired:
+            return .timerExpired
+        case .command(let request):
+            try perform(request, at: time)
+        case .behaviour(let actions):
+            try apply(actions, at: time)
         }
-        try retryIfDue()
-        try housekeeping()
         return nil
     }
 
     /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
     /// then to the dial.
-    private func input(_ event: InputEvent) throws {
+    private func input(_ event: InputEvent, at time: Double) throws {
         guard let service else {
             report(dial.handle(event))
             return
         }
         let (passOn, actions) = service.filter(event)
-        try apply(actions, at: now())
+        try apply(actions, at: time)
         if passOn { report(dial.handle(event)) }
     }
 
-    /// The display's news.
-    func handle(_ event: DisplayEvent) throws {
+    /// The display's news, at the turn's `time`.
+    func handle(_ event: DisplayEvent, at time: Double) throws {
         switch event {
-        case .frameShown(let time):
-            guard state == .awaitingFrame else { return }
-            if !announced {
-                // The first frame is on the glass: only now is the service "started".
-                announced = true
-                service?.started(now: time)
-            }
-            if let line = stats?.frameShown(at: time, paintSeconds: lastPaintSeconds) { log(line) }
-            report(dial.advance(to: time))
-            if !blankShown && (dial.needsFrame || repaintPending) {
-                try presentFrame()
+        case .frameShown(let shown):
+            guard schedule.awaitsFlip else { return }
+            // The first frame is on the glass: only now is the service "started".
+            if !schedule.hasShownAFrame { service?.started(now: shown) }
+            if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds) { log(line) }
+            report(dial.advance(to: shown))
+            if case .present = schedule.flipShown(dialNeedsFrame: dial.needsFrame) {
+                try presentFrame(at: time)
             } else {
-                state = .idle
                 // The last second's summary and the idle line: one log line each (a log line
                 // never carries a newline; the logger would escape it).
-                for line in stats?.wentIdle(at: time).split(separator: "\n") ?? [] { log(String(line)) }
+                for line in stats?.wentIdle(at: shown).split(separator: "\n") ?? [] { log(String(line)) }
             }
         case .suspended:
-            state = .suspended
+            schedule.suspended()
             log("display: suspended")
         case .resumed:
             log("display: resumed")
-            state = .idle
-            report(dial.advance(to: now()))
-            blankShown = false
-            try presentFrame()
+            _ = schedule.resumed()
+            report(dial.advance(to: time))
+            try presentFrame(at: time)
         }
     }
 
-    private func handle(_ signal: LoopSignal) throws -> Ending? {
+    private func handle(_ signal: LoopSignal, at time: Double) throws -> Ending? {
         switch signal {
         case .terminate:
             return .signal
         case .hangUp:
             if service != nil {
-                try reload(at: now())
-            } else if state == .idle {
-                try presentFrame()
+                try reload(at: time)
+            } else if schedule.refreshRequested() != nil {
+                try presentFrame(at: time)
             }
         case .vtRelease:
-            if let vt { for e in try vt.release() { try handle(e) } }
+            if let vt { for e in try vt.release() { try handle(e, at: time) } }
         case .vtAcquire:
-            if let vt { for e in try vt.acquire() { try handle(e) } }
+            if let vt { for e in try vt.acquire() { try handle(e, at: time) } }
         case .childExited:
-            break  // the housekeeping at the end of this turn reaps it
+            break  // the service's deadlines source reaps it this turn
         }
         return nil
     }
 
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
     func frameIfDue(at time: Double) throws {
-        guard state == .idle, dial.needsFrame, !blankShown else { return }
+        guard schedule.dialChanged(dialNeedsFrame: dial.needsFrame) != nil else { return }
         report(dial.advance(to: time))
-        try presentFrame()
+        try presentFrame(at: time)
     }
 
     /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
     /// else with the next frame. A blanked screen gets its one black frame.
     func repaint(at time: Double) throws {
-        repaintPending = true
-        if screen != .blanked { blankShown = false }
-        guard state == .idle else { return }
+        guard schedule.repaintRequested(screenBlanked: screen == .blanked) != nil else { return }
         report(dial.advance(to: time))
-        try presentFrame()
+        try presentFrame(at: time)
     }
 
     /// A reloaded configuration's dial and painter take over between two frames.
@@ -293,7 +255,7 @@ final class FrameLoop {
     /// What the screen shows (always awake without a service).
     var screen: IdleSchedule.Screen { service?.idle.screen ?? .awake }
 
-    private func presentFrame() throws {
+    private func presentFrame(at time: Double) throws {
         let pose = dial.pose
         let screen = self.screen
         let paint = scene.paint
@@ -315,33 +277,23 @@ final class FrameLoop {
         } catch {
             // The frame was not queued: retry where the kernel's answer says it can clear,
             // otherwise leave with the error (teardown restores the CRTC).
-            failuresInARow += 1
-            let failure = PresentFailure(error)
-            switch retryPolicy.recovery(for: failure, failuresInARow: failuresInARow, refreshPeriod: refreshPeriod) {
+            switch schedule.presentFailed(PresentFailure(error), at: time) {
             case .retry(let delay):
                 log("display: \(error); trying again in \(fixed(delay * 1000, 0)) ms")
-                state = .idle
-                retryAt = now() + delay
                 return
             case .giveUp:
                 throw error
             }
         }
-        failuresInARow = 0
-        retryAt = nil
-        awaitingSince = now()
-        if screen == .blanked { blankShown = true }
-        repaintPending = false
+        schedule.presented(at: time, blank: screen == .blanked)
         lastPaintSeconds = seconds
-        presented += 1
-        state = .awaitingFrame
     }
 
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
     func report(_ events: [DialEvent]) {
         if let service {
-            service.report(events, frames: presented)
+            service.report(events, frames: schedule.framesQueued)
             return
         }
         for e in events {

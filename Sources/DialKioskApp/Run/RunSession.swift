@@ -4,124 +4,112 @@ import KMSOutput
 import TouchInput
 import Glibc
 
-/// Everything `run` owns, acquired in order and released in reverse: signals, display, hotplug
-/// monitor, input, the kiosk service (notify socket, control socket, commands), console, exit
-/// timer. `close()` is safe twice and also runs on errors.
-final class RunSession: VTSwitching {
-    private var signals: SignalWatcher?
-    private var display: KMSDisplay?
-    private var console: VirtualTerminal?
-    private var hotplug: HotplugWatcher?
-    private var input: LibinputInputSource?
-    private var timer: ExitTimer?
-    private var service: KioskService?
+/// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor,
+/// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
+/// any step of setup and `close()` release exactly what was set up, in reverse order, through
+/// the stack. `close()` is safe twice.
+///
+/// The console is set up before the display so that the reverse order restores the display
+/// first: the saved CRTC (the text console's framebuffer) goes back and master is dropped while
+/// the VT is still ours (VT_PROCESS: no switch can slip in while we hold master), and only then
+/// KD_TEXT redraws the console onto the framebuffer that is on screen and VT_AUTO hands VT
+/// switching back to the kernel. The other way round the console would redraw under our
+/// dumb buffer, and a switch in between would find master still held.
+final class RunSession {
+    private let resources: ResourceStack
+    private let display: KMSDisplay
+    private let service: KioskService
     private let loop: FrameLoop
     private let fling: Double?
     private let logger: JournalLogger
+    /// The loop's clock, also for the start, the fling and the service's stop.
+    private let clock: () -> Double
 
     /// - Parameters:
     ///   - config: the loaded configuration (already validated: a bad file never gets here).
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
     init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
         self.logger = logger
+        let clock: () -> Double = monotonicNow
+        self.clock = clock
         // A reader of stdout or stderr that goes away (a closed pipe, a restarted journald) must
         // cost the kiosk its lines, not its life: writes fail with EPIPE instead. For the rest of
         // the process, so the last error message cannot kill it either; item commands get the
         // default back (CommandRunner).
         signal(SIGPIPE, SIG_IGN)
-        // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
-        let signals = try SignalWatcher()
-        self.signals = signals
-        let output = options.display(with: config.display)
-        let display: KMSDisplay
+        let resources = ResourceStack()
+        self.resources = resources
         do {
-            display = try OutputOpener.open(device: output.device, connector: output.connector,
-                                            mode: output.mode, bufferCount: options.buffers,
-                                            api: options.kmsAPI)
-        } catch {
-            signals.close()
-            throw error
-        }
-        self.display = display
-        let sel = display.selection
-        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
-        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
+            // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
+            let signals = try resources.acquire("signals", try SignalWatcher()) { $0.close() }
+            let console = resources.acquire("console", RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
+            let output = options.display(with: config.display)
+            let display = try resources.acquire("display", try OutputOpener.open(
+                device: output.device, connector: output.connector, mode: output.mode,
+                bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+            self.display = display
+            let sel = display.selection
+            let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
+            logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
 
-        let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
-        var config = config
-        if let n = options.items { config.items = DemoMenu.numbered(n) }
-        let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
-            try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
-                                 rotation: rotation, painter: options.painter)
-        }
-        let scene: Scene
-        do {
-            scene = try makeScene(config, nil)
-        } catch {
-            display.close()
-            signals.close()
-            throw error
-        }
-        var sources: [DisplayEventSource] = [display]
-        if let watcher = try? HotplugWatcher(display: display) {
-            hotplug = watcher
-            sources.append(watcher)
-        }
-        // Input after the display: touches map onto the mode's panel size turned by `rotation`.
-        let input: LibinputInputSource
-        do {
-            input = try options.input.makeSource(panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
-                                                 config: config.input, format: logger.format, logger: logger)
-        } catch {
-            hotplug?.close()
-            display.close()
-            signals.close()
-            throw error
-        }
-        self.input = input
-        loop = FrameLoop(presenter: display, displaySources: sources, inputSources: [input], dial: scene.dial,
-                         now: monotonicNow, paint: scene.paint)
-        loop.log = { logger.info($0) }
-        fling = options.demoFling
-        loop.signalFD = signals.fd
-        loop.readSignals = { signals.drain() }
-        // The service last: a control socket appears only once the display and input work.
-        do {
-            service = try KioskService(config: config, configPath: options.config, controlPath: options.control,
-                                       environment: environment, logger: logger, now: monotonicNow())
-        } catch {
-            close()
-            throw error
-        }
-        loop.service = service
-        loop.rebuild = { config, index in
+            let logical = rotation.logicalSize(panelWidth: sel.mode.width, panelHeight: sel.mode.height)
+            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+                var config = config
+                if let n = options.items { config.items = DemoMenu.numbered(n) }
+                return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+                                            rotation: rotation, painter: options.painter)
+            }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
-            return try makeScene(config, index)
-        }
-        if options.stats {
-            loop.stats = FrameStats()
-            logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")")
-        }
-        if let console = VirtualTerminal(fd: STDIN_FILENO) {
-            do {
-                try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
-                self.console = console
-                loop.vt = self
-            } catch {
-                console.restore()
-                logger.warning("run: console left in text mode: \(error)")
+            let scene = try makeScene(config, nil)
+            let hotplug = resources.acquire("hotplug", try? HotplugWatcher(display: display)) { $0?.close() }
+            // Input after the display: touches map onto the mode's panel size turned by `rotation`.
+            let input = try resources.acquire("input", try options.input.makeSource(
+                panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
+                config: config.input, format: logger.format, logger: logger)) { $0.context.close() }
+            // The service last: a control socket appears only once the display and input work.
+            // STOPPING=1 and the `stopping` line go out before the picture is taken down.
+            let service = try resources.acquire("service", try KioskService(
+                config: config, configPath: options.config, controlPath: options.control,
+                environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
+            self.service = service
+            let timer = try options.exitAfter.map { seconds in
+                try resources.acquire("exit timer", try ExitTimer(seconds: seconds)) { $0.close() }
             }
+            var stats: FrameStats?
+            if options.stats {
+                stats = FrameStats()
+                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")")
+            }
+            let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
+            loop = FrameLoop(presenter: display,
+                             sources: FrameLoop.sources(signals: signals, timer: timer, displays: displays,
+                                                        inputs: [input], service: service),
+                             scene: scene, now: clock, service: service,
+                             vt: console.map { ConsoleSwitch(display: display, console: $0) },
+                             rebuild: makeScene, stats: stats, log: { logger.info($0) })
+        } catch {
+            resources.releaseAll()
+            throw error
         }
-        if let seconds = options.exitAfter {
-            let timer = try ExitTimer(seconds: seconds)
-            self.timer = timer
-            loop.timerFD = timer.fd
-            loop.timerExpired = { timer.expired() }
+        fling = options.demoFling
+    }
+
+    /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
+    /// ioctls failed (the kiosk still runs; the console just is not switched).
+    private static func graphicsConsole(logger: JournalLogger) -> VirtualTerminal? {
+        guard let console = VirtualTerminal(fd: STDIN_FILENO) else { return nil }
+        do {
+            try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
+            return console
+        } catch {
+            console.restore()
+            logger.warning("run: console left in text mode: \(error)")
+            return nil
         }
     }
 
-    var flipCount: Int { display?.flipCount ?? 0 }
+    var flipCount: Int { display.flipCount }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
@@ -147,47 +135,43 @@ final class RunSession: VTSwitching {
     func run() throws -> FrameLoop.Ending {
         // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
         logger.divert(to: OutputQueue(fd: STDERR_FILENO))
-        try loop.start(at: monotonicNow())
+        try loop.start(at: clock())
         if let fling, let geometry = (loop.dial as? Dial)?.geometry {
-            try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: monotonicNow()))
+            try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: clock()))
         }
         let ending = try loop.run()
-        service?.stop(reason: ending == .signal ? "signal" : "exit-after", now: monotonicNow())
+        service.stop(reason: ending == .signal ? "signal" : "exit-after", now: clock())
         return ending
     }
 
-    // MARK: VTSwitching
+    /// Releases everything set up, in reverse order (see the type's note); safe twice.
+    func close() {
+        resources.releaseAll()
+        // The last log lines get a moment, never more (systemd's stop timeout is running).
+        logger.queue?.drain(within: 0.5)
+        logger.divert(to: nil)
+    }
+}
+
+/// VT switching for the loop: the display stops and drops master before the kernel may switch
+/// away, and takes master back after it switched back.
+final class ConsoleSwitch: VTSwitching {
+    private let display: KMSDisplay
+    private let console: VirtualTerminal
+
+    init(display: KMSDisplay, console: VirtualTerminal) {
+        self.display = display
+        self.console = console
+    }
 
     func release() throws -> [DisplayEvent] {
-        let events = display?.suspend(.vtReleased) ?? []
-        try console?.allowRelease()
+        let events = display.suspend(.vtReleased)
+        try console.allowRelease()
         return events
     }
 
     func acquire() throws -> [DisplayEvent] {
-        try console?.acknowledgeAcquire()
-        return try display?.resume(.vtReleased) ?? []
-    }
-
-    /// Reverse order of acquisition.
-    func close() {
-        // STOPPING=1 and the `stopping` line first, while the picture is still up.
-        service?.stop(reason: "exit", now: monotonicNow())
-        service = nil
-        timer?.close()
-        timer = nil
-        input?.context.close()
-        input = nil
-        hotplug?.close()
-        hotplug = nil
-        console?.restore()
-        console = nil
-        display?.close()
-        display = nil
-        signals?.close()
-        signals = nil
-        // The last log lines get a moment, never more (systemd's stop timeout is running).
-        logger.queue?.drain(within: 0.5)
-        logger.divert(to: nil)
+        try console.acknowledgeAcquire()
+        return try display.resume(.vtReleased)
     }
 }

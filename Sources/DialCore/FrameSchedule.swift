@@ -1,0 +1,197 @@
+/// When the run loop queues a frame, as a value with pure transitions: every scheduling decision
+/// of the loop (paint now, wait until a time, sleep until something happens) is made here and
+/// unit-tested on a fake clock; the loop only paints, polls and reports.
+///
+/// One frame is queued at a time: a queued frame's flip event drives the next one while the
+/// dial moves; at rest nothing is queued and the loop sleeps in poll().
+public struct FrameSchedule: Sendable, Equatable {
+    /// Where the loop stands with the display.
+    public enum State: Sendable, Equatable {
+        /// Nothing queued; the picture on the glass is current (poll sleeps).
+        case idle
+        /// The black frame of a blanked screen is on the glass: no frames until a repaint (wake).
+        case dark
+        /// A frame was queued at `since`; its flip event decides the next one (`then`).
+        case awaitingFlip(since: Double, then: AfterFlip)
+        /// A frame failed to queue; it is tried again at `at`.
+        case retrying(at: Double)
+        /// The output is gone (VT released, unplugged): nothing is presented until `resumed`.
+        case suspended
+    }
+
+    /// What the flip event of the queued frame leads to.
+    public enum AfterFlip: Sendable, Equatable {
+        /// Another frame while the dial moves, else rest.
+        case dialDecides
+        /// The picture changed outside the dial while the frame was queued: paint once more.
+        case repaint
+        /// The queued frame is the black frame of a blanked screen: go dark.
+        case goDark
+    }
+
+    /// Why a frame is queued now.
+    public enum Reason: Sendable, Equatable {
+        /// The dial moves (a flip event, input, a command).
+        case dialMoves
+        /// Something other than the dial changed the picture (dim, blank, wake, reload, SIGHUP).
+        case repaint
+        /// The output came back.
+        case resumed
+        /// A frame that failed to queue is tried again.
+        case retry
+        /// The queued frame's flip event has not come after `flipTimeout`: an unbound or wedged
+        /// card never answers, and waiting for it would hang the kiosk.
+        case flipOverdue
+    }
+
+    /// What the loop does next.
+    public enum Decision: Sendable, Equatable {
+        /// Paint and queue a frame now.
+        case present(Reason)
+        /// Nothing to paint yet; poll may sleep until this time at the latest.
+        case wait(until: Double)
+        /// Nothing to paint until something happens (input, a signal, a display event).
+        case sleep
+    }
+
+    public private(set) var state: State = .idle
+    /// Frames queued since start (the event lines' frame count).
+    public private(set) var framesQueued = 0
+    /// True once a flip event has been seen: the first frame is on the glass (READY=1).
+    public private(set) var hasShownAFrame = false
+    /// Frames that failed to queue in a row.
+    public private(set) var failuresInARow = 0
+    public var retryPolicy: PresentRetryPolicy
+    /// The display's refresh period, the unit of a busy CRTC's back-off.
+    public var refreshPeriod: Double
+    /// How long a queued frame's flip event may take before the frame is queued again.
+    public var flipTimeout: Double
+
+    public init(retryPolicy: PresentRetryPolicy = PresentRetryPolicy(), refreshPeriod: Double = 1.0 / 60,
+                flipTimeout: Double = 2.0) {
+        self.retryPolicy = retryPolicy
+        self.refreshPeriod = refreshPeriod
+        self.flipTimeout = flipTimeout
+    }
+
+    /// True while a frame is queued and its flip event is what the loop waits for (a flip event
+    /// in any other state is stale: the loop ignores it).
+    public var awaitsFlip: Bool {
+        if case .awaitingFlip = state { return true }
+        return false
+    }
+
+    /// Nothing is queued and the output is there: a new frame may be queued at once. A frame
+    /// waiting for its retry counts (new news replaces the failed frame).
+    private var resting: Bool {
+        switch state {
+        case .idle, .dark, .retrying: return true
+        case .awaitingFlip, .suspended: return false
+        }
+    }
+
+    // MARK: What happened
+
+    /// A frame was queued at `now`; `blank` when it is the black frame of a blanked screen.
+    public mutating func presented(at now: Double, blank: Bool) {
+        framesQueued += 1
+        failuresInARow = 0
+        state = .awaitingFlip(since: now, then: blank ? .goDark : .dialDecides)
+    }
+
+    /// A frame failed to queue at `now`: retry it after the policy's delay, or give up.
+    public mutating func presentFailed(_ failure: PresentFailure, at now: Double) -> PresentRecovery {
+        failuresInARow += 1
+        let recovery = retryPolicy.recovery(for: failure, failuresInARow: failuresInARow, refreshPeriod: refreshPeriod)
+        if case .retry(let delay) = recovery { state = .retrying(at: now + delay) }
+        return recovery
+    }
+
+    /// The queued frame's flip event arrived (the loop has advanced the dial to its time; it
+    /// asks only when `awaitsFlip`): the next frame, or rest. A stale event changes nothing.
+    public mutating func flipShown(dialNeedsFrame: Bool) -> Decision {
+        guard case .awaitingFlip(_, let then) = state else { return .sleep }
+        hasShownAFrame = true
+        switch then {
+        case .repaint:
+            return .present(.repaint)
+        case .dialDecides where dialNeedsFrame:
+            return .present(.dialMoves)
+        case .dialDecides:
+            state = .idle
+        case .goDark:
+            state = .dark
+        }
+        return .sleep
+    }
+
+    /// Input or a command set the dial moving (`dialNeedsFrame`): a frame at once when nothing
+    /// is queued; otherwise the queued frame's flip event brings the next one. A dark screen
+    /// stays dark (only a wake repaints it).
+    public func dialChanged(dialNeedsFrame: Bool) -> Reason? {
+        guard dialNeedsFrame, resting, state != .dark else { return nil }
+        return .dialMoves
+    }
+
+    /// The picture changed outside the dial (dim, blank, wake, reload): a frame now when
+    /// nothing is queued, else once more after the queued one. `screenBlanked`: the new picture
+    /// is the black frame, so a queued black frame stays the last one.
+    public mutating func repaintRequested(screenBlanked: Bool) -> Reason? {
+        switch state {
+        case .idle, .dark, .retrying:
+            return .repaint
+        case .awaitingFlip(let since, let then):
+            state = .awaitingFlip(since: since, then: then == .goDark && screenBlanked ? .goDark : .repaint)
+            return nil
+        case .suspended:
+            return nil  // `resumed` paints anyway
+        }
+    }
+
+    /// SIGHUP without a service: repaint when nothing is queued; a queued frame shows the
+    /// current picture already.
+    public func refreshRequested() -> Reason? {
+        resting ? .repaint : nil
+    }
+
+    /// The output is gone: stale flip events and retries are dropped until `resumed`.
+    public mutating func suspended() {
+        state = .suspended
+    }
+
+    /// The output is back: paint the current picture (the kernel forgot the old one).
+    public mutating func resumed() -> Reason {
+        state = .idle
+        return .resumed
+    }
+
+    // MARK: What next
+
+    /// Whether a retry or an overdue flip is due at `now`, or until when poll may sleep.
+    public func decision(at now: Double) -> Decision {
+        switch state {
+        case .retrying(let at):
+            return now >= at ? .present(.retry) : .wait(until: at)
+        case .awaitingFlip(let since, _):
+            return now - since >= flipTimeout ? .present(.flipOverdue) : .wait(until: since + flipTimeout)
+        case .idle, .dark, .suspended:
+            return .sleep
+        }
+    }
+
+    /// poll()'s timeout in milliseconds at `now`: until the earliest of this schedule's time and
+    /// `deadlines` (the other sources' wake-ups), rounded up so poll never wakes early; 0 when
+    /// one is due; -1 (until an event) when there is none.
+    public func pollTimeout(now: Double, deadlines: [Double]) -> Int32 {
+        var times = deadlines
+        switch decision(at: now) {
+        case .present: return 0
+        case .wait(let until): times.append(until)
+        case .sleep: break
+        }
+        guard let due = times.min() else { return -1 }
+        let ms = ((due - now) * 1000).rounded(.up)
+        guard ms > 0 else { return 0 }
+        return Int32(min(ms, Double(Int32.max)))
+    }
+}

@@ -1,0 +1,73 @@
+import DialCore
+import Glibc
+
+/// One thing the frame loop waits on in its single poll(). Adding a source is a new conforming
+/// type in the list the loop is built with; the loop serves the sources in that order.
+protocol PollSource {
+    /// The descriptors and events to poll this turn (empty: none, for example an output queue
+    /// with nothing waiting, or a source that is only a deadline).
+    var pollDescriptors: [pollfd] { get }
+    /// The latest time poll may sleep until for this source (nil: until an event).
+    func wakeUp(now: Double) -> Double?
+    /// After every poll, also when nothing was ready: `polled` are this source's descriptors
+    /// with poll's `revents`; returns what happened, for the loop to act on.
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent]
+}
+
+extension PollSource {
+    func wakeUp(now: Double) -> Double? { nil }
+}
+
+/// What a source found, in the loop's terms.
+enum LoopEvent {
+    case display(DisplayEvent)
+    /// One source's input of this turn (a frame follows the batch, not every event).
+    case input([InputEvent])
+    case signal(LoopSignal)
+    /// `--exit-after` ran out.
+    case timerExpired
+    /// A control-socket command.
+    case command(ControlServer.Request)
+    /// What the behaviour timers decided.
+    case behaviour([IdleSchedule.Action])
+}
+
+/// Readable, hung up or failed: the source has something to read (or an error to report).
+func isReadable(_ polled: [pollfd]) -> Bool {
+    polled.contains { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+}
+
+/// A display's events (page flips, hotplug): KMSDisplay, HotplugWatcher, a test's pipe.
+struct DisplayEvents: PollSource {
+    let source: DisplayEventSource
+    var pollDescriptors: [pollfd] { [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0)] }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard isReadable(polled) else { return [] }
+        return try source.drainDisplayEvents().map(LoopEvent.display)
+    }
+}
+
+/// Touches and commands from libinput (or a test's pipe).
+struct InputEvents: PollSource {
+    let source: InputSource
+    var pollDescriptors: [pollfd] { [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0)] }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard isReadable(polled) else { return [] }
+        let events = try source.drain()
+        return events.isEmpty ? [] : [.input(events)]
+    }
+}
+
+extension SignalWatcher: PollSource {
+    var pollDescriptors: [pollfd] { [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        isReadable(polled) ? drain().map(LoopEvent.signal) : []
+    }
+}
+
+extension ExitTimer: PollSource {
+    var pollDescriptors: [pollfd] { [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        isReadable(polled) && expired() ? [.timerExpired] : []
+    }
+}

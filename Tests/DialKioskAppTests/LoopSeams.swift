@@ -1,0 +1,32 @@
+import Glibc
+@testable import DialKioskApp
+
+/// Signals "delivered" through a pipe: `send` queues them and makes the pipe readable, as a
+/// signalfd would be.
+final class PipeSignals: PollSource {
+    private var fds: [Int32] = [-1, -1]
+    private var queued: [LoopSignal] = []
+
+    init() {
+        _ = pipe(&fds)
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+    }
+
+    deinit { close(fds[0]); close(fds[1]) }
+
+    func send(_ signals: [LoopSignal]) {
+        queued += signals
+        var b: UInt8 = 1
+        _ = write(fds[1], &b, 1)
+    }
+
+    var pollDescriptors: [pollfd] { [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)] }
+
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard isReadable(polled) else { return [] }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(fds[0], &bytes, bytes.count) > 0 {}
+        defer { queued.removeAll() }
+        return queued.map(LoopEvent.signal)
+    }
+}
