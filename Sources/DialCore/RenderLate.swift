@@ -5,17 +5,18 @@
 ///
 /// The start is the predicted next vblank (the flip's timestamp plus the mode's period) minus
 /// the predicted paint time (the longest of the recent paints) minus a margin. Pure: the loop
-/// records each paint's duration and asks when to start; it waits with a poll() timeout.
+/// records each paint's duration and asks when to start; `FrameSchedule` waits for it with a
+/// poll() timeout.
 public struct RenderLateSchedule: Sendable, Equatable {
     /// How many recent paints the prediction looks at: half a second at 60 Hz, so a slow frame
     /// (a new label shaped, a reload) keeps the start early for a while without holding it
     /// there for good.
     public static let historyLength = 30
     /// Between the planned start and the vblank beyond the predicted paint: poll() wakes up
-    /// to about a millisecond late (its timeout is whole milliseconds; the loop wakes at the
-    /// last whole one before the start) plus the scheduler's wake-up delay on a loaded board,
-    /// and the flip ioctl must reach the kernel before the vblank that latches it. Missing it
-    /// costs a whole period, far more than the margin does.
+    /// to a millisecond late (its timeout is whole milliseconds, rounded up so it never wakes
+    /// early), the scheduler's wake-up delay on a loaded board comes on top, and the flip
+    /// must reach the kernel before the vblank that latches it. Missing that vblank costs a
+    /// whole period, far more than the margin does.
     public static let defaultMargin = 0.002
 
     public var margin: Double
@@ -53,13 +54,5 @@ public struct RenderLateSchedule: Sendable, Equatable {
         let lead = paint + margin
         guard lead < refreshPeriod else { return nil }
         return flipTime + refreshPeriod - lead
-    }
-
-    /// The poll() timeout in whole milliseconds until `start`, rounded down (waking a fraction
-    /// of a millisecond early only shortens the wait); 0 means the paint is due now.
-    public static func waitMilliseconds(until start: Double, now: Double) -> Int {
-        let ms = ((start - now) * 1000).rounded(.down)
-        guard ms > 0 else { return 0 }
-        return Int(min(ms, Double(Int32.max)))
     }
 }

@@ -111,13 +111,6 @@ import Testing
         s.recordPaint(.nan)
         #expect(s.predictedPaint == nil)
     }
-
-    @Test func pollWaitRoundsDownToWholeMilliseconds() {
-        #expect(RenderLateSchedule.waitMilliseconds(until: 1.0105, now: 1.0) == 10)
-        #expect(RenderLateSchedule.waitMilliseconds(until: 1.0009, now: 1.0) == 0)
-        #expect(RenderLateSchedule.waitMilliseconds(until: 0.9, now: 1.0) == 0)
-        #expect(RenderLateSchedule.waitMilliseconds(until: 1e12, now: 0) == Int(Int32.max))
-    }
 }
 
 @Suite struct InputFrameTrackerTests {
@@ -174,5 +167,59 @@ import Testing
         t.fed(inputAt: 9.0)
         t.queued()
         #expect(t.shown() == 9.0)
+    }
+}
+
+/// FrameSchedule's render-late state: after a flip event the frame for the moving dial waits
+/// until the planned start, on a fake clock.
+@Suite struct FrameScheduleRenderLateTests {
+    private func awaiting() -> FrameSchedule {
+        var s = FrameSchedule()
+        s.presented(at: 1.0, blank: false)
+        return s
+    }
+
+    @Test func aFlipWithAPlannedStartWaitsUntilIt() {
+        var s = awaiting()
+        // Binary fractions, so the milliseconds come out exact.
+        #expect(s.flipShown(dialNeedsFrame: true, paintAt: 1.25) == .wait(until: 1.25))
+        #expect(s.state == .paintingAt(1.25))
+        #expect(!s.awaitsFlip)
+        #expect(s.decision(at: 1.125) == .wait(until: 1.25))
+        #expect(s.pollTimeout(now: 1.125, deadlines: []) == 125)
+        #expect(s.pollTimeout(now: 1.125, deadlines: [1.25 + 1]) == 125)
+        #expect(s.decision(at: 1.25) == .present(.dialMoves))
+        s.presented(at: 1.25, blank: false)
+        #expect(s.awaitsFlip)
+    }
+
+    @Test func inputAndRepaintsDuringTheWaitJoinThePlannedFrame() {
+        var s = awaiting()
+        _ = s.flipShown(dialNeedsFrame: true, paintAt: 1.030)
+        #expect(s.dialChanged(dialNeedsFrame: true) == nil)
+        #expect(s.repaintRequested(screenBlanked: false) == nil)
+        #expect(s.refreshRequested() == nil)
+        #expect(s.state == .paintingAt(1.030))
+    }
+
+    @Test func withoutAPlannedStartOrWithoutMotionItIsFlipShown() {
+        var now = awaiting()
+        #expect(now.flipShown(dialNeedsFrame: true, paintAt: nil) == .present(.dialMoves))
+        var rest = awaiting()
+        #expect(rest.flipShown(dialNeedsFrame: false, paintAt: 1.030) == .sleep)
+        #expect(rest.state == .idle)
+        var repaint = awaiting()
+        _ = repaint.repaintRequested(screenBlanked: false)
+        #expect(repaint.flipShown(dialNeedsFrame: false, paintAt: 1.030) == .present(.repaint))
+        var stale = FrameSchedule()
+        #expect(stale.flipShown(dialNeedsFrame: true, paintAt: 1.030) == .sleep)
+        #expect(stale.state == .idle)
+    }
+
+    @Test func aLostOutputCancelsTheWait() {
+        var s = awaiting()
+        _ = s.flipShown(dialNeedsFrame: true, paintAt: 1.030)
+        s.suspended()
+        #expect(s.decision(at: 2) == .sleep)
     }
 }

@@ -53,7 +53,7 @@ final class FrameLoop {
     private(set) var scene: Scene
     var dial: DialDriving { scene.dial }
     /// The loop's one clock (CLOCK_MONOTONIC in `run`, a fake in tests): read once when poll
-    /// returns, for everything that turn; and around a paint for `--stats`.
+    /// returns, for everything that turn; and around a paint for `--stats` and render late.
     let now: () -> Double
     /// The kiosk's outside world (systemd, events, control socket, commands, idle timers);
     /// nil in tests of the display path alone.
@@ -66,10 +66,15 @@ final class FrameLoop {
     let log: (String) -> Void
     private(set) var schedule: FrameSchedule
     private var lastPaintSeconds = 0.0
+    /// `--render-late on`: when the next frame starts after a flip event (nil: at once).
+    private(set) var renderLate: RenderLateSchedule?
+    /// Which frame first shows which input sample (`--stats`' latency).
+    private var inputFrames = InputFrameTracker()
 
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
-         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), log: @escaping (String) -> Void = { print($0) }) {
+         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
+         log: @escaping (String) -> Void = { print($0) }) {
         self.presenter = presenter
         self.sources = sources
         self.scene = scene
@@ -79,6 +84,7 @@ final class FrameLoop {
         self.rebuild = rebuild
         self.stats = stats
         self.schedule = schedule
+        self.renderLate = renderLate
         self.log = log
     }
 
@@ -176,13 +182,13 @@ final class FrameLoop {
     /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
     /// then to the dial.
     private func input(_ event: InputEvent, at time: Double) throws {
-        guard let service else {
-            report(dial.handle(event))
-            return
+        if let service {
+            let (passOn, actions) = service.filter(event)
+            try apply(actions, at: time)
+            guard passOn else { return }
         }
-        let (passOn, actions) = service.filter(event)
-        try apply(actions, at: time)
-        if passOn { report(dial.handle(event)) }
+        inputFrames.fed(inputAt: event.time)
+        report(dial.handle(event))
     }
 
     /// The display's news, at the turn's `time`.
@@ -192,16 +198,22 @@ final class FrameLoop {
             guard schedule.awaitsFlip else { return }
             // The first frame is on the glass: only now is the service "started".
             if !schedule.hasShownAFrame { service?.started(now: shown) }
-            if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds) { log(line) }
+            let input = inputFrames.shown()
+            if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
             report(dial.advance(to: shown))
-            if case .present = schedule.flipShown(dialNeedsFrame: dial.needsFrame) {
+            let paintAt = renderLate?.paintStart(afterFlipAt: shown, refreshPeriod: schedule.refreshPeriod)
+            switch schedule.flipShown(dialNeedsFrame: dial.needsFrame, paintAt: paintAt) {
+            case .present:
                 try presentFrame(at: time)
-            } else {
+            case .wait:
+                break  // render late: `step` paints when the schedule says it is time
+            case .sleep:
                 // The last second's summary and the idle line: one log line each (a log line
                 // never carries a newline; the logger would escape it).
                 for line in stats?.wentIdle(at: shown).split(separator: "\n") ?? [] { log(String(line)) }
             }
         case .suspended:
+            inputFrames.outputLost()
             schedule.suspended()
             log("display: suspended")
         case .resumed:
@@ -260,6 +272,7 @@ final class FrameLoop {
         let screen = self.screen
         let paint = scene.paint
         var seconds = 0.0
+        let start = now()
         do {
             try presenter.present { target in
                 let before = now()
@@ -286,7 +299,10 @@ final class FrameLoop {
             }
         }
         schedule.presented(at: time, blank: screen == .blanked)
+        inputFrames.queued()
         lastPaintSeconds = seconds
+        // Render late plans for the whole call: painting, copying and queueing the flip.
+        renderLate?.recordPaint(now() - start)
     }
 
     /// The dial's events go out as event lines through the service (commands start on
