@@ -10,27 +10,17 @@ public struct LatencyStats: Sendable, Equatable {
         public var max: Double
         /// Samples recorded (also those older than the window).
         public var count: Int
-
-        public init(p50: Double, p95: Double, max: Double, count: Int) {
-            self.p50 = p50
-            self.p95 = p95
-            self.max = max
-            self.count = count
-        }
     }
 
-    /// How many of the newest samples the percentiles are taken over.
-    public let capacity: Int
-    private var samples: [Double] = []
-    /// Where the next sample goes once the window is full (the oldest one).
-    private var next = 0
+    /// The newest samples, which the percentiles are taken over.
+    private var window: RecentValues
     private var largest = -Double.infinity
     /// Samples recorded since the last reset.
     public private(set) var count = 0
 
+    /// - Parameter capacity: how many of the newest samples the percentiles are taken over.
     public init(capacity: Int = 4096) {
-        self.capacity = Swift.max(1, capacity)
-        samples.reserveCapacity(self.capacity)
+        window = RecentValues(capacity: capacity)
     }
 
     /// Adds one latency in seconds; a value that is not finite (a broken clock) is dropped.
@@ -38,18 +28,12 @@ public struct LatencyStats: Sendable, Equatable {
         guard latency.isFinite else { return }
         count += 1
         largest = Swift.max(largest, latency)
-        if samples.count < capacity {
-            samples.append(latency)
-        } else {
-            samples[next] = latency
-            next = (next + 1) % capacity
-        }
+        window.append(latency)
     }
 
     /// Forgets every sample (keeps the window's memory).
     public mutating func reset() {
-        samples.removeAll(keepingCapacity: true)
-        next = 0
+        window.removeAll()
         largest = -Double.infinity
         count = 0
     }
@@ -57,8 +41,8 @@ public struct LatencyStats: Sendable, Equatable {
     /// The figures, or nil before the first sample. Percentiles by nearest rank: the smallest
     /// sample with at least p of the window at or below it (a sample that really happened).
     public var summary: Summary? {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.sorted()
+        guard !window.values.isEmpty else { return nil }
+        let sorted = window.values.sorted()
         func rank(_ p: Double) -> Double {
             let k = Int((p * Double(sorted.count)).rounded(.up))
             return sorted[Swift.min(sorted.count, Swift.max(1, k)) - 1]

@@ -20,9 +20,7 @@ public struct RenderLateSchedule: Sendable, Equatable {
     public static let defaultMargin = 0.002
 
     public var margin: Double
-    private var recent: [Double] = []
-    /// Where the next paint time goes once the history is full (the oldest one).
-    private var next = 0
+    private var recent = RecentValues(capacity: RenderLateSchedule.historyLength)
 
     public init(margin: Double = RenderLateSchedule.defaultMargin) {
         self.margin = margin
@@ -32,16 +30,11 @@ public struct RenderLateSchedule: Sendable, Equatable {
     /// queued); a negative or non-finite value (a clock step) is dropped.
     public mutating func recordPaint(_ seconds: Double) {
         guard seconds.isFinite, seconds >= 0 else { return }
-        if recent.count < Self.historyLength {
-            recent.append(seconds)
-        } else {
-            recent[next] = seconds
-            next = (next + 1) % Self.historyLength
-        }
+        recent.append(seconds)
     }
 
     /// The paint time to plan for: the longest of the recent paints; nil before the first.
-    public var predictedPaint: Double? { recent.max() }
+    public var predictedPaint: Double? { recent.values.max() }
 
     /// When to start painting the frame after the one whose flip event said `flipTime`, or nil
     /// to paint at once: with no paint history, when the predicted paint and the margin fill

@@ -223,3 +223,16 @@ import Testing
         #expect(s.decision(at: 2) == .sleep)
     }
 }
+
+@Suite struct RecentValuesTests {
+    @Test func keepsTheNewestCapacityValues() {
+        var r = RecentValues(capacity: 3)
+        for v in [1.0, 2, 3, 4, 5] { r.append(v) }
+        #expect(r.values.sorted() == [3, 4, 5])
+        r.removeAll()
+        #expect(r.values.isEmpty)
+        r.append(7)
+        #expect(r.values == [7])
+        #expect(RecentValues(capacity: 0).capacity == 1)
+    }
+}
