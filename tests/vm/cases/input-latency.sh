@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Input-to-flip latency under a slow drag, before and after render late: the guest drags a
 # uinput finger along the ring for 2.5 s with `run --stats --render-late off`, then the same with
-# `--render-late on`, in one boot, and this side prints both runs' p50/p95/max. Asserted is only
+# `--render-late on`, in one boot (flat painter: the display path alone), and this side prints
+# both runs' p50/p95/max. Asserted is only
 # what emulation cannot shake: both figures present, p50 positive, p95 below 10 refresh periods,
 # run leaving with 0 on SIGTERM. vkms' vblank is an hrtimer in a software-emulated guest, so the
 # figures are noisy; they are reported, not compared.
@@ -26,7 +27,7 @@ m = re.match(r"p50=([0-9.]+) p95=([0-9.]+) max=([0-9.]+) ms \(([0-9.]+)/([0-9.]+
 assert m, "unparsed: " + line
 p50, p95, mx, q50, q95, qmax, n = (float(v) for v in m.groups())
 ok = True
-for what, good in (("p50 > 0 ms", p50 > 0), ("p95 < 10 periods", q95 < 10), ("at least 20 frames showed the drag", n >= 20)):
+for what, good in (("p50 > 0 ms", p50 > 0), ("p95 < 10 periods", q95 < 10), ("at least 10 frames showed the drag", n >= 10)):
     print("  %s: %s %s" % (name, "ok" if good else "NOT", what))
     ok = ok and good
 sys.exit(0 if ok else 1)
