@@ -34,13 +34,13 @@ private final class FakeClock {
     let paint = 0.003
 
     private func makeLoop(_ display: PipeDisplay, _ dial: MovingDial, _ input: PipeInput, _ clock: FakeClock,
-                          renderLate: Bool, lines: @escaping (String) -> Void) -> FrameLoop {
+                          renderLate: Bool, signals: PipeSignals? = nil, lines: @escaping (String) -> Void) -> FrameLoop {
         let paint = self.paint
         let scene = Scene(dial: dial) { _, _ in
             clock.time += paint
             return nil
         }
-        return FrameLoop(presenter: display, sources: FrameLoop.sources(displays: [display], inputs: [input]),
+        return FrameLoop(presenter: display, sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input]),
                          scene: scene, now: { clock.time }, stats: FrameStats(refreshPeriod: period),
                          schedule: FrameSchedule(refreshPeriod: period),
                          renderLate: renderLate ? RenderLateSchedule() : nil, log: lines)
@@ -131,5 +131,24 @@ private final class FakeClock {
         #expect(display.presents == 1)
         // Paint at 1.035: poll may sleep 14 ms, not forever and not the 2 s flip timeout.
         #expect((14...15).contains(loop.pollTimeout(now: 1.021)))
+    }
+
+    @Test func theEndOfTheRunSaysTheLatencySinceStart() throws {
+        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
+        let signals = PipeSignals()
+        var lines: [String] = []
+        let loop = makeLoop(display, dial, input, clock, renderLate: false, signals: signals) { lines.append($0) }
+        clock.time = 1.0
+        try loop.start(at: 1.0)
+        input.send([.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 1.005))])
+        _ = try loop.step(timeoutMS: 0)
+        display.report(.frameShown(time: 1.020))
+        _ = try loop.step(timeoutMS: 0)
+        display.report(.frameShown(time: 1.040))
+        _ = try loop.step(timeoutMS: 0)
+        signals.send([.terminate])
+        #expect(try loop.run() == .signal)
+        #expect(lines.last == "stats: since start 2 flips, "
+                + "latency p50=35.00 p95=35.00 max=35.00 ms (1.75/1.75/1.75 periods, 1 frames)")
     }
 }

@@ -38,8 +38,12 @@ import KMSOutput
                 + "latency p50=40.00 p95=40.00 max=40.00 ms (2.00/2.00/2.00 periods, 1 frames)")
         #expect(idle.last == "stats: idle at 1.100 s after 52 flips, 0 flips/s until input, "
                 + "latency p50=10.00 p95=30.00 max=40.00 ms (0.50/1.50/2.00 periods, 26 frames)")
-        // The next stretch starts empty.
+        // The next stretch starts empty; the run's total keeps every frame.
         #expect(s.wentIdle(at: 2).hasSuffix("latency none"))
+        _ = s.frameShown(at: 3.02, paintSeconds: 0.001, inputTime: 3.0)
+        #expect(s.wentIdle(at: 3.1).hasSuffix("latency p50=20.00 p95=20.00 max=20.00 ms (1.00/1.00/1.00 periods, 1 frames)"))
+        #expect(s.sinceStart == "stats: since start 53 flips, "
+                + "latency p50=20.00 p95=30.00 max=40.00 ms (1.00/1.50/2.00 periods, 27 frames)")
     }
 
     @Test func fixedFormatsWithoutFoundation() {

@@ -118,7 +118,10 @@ final class FrameLoop {
     /// Polls until a signal or the exit timer ends the run.
     func run() throws -> Ending {
         while true {
-            if let ending = try step(timeoutMS: pollTimeout(now: now())) { return ending }
+            if let ending = try step(timeoutMS: pollTimeout(now: now())) {
+                if let line = stats?.sinceStart { log(line) }
+                return ending
+            }
         }
     }
 

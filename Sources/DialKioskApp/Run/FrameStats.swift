@@ -2,7 +2,8 @@ import DialCore
 
 /// `--stats`: counts flips and paint time on the frame clock and says, once a second while
 /// frames flow, how many flips there were, how long painting took and the input-to-flip
-/// latency; and when frames stop, with the latency of the whole stretch since the last rest.
+/// latency; and when frames stop, with the latency of the whole stretch since the last rest;
+/// and when the run ends, the latency since start.
 struct FrameStats {
     /// The mode's refresh period: latencies are also given in periods.
     var refreshPeriod: Double
@@ -10,9 +11,11 @@ struct FrameStats {
     private var flips = 0
     private var paintTotal = 0.0
     private var paintMax = 0.0
-    /// Latencies of this one-second window, and of every frame since the loop last went idle.
+    /// Latencies of this one-second window, of every frame since the loop last went idle, and
+    /// since start (percentiles over the newest 4096 frames, the maximum over all).
     private var windowLatency = LatencyStats(capacity: 1024)
     private var stretchLatency = LatencyStats()
+    private var totalLatency = LatencyStats()
     /// Flip events since start.
     private(set) var totalFlips = 0
     /// Flip events since the loop last went idle (0 while resting means idle is idle).
@@ -46,6 +49,7 @@ struct FrameStats {
         if let inputTime {
             windowLatency.record(time - inputTime)
             stretchLatency.record(time - inputTime)
+            totalLatency.record(time - inputTime)
         }
         return line
     }
@@ -65,6 +69,11 @@ struct FrameStats {
         windowLatency.reset()
         stretchLatency.reset()
         return line
+    }
+
+    /// The run ends: `stats: since start 96 flips, latency ...`.
+    var sinceStart: String {
+        "stats: since start \(totalFlips) flips, " + latencyText(totalLatency)
     }
 
     private mutating func record(_ paint: Double) {

@@ -81,7 +81,7 @@ final class RunSession {
             var stats: FrameStats?
             if options.stats {
                 stats = FrameStats(refreshPeriod: period)
-                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")")
+                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : ""), render late \(options.renderLate.rawValue)")
             }
             let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
             loop = FrameLoop(presenter: display,
