@@ -151,4 +151,27 @@ private final class FakeClock {
         #expect(lines.last == "stats: since start 2 flips, "
                 + "latency p50=35.00 p95=35.00 max=35.00 ms (1.75/1.75/1.75 periods, 1 frames)")
     }
+
+    @Test func aLateWakeUpCountsAsPaintTimeForTheNextPlan() throws {
+        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
+        let loop = makeLoop(display, dial, input, clock, renderLate: true) { _ in }
+        clock.time = 1.0
+        try loop.start(at: 1.0)  // paints take 3 ms
+        clock.time = 1.020
+        display.report(.frameShown(time: 1.020))
+        _ = try loop.step(timeoutMS: 0)
+        // Planned for 1.035; the loop wakes 3 ms late. From the plan to the queued flip: 6 ms.
+        clock.time = 1.038
+        _ = try loop.step(timeoutMS: 0)
+        #expect(display.presents == 2)
+        clock.time = 1.041
+        display.report(.frameShown(time: 1.040))
+        _ = try loop.step(timeoutMS: 0)
+        guard case .paintingAt(let at) = loop.schedule.state else {
+            Issue.record("no planned paint: \(loop.schedule.state)")
+            return
+        }
+        // 1.040 + 20 ms - 6 ms - 2 ms margin.
+        #expect(abs(at - 1.052) < 1e-9)
+    }
 }

@@ -275,7 +275,10 @@ final class FrameLoop {
         let screen = self.screen
         let paint = scene.paint
         var seconds = 0.0
-        let start = now()
+        var start = now()
+        // A late paint counts from its planned start: how late poll() and the scheduler woke
+        // the loop is part of what the next plan must leave room for.
+        if case .paintingAt(let planned) = schedule.state { start = min(start, planned) }
         do {
             try presenter.present { target in
                 let before = now()
@@ -304,7 +307,7 @@ final class FrameLoop {
         schedule.presented(at: time, blank: screen == .blanked)
         inputFrames.queued()
         lastPaintSeconds = seconds
-        // Render late plans for the whole call: painting, copying and queueing the flip.
+        // Render late plans for the whole call: waking, painting, copying, queueing the flip.
         renderLate?.recordPaint(now() - start)
     }
 
