@@ -129,6 +129,20 @@ private final class ScriptedDial: DialDriving {
         #expect(try loop.step(timeoutMS: 5000) == .timerExpired)
     }
 
+    /// A source is one type: its wake-up bounds poll's sleep, and what it serves reaches the loop
+    /// also in a turn where no descriptor was ready.
+    @Test func aNewSourceIsOneTypeWithADeadlineAndEvents() throws {
+        struct Alarm: PollSource {
+            var pollDescriptors: [pollfd] { [] }
+            func wakeUp(now: Double) -> Double? { 1.5 }
+            func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] { [.timerExpired] }
+        }
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
+        let loop = makeLoop(display, dial, timer: Alarm())
+        #expect(loop.pollTimeout(now: 1) == 500)
+        #expect(try loop.step(timeoutMS: 0) == .timerExpired)
+    }
+
     @Test func signalsMapToLoopSignals() {
         #expect(LoopSignal(signal: SIGTERM) == .terminate)
         #expect(LoopSignal(signal: SIGINT) == .terminate)

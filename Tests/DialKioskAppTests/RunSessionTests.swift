@@ -1,12 +1,11 @@
 import Testing
 @testable import DialKioskApp
 
-/// RunSession's setup and teardown path (its `ResourceStack`) with fake steps named after the
-/// session's: a failure at every step in turn releases exactly what was set up, in reverse.
+/// RunSession's setup and teardown path (its `ResourceStack`) with fake steps in place of the
+/// session's own (`RunSession.Step`): a failure at every step in turn releases exactly what was
+/// set up, in reverse.
 @Suite struct RunSessionTeardownTests {
-    /// RunSession's steps, in its order (the console before the display, so the display is
-    /// restored first).
-    static let steps = ["signals", "console", "display", "hotplug", "input", "service", "exit timer"]
+    static let steps = RunSession.Step.allCases.map(\.rawValue)
 
     private struct StepFailed: Error, Equatable {
         let step: String

@@ -16,6 +16,13 @@ import Glibc
 /// switching back to the kernel. The other way round the console would redraw under our
 /// dumb buffer, and a switch in between would find master still held.
 final class RunSession {
+    /// The setup steps, in the order `init` takes them (teardown is the reverse): the names
+    /// on the resource stack.
+    enum Step: String, CaseIterable {
+        case signals, console, display, hotplug, input, service
+        case exitTimer = "exit timer"
+    }
+
     private let resources: ResourceStack
     private let display: KMSDisplay
     private let service: KioskService
@@ -41,10 +48,10 @@ final class RunSession {
         self.resources = resources
         do {
             // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
-            let signals = try resources.acquire("signals", try SignalWatcher()) { $0.close() }
-            let console = resources.acquire("console", RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
+            let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
+            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
             let output = options.display(with: config.display)
-            let display = try resources.acquire("display", try OutputOpener.open(
+            let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
                 device: output.device, connector: output.connector, mode: output.mode,
                 bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
             self.display = display
@@ -62,19 +69,19 @@ final class RunSession {
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
             let scene = try makeScene(config, nil)
-            let hotplug = resources.acquire("hotplug", try? HotplugWatcher(display: display)) { $0?.close() }
+            let hotplug = resources.acquire(Step.hotplug.rawValue, try? HotplugWatcher(display: display)) { $0?.close() }
             // Input after the display: touches map onto the mode's panel size turned by `rotation`.
-            let input = try resources.acquire("input", try options.input.makeSource(
+            let input = try resources.acquire(Step.input.rawValue, try options.input.makeSource(
                 panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
                 config: config.input, format: logger.format, logger: logger)) { $0.context.close() }
             // The service last: a control socket appears only once the display and input work.
             // STOPPING=1 and the `stopping` line go out before the picture is taken down.
-            let service = try resources.acquire("service", try KioskService(
+            let service = try resources.acquire(Step.service.rawValue, try KioskService(
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
             let timer = try options.exitAfter.map { seconds in
-                try resources.acquire("exit timer", try ExitTimer(seconds: seconds)) { $0.close() }
+                try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
             // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
             let period = sel.mode.refreshHz > 0 ? 1 / sel.mode.refreshHz : 1.0 / 60
