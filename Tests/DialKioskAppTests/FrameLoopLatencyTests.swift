@@ -33,29 +33,40 @@ private final class FakeClock {
     let period = 0.020
     let paint = 0.003
 
-    private func makeLoop(_ display: PipeDisplay, _ dial: MovingDial, _ input: PipeInput, _ clock: FakeClock,
-                          renderLate: Bool, signals: PipeSignals? = nil, lines: @escaping (String) -> Void) -> FrameLoop {
-        let paint = self.paint
-        let scene = Scene(dial: dial) { _, _ in
-            clock.time += paint
-            return nil
+    /// The loop with its pipes and fake clock, started at 1.000 (the first frame goes out at
+    /// once; its paint is the render-late history).
+    private final class Rig {
+        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
+        let signals = PipeSignals()
+        var lines: [String] = []
+        var loop: FrameLoop!
+
+        init(renderLate: Bool, period: Double, paint: Double) throws {
+            let clock = self.clock
+            let scene = Scene(dial: dial) { _, _ in
+                clock.time += paint
+                return nil
+            }
+            loop = FrameLoop(presenter: display,
+                             sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input]),
+                             scene: scene, now: { clock.time }, stats: FrameStats(refreshPeriod: period),
+                             schedule: FrameSchedule(refreshPeriod: period),
+                             renderLate: renderLate ? RenderLateSchedule() : nil) { [unowned self] in self.lines.append($0) }
+            clock.time = 1.0
+            try loop.start(at: 1.0)
         }
-        return FrameLoop(presenter: display, sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input]),
-                         scene: scene, now: { clock.time }, stats: FrameStats(refreshPeriod: period),
-                         schedule: FrameSchedule(refreshPeriod: period),
-                         renderLate: renderLate ? RenderLateSchedule() : nil, log: lines)
+    }
+
+    private func rig(renderLate: Bool) throws -> Rig {
+        try Rig(renderLate: renderLate, period: period, paint: paint)
     }
 
     /// Start at 1.000 (the first frame is queued at once), flips every 20 ms from 1.020, one
     /// touch sample at 1.030 (10 ms after a flip), the dial rests after the flip at `restAfter`.
     private func drive(renderLate: Bool) throws -> (lines: [String], presents: [Double]) {
-        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
-        var lines: [String] = []
-        let loop = makeLoop(display, dial, input, clock, renderLate: renderLate) { lines.append($0) }
-        var presents: [Double] = []
-        clock.time = 1.000
-        try loop.start(at: clock.time)
-        presents.append(1.000)
+        let r = try rig(renderLate: renderLate)
+        let (display, dial, input, clock, loop) = (r.display, r.dial, r.input, r.clock, r.loop!)
+        var presents = [1.000]
         var flip = 1.020
         var sent = false
         // Walk the clock in 1 ms turns, as poll's timeouts would.
@@ -77,7 +88,7 @@ private final class FakeClock {
             if display.presents > before { presents.append(turn) }
         }
         #expect(dial.handled == [1.030])
-        return (lines, presents)
+        return (r.lines, presents)
     }
 
     /// Times on the loop's 1 ms turns: within one turn of `want` (sums of binary fractions).
@@ -103,10 +114,8 @@ private final class FakeClock {
     }
 
     @Test func theFirstFrameAfterRestGoesOutAtOnce() throws {
-        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
-        let loop = makeLoop(display, dial, input, clock, renderLate: true) { _ in }
-        clock.time = 1.0
-        try loop.start(at: 1.0)  // paint history: 3 ms
+        let r = try rig(renderLate: true)
+        let (display, dial, input, clock, loop) = (r.display, r.dial, r.input, r.clock, r.loop!)
         dial.moving = false
         clock.time = 1.020
         display.report(.frameShown(time: 1.020))
@@ -121,10 +130,8 @@ private final class FakeClock {
     }
 
     @Test func theWaitIsAPollTimeout() throws {
-        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
-        let loop = makeLoop(display, dial, input, clock, renderLate: true) { _ in }
-        clock.time = 1.0
-        try loop.start(at: 1.0)
+        let r = try rig(renderLate: true)
+        let (display, clock, loop) = (r.display, r.clock, r.loop!)
         clock.time = 1.021
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
@@ -134,29 +141,23 @@ private final class FakeClock {
     }
 
     @Test func theEndOfTheRunSaysTheLatencySinceStart() throws {
-        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
-        let signals = PipeSignals()
-        var lines: [String] = []
-        let loop = makeLoop(display, dial, input, clock, renderLate: false, signals: signals) { lines.append($0) }
-        clock.time = 1.0
-        try loop.start(at: 1.0)
+        let r = try rig(renderLate: false)
+        let (display, input, loop) = (r.display, r.input, r.loop!)
         input.send([.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 1.005))])
         _ = try loop.step(timeoutMS: 0)
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
         display.report(.frameShown(time: 1.040))
         _ = try loop.step(timeoutMS: 0)
-        signals.send([.terminate])
+        r.signals.send([.terminate])
         #expect(try loop.run() == .signal)
-        #expect(lines.last == "stats: since start 2 flips, "
+        #expect(r.lines.last == "stats: since start 2 flips, "
                 + "latency p50=35.00 p95=35.00 max=35.00 ms (1.75/1.75/1.75 periods, 1 frames)")
     }
 
     @Test func aLateWakeUpCountsAsPaintTimeForTheNextPlan() throws {
-        let display = PipeDisplay(), dial = MovingDial(), input = PipeInput(), clock = FakeClock()
-        let loop = makeLoop(display, dial, input, clock, renderLate: true) { _ in }
-        clock.time = 1.0
-        try loop.start(at: 1.0)  // paints take 3 ms
+        let r = try rig(renderLate: true)  // paints take 3 ms
+        let (display, clock, loop) = (r.display, r.clock, r.loop!)
         clock.time = 1.020
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
