@@ -15,6 +15,9 @@ public struct FrameSchedule: Sendable, Equatable {
         case awaitingFlip(since: Double, then: AfterFlip)
         /// A frame failed to queue; it is tried again at `at`.
         case retrying(at: Double)
+        /// Render late: the flip event came while the dial moves, and the next frame is painted
+        /// at `at` (as late as it still makes the next vblank); input until then goes into it.
+        case paintingAt(Double)
         /// The output is gone (VT released, unplugged): nothing is presented until `resumed`.
         case suspended
     }
@@ -86,7 +89,7 @@ public struct FrameSchedule: Sendable, Equatable {
     private var resting: Bool {
         switch state {
         case .idle, .dark, .retrying: return true
-        case .awaitingFlip, .suspended: return false
+        case .awaitingFlip, .paintingAt, .suspended: return false
         }
     }
 
@@ -125,6 +128,16 @@ public struct FrameSchedule: Sendable, Equatable {
         return .sleep
     }
 
+    /// `flipShown` with render late: a frame for the moving dial waits until `paintAt` (from
+    /// `RenderLateSchedule`; nil paints at once) instead of being queued now. A repaint, a
+    /// blanked screen and rest go as `flipShown` says.
+    public mutating func flipShown(dialNeedsFrame: Bool, paintAt: Double?) -> Decision {
+        let decision = flipShown(dialNeedsFrame: dialNeedsFrame)
+        guard decision == .present(.dialMoves), let paintAt else { return decision }
+        state = .paintingAt(paintAt)
+        return .wait(until: paintAt)
+    }
+
     /// Input or a command set the dial moving (`dialNeedsFrame`): a frame at once when nothing
     /// is queued; otherwise the queued frame's flip event brings the next one. A dark screen
     /// stays dark (only a wake repaints it).
@@ -145,6 +158,8 @@ public struct FrameSchedule: Sendable, Equatable {
             return nil
         case .suspended:
             return nil  // `resumed` paints anyway
+        case .paintingAt:
+            return nil  // the frame about to be painted shows the new picture
         }
     }
 
@@ -178,6 +193,8 @@ public struct FrameSchedule: Sendable, Equatable {
         switch state {
         case .retrying(let at):
             return now >= at ? .present(.retry) : .wait(until: at)
+        case .paintingAt(let at):
+            return now >= at ? .present(.dialMoves) : .wait(until: at)
         case .awaitingFlip(let since, _):
             return now - since >= flipTimeout ? .present(.flipOverdue) : .wait(until: since + flipTimeout)
         case .idle, .dark, .suspended:

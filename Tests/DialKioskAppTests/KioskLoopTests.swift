@@ -22,7 +22,10 @@ private final class KioskLoop {
     var configPath: String { dir.path + "/config.yaml" }
     var controlPath: String { dir.path + "/control.sock" }
 
-    init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil) throws {
+    /// `power` and `resize` are the loop's (built with this rig's log and service).
+    init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
+         power: ((LogBox) -> ScreenPower)? = nil,
+         resize: ((KioskService, Int, Int, Int?) throws -> Scene)? = nil) throws {
         notify = DatagramReceiver(path: dir.path + "/notify")
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
@@ -32,8 +35,9 @@ private final class KioskLoop {
         let path = dir.path + "/config.yaml"
         let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { [logBox] in logBox.lines.append($0) }
         let config = try ConfigLoader.load(path: path)
-        service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
-                                   environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now)
+        let service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
+                                       environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now)
+        self.service = service
         let size = KioskLoop.size
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
@@ -43,6 +47,8 @@ private final class KioskLoop {
         loop = FrameLoop(presenter: display,
                          sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service),
                          scene: scene, now: { [time] in time.now }, service: service, rebuild: rebuild ?? makeScene,
+                         power: power?(logBox),
+                         resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } },
                          log: { [logBox] in logBox.lines.append($0) })
     }
 
@@ -540,9 +546,10 @@ private final class FakeBacklight: BacklightDimming {
     private static let dimConfig = itemsOnly + "behaviour:\n  idle: dim\n  idle_after_minutes: 1\n"
 
     @Test func blankSwitchesTheOutputOffAndATouchSwitchesItOnThenPaints() throws {
-        let k = try KioskLoop(config: Self.blankConfig)
         let output = FakeOutputPower()
-        k.loop.power = ScreenPower(output: output, backlight: nil) { [logBox = k.logBox] in logBox.lines.append($0) }
+        let k = try KioskLoop(config: Self.blankConfig, power: { logBox in
+            ScreenPower(output: output, backlight: nil) { logBox.lines.append($0) }
+        })
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         let lit = k.display.pixels[0]
@@ -573,10 +580,11 @@ private final class FakeBacklight: BacklightDimming {
     }
 
     @Test func aRefusedPowerOffPaintsBlackWithAWarning() throws {
-        let k = try KioskLoop(config: Self.blankConfig)
         let output = FakeOutputPower()
         output.refuse = true
-        k.loop.power = ScreenPower(output: output, backlight: nil) { [logBox = k.logBox] in logBox.lines.append($0) }
+        let k = try KioskLoop(config: Self.blankConfig, power: { logBox in
+            ScreenPower(output: output, backlight: nil) { logBox.lines.append($0) }
+        })
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         let presents = k.display.presents
@@ -593,9 +601,8 @@ private final class FakeBacklight: BacklightDimming {
     }
 
     @Test func dimLowersTheBacklightAndPaintsTheDialAsIs() throws {
-        let k = try KioskLoop(config: Self.dimConfig)
         let light = FakeBacklight()
-        k.loop.power = ScreenPower(output: nil, backlight: light) { _ in }
+        let k = try KioskLoop(config: Self.dimConfig, power: { _ in ScreenPower(output: nil, backlight: light) { _ in } })
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         let lit = k.display.pixels
@@ -614,10 +621,9 @@ private final class FakeBacklight: BacklightDimming {
     }
 
     @Test func withoutABacklightTheDimFrameIsPaintedAndWhyIsLoggedOnce() throws {
-        let k = try KioskLoop(config: Self.dimConfig)
-        k.loop.power = ScreenPower(output: nil, backlight: nil, noBacklight: "no backlight belongs to Virtual-1") { [logBox = k.logBox] in
-            logBox.lines.append($0)
-        }
+        let k = try KioskLoop(config: Self.dimConfig, power: { logBox in
+            ScreenPower(output: nil, backlight: nil, noBacklight: "no backlight belongs to Virtual-1") { logBox.lines.append($0) }
+        })
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         let lit = k.display.pixels
@@ -635,13 +641,12 @@ private final class FakeBacklight: BacklightDimming {
     }
 
     @Test func aNewModeRebuildsTheSceneOnTheSelectedItem() throws {
-        let k = try KioskLoop(config: itemsOnly)
         var asked: [(Int, Int, Int?)] = []
-        k.loop.resize = { width, height, index in
+        let k = try KioskLoop(config: itemsOnly, resize: { service, width, height, index in
             asked.append((width, height, index))
-            return try RunSession.scene(config: k.service.config, restingOn: index, width: width, height: height,
+            return try RunSession.scene(config: service.config, restingOn: index, width: width, height: height,
                                         rotation: .none, painter: .flat)
-        }
+        })
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         _ = k.dial.select(index: 2, at: k.clock)

@@ -11,12 +11,39 @@ import KMSOutput
         for i in 0...120 {
             if let l = s.frameShown(at: Double(i) / 60, paintSeconds: 0.002) { lines.append(l) }
         }
-        #expect(lines == ["stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max",
-                          "stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max"])
+        #expect(lines == ["stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, latency none",
+                          "stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, latency none"])
         #expect(s.totalFlips == 121)
         let idle = s.wentIdle(at: 2.5)
-        #expect(idle.hasSuffix("stats: idle at 2.500 s after 121 flips, 0 flips/s until input"))
+        #expect(idle.hasSuffix("stats: idle at 2.500 s after 121 flips, 0 flips/s until input, latency none"))
         #expect(s.flipsSinceIdle == 0)
+    }
+
+    @Test func statsGiveInputToFlipLatencyInMillisecondsAndPeriods() {
+        var s = FrameStats(refreshPeriod: 0.02)
+        var lines: [String] = []
+        // 50 Hz; every other frame shows a sample taken 10 ms (half a period) or 30 ms before
+        // its flip; the frames between show no new input and count for nothing.
+        for i in 0...50 {
+            let t = Double(i) * 0.02
+            let input: Double? = i % 2 == 1 ? t - (i % 4 == 1 ? 0.010 : 0.030) : nil
+            if let l = s.frameShown(at: t, paintSeconds: 0.001, inputTime: input) { lines.append(l) }
+        }
+        #expect(lines == ["stats: 50.0 flips/s, paint 1.00 ms avg, 1.00 ms max, "
+                          + "latency p50=10.00 p95=30.00 max=30.00 ms (0.50/1.50/1.50 periods, 25 frames)"])
+        // One more frame after the window, 40 ms late; the idle line covers the whole stretch.
+        _ = s.frameShown(at: 1.02, paintSeconds: 0.001, inputTime: 0.98)
+        let idle = s.wentIdle(at: 1.1).split(separator: "\n").map(String.init)
+        #expect(idle.first == "stats: 20.0 flips/s, paint 1.00 ms avg, 1.00 ms max, "
+                + "latency p50=40.00 p95=40.00 max=40.00 ms (2.00/2.00/2.00 periods, 1 frames)")
+        #expect(idle.last == "stats: idle at 1.100 s after 52 flips, 0 flips/s until input, "
+                + "latency p50=10.00 p95=30.00 max=40.00 ms (0.50/1.50/2.00 periods, 26 frames)")
+        // The next stretch starts empty; the run's total keeps every frame.
+        #expect(s.wentIdle(at: 2).hasSuffix("latency none"))
+        _ = s.frameShown(at: 3.02, paintSeconds: 0.001, inputTime: 3.0)
+        #expect(s.wentIdle(at: 3.1).hasSuffix("latency p50=20.00 p95=20.00 max=20.00 ms (1.00/1.00/1.00 periods, 1 frames)"))
+        #expect(s.sinceStart == "stats: since start 53 flips, "
+                + "latency p50=20.00 p95=30.00 max=40.00 ms (1.00/1.50/2.00 periods, 27 frames)")
     }
 
     @Test func demoFlingMovesAlongTheRingAtTheAskedSpeed() {

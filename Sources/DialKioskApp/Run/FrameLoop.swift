@@ -55,7 +55,7 @@ final class FrameLoop {
     private(set) var scene: Scene
     var dial: DialDriving { scene.dial }
     /// The loop's one clock (CLOCK_MONOTONIC in `run`, a fake in tests): read once when poll
-    /// returns, for everything that turn; and around a paint for `--stats`.
+    /// returns, for everything that turn; and around a paint for `--stats` and render late.
     let now: () -> Double
     /// The kiosk's outside world (systemd, events, control socket, commands, idle timers);
     /// nil in tests of the display path alone.
@@ -69,14 +69,20 @@ final class FrameLoop {
     private(set) var schedule: FrameSchedule
     private var lastPaintSeconds = 0.0
     /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
-    var power: ScreenPower?
+    let power: ScreenPower?
     /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
     /// resting on an item index.
-    var resize: ((Int, Int, Int?) throws -> Scene)?
+    let resize: ((Int, Int, Int?) throws -> Scene)?
+    /// `--render-late on`: when the next frame starts after a flip event (nil: at once).
+    private(set) var renderLate: RenderLateSchedule?
+    /// Which frame first shows which input sample (`--stats`' latency).
+    private var inputFrames = InputFrameTracker()
 
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
-         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), log: @escaping (String) -> Void = { print($0) }) {
+         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
+         power: ScreenPower? = nil, resize: ((Int, Int, Int?) throws -> Scene)? = nil,
+         log: @escaping (String) -> Void = { print($0) }) {
         self.presenter = presenter
         self.sources = sources
         self.scene = scene
@@ -86,6 +92,9 @@ final class FrameLoop {
         self.rebuild = rebuild
         self.stats = stats
         self.schedule = schedule
+        self.renderLate = renderLate
+        self.power = power
+        self.resize = resize
         self.log = log
     }
 
@@ -119,7 +128,10 @@ final class FrameLoop {
     /// Polls until a signal or the exit timer ends the run.
     func run() throws -> Ending {
         while true {
-            if let ending = try step(timeoutMS: pollTimeout(now: now())) { return ending }
+            if let ending = try step(timeoutMS: pollTimeout(now: now())) {
+                if let line = stats?.sinceStart { log(line) }
+                return ending
+            }
         }
     }
 
@@ -183,13 +195,13 @@ final class FrameLoop {
     /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
     /// then to the dial.
     private func input(_ event: InputEvent, at time: Double) throws {
-        guard let service else {
-            report(dial.handle(event))
-            return
+        if let service {
+            let (passOn, actions) = service.filter(event)
+            try apply(actions, at: time)
+            guard passOn else { return }
         }
-        let (passOn, actions) = service.filter(event)
-        try apply(actions, at: time)
-        if passOn { report(dial.handle(event)) }
+        inputFrames.fed(inputAt: event.time)
+        report(dial.handle(event))
     }
 
     /// The display's news, at the turn's `time`.
@@ -199,16 +211,22 @@ final class FrameLoop {
             guard schedule.awaitsFlip else { return }
             // The first frame is on the glass: only now is the service "started".
             if !schedule.hasShownAFrame { service?.started(now: shown) }
-            if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds) { log(line) }
+            let input = inputFrames.shown()
+            if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
             report(dial.advance(to: shown))
-            if case .present = schedule.flipShown(dialNeedsFrame: dial.needsFrame) {
+            let paintAt = renderLate?.paintStart(afterFlipAt: shown, refreshPeriod: schedule.refreshPeriod)
+            switch schedule.flipShown(dialNeedsFrame: dial.needsFrame, paintAt: paintAt) {
+            case .present:
                 try presentFrame(at: time)
-            } else {
+            case .wait:
+                break  // render late: `step` paints when the schedule says it is time
+            case .sleep:
                 // The last second's summary and the idle line: one log line each (a log line
                 // never carries a newline; the logger would escape it).
                 for line in stats?.wentIdle(at: shown).split(separator: "\n") ?? [] { log(String(line)) }
             }
         case .suspended:
+            inputFrames.outputLost()
             schedule.suspended()
             log("display: suspended")
         case .resized(let width, let height):
@@ -272,6 +290,10 @@ final class FrameLoop {
         let screen = power?.look(for: self.screen) ?? self.screen
         let paint = scene.paint
         var seconds = 0.0
+        var start = now()
+        // A late paint counts from its planned start: how late poll() and the scheduler woke
+        // the loop is part of what the next plan must leave room for.
+        if case .paintingAt(let planned) = schedule.state { start = min(start, planned) }
         do {
             try presenter.present { target in
                 let before = now()
@@ -298,7 +320,10 @@ final class FrameLoop {
             }
         }
         schedule.presented(at: time, blank: screen == .blanked)
+        inputFrames.queued()
         lastPaintSeconds = seconds
+        // Render late plans for the whole call: waking, painting, copying, queueing the flip.
+        renderLate?.recordPaint(now() - start)
     }
 
     /// The dial's events go out as event lines through the service (commands start on

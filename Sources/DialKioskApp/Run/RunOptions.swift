@@ -5,6 +5,11 @@ import KMSOutput
 extension PainterChoice: ExpressibleByArgument {}
 extension KMSAPI.Request: ExpressibleByArgument {}
 
+/// `--render-late on|off`.
+enum RenderLateChoice: String, CaseIterable, ExpressibleByArgument {
+    case on, off
+}
+
 /// `dialkiosk run`'s options.
 struct RunOptions: ParsableArguments {
     /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
@@ -53,6 +58,11 @@ struct RunOptions: ParsableArguments {
         "Atomic commits or the legacy SetCrtc/PageFlip calls (auto: atomic where the driver has it).",
         valueName: "auto|atomic|legacy"))
     var kmsAPI: KMSAPI.Request = .auto
+
+    @Option(name: .customLong("render-late"), help: ArgumentHelp(
+        "While frames flow, start each paint as late as it still makes the next vblank (the recent paint times plus a margin before it), so input arriving meanwhile is in that frame; off paints as soon as the flip event comes.",
+        valueName: "on|off"))
+    var renderLate: RenderLateChoice = .on
 
     var modeRequest: ModeRequest? { mode.flatMap { try? ModeRequest(parsing: $0) } }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }

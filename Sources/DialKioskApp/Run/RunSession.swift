@@ -85,10 +85,12 @@ final class RunSession {
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
+            // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
+            let period = sel.mode.refreshHz > 0 ? 1 / sel.mode.refreshHz : 1.0 / 60
             var stats: FrameStats?
             if options.stats {
-                stats = FrameStats()
-                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")")
+                stats = FrameStats(refreshPeriod: period)
+                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : ""), render late \(options.renderLate.rawValue)")
             }
             let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
             loop = FrameLoop(presenter: display,
@@ -96,12 +98,14 @@ final class RunSession {
                                                         inputs: [input], service: service),
                              scene: scene, now: clock, service: service,
                              vt: console.map { ConsoleSwitch(display: display, console: $0) },
-                             rebuild: makeScene, stats: stats, log: { logger.info($0) })
-            loop.power = ScreenPower.forDisplay(display, logger: logger)
-            loop.resize = { width, height, index in
-                input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                return try makeScene(service.config, index)
-            }
+                             rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
+                             renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
+                             power: ScreenPower.forDisplay(display, logger: logger),
+                             resize: { width, height, index in
+                                 input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
+                                 return try makeScene(service.config, index)
+                             },
+                             log: { logger.info($0) })
         } catch {
             resources.releaseAll()
             throw error
