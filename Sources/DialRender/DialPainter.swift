@@ -43,6 +43,15 @@ public final class DialPainter {
 
     private var discs: [Int: DiscSprite] = [:]
     private var discBytes = 0
+    /// Sprites `prepare` built for its geometry's inflate range (keys `preparedKeys`), not
+    /// evicted with the on-demand ones; together at most `discBudget` bytes.
+    private var preparedDiscs: [Int: DiscSprite] = [:]
+    private var preparedKeys: ClosedRange<Int>?
+    /// Bytes of the sprites `prepare` built, for tests and the benchmark's note.
+    private(set) var preparedDiscBytes = 0
+    /// How many sprites `prepare` built, and how many were built on demand since (for tests).
+    var preparedDiscCount: Int { preparedDiscs.count }
+    var onDemandDiscCount: Int { discs.count }
     private var labels: [LabelKey: TextMask?] = [:]
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: [LabelKey: IconSprite] = [:]
@@ -111,11 +120,14 @@ public final class DialPainter {
         background = PixelBuffer(width: width, height: height)
     }
 
-    /// Paints the background for `geometry` and fits every label now; otherwise the first
-    /// `paint` does it (tens of milliseconds on a large frame, more with long labels), and that
-    /// frame would be late.
-    public func prepare(for geometry: DialGeometry) {
+    /// Paints the background for `geometry`, fits every label and builds the disc sprite of
+    /// every radius `inflate` can give a shown item, now; otherwise the first `paint` does the
+    /// background and labels (tens of milliseconds on a large frame, more with long labels), and
+    /// every frame of the first spin builds the sprites of the sizes it meets (about 1 M
+    /// instructions each), and those frames would be late.
+    public func prepare(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         ensureBackground(geometry)
+        prebuildDiscs(geometry, inflate)
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
@@ -283,19 +295,46 @@ public final class DialPainter {
 
     // MARK: - Caches
 
+    /// The disc sprite for `radius`, quantised to a quarter pixel (the cache key).
     private func disc(radius: Double) -> DiscSprite {
-        let key = Int((radius * 4).rounded())
-        if let d = discs[key] { return d }
+        let key = Self.discKey(radius)
+        if let d = preparedDiscs[key] ?? discs[key] { return d }
         if discBytes > Self.discBudget {
             discs.removeAll()
             discBytes = 0
         }
-        let r = Double(key) / 4
-        let sprite = DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
-                                shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
+        let sprite = makeDisc(key)
         discs[key] = sprite
         discBytes += sprite.byteCount
         return sprite
+    }
+
+    private static func discKey(_ radius: Double) -> Int { Int((radius * 4).rounded()) }
+
+    private func makeDisc(_ key: Int) -> DiscSprite {
+        let r = Double(key) / 4
+        return DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
+                          shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
+    }
+
+    /// Builds the sprites of every quarter-pixel radius between the smallest and the largest
+    /// scale of `inflate` (the sizes a spin draws), largest last, up to the cache's budget.
+    /// Sprites already built on demand are moved over rather than built again.
+    private func prebuildDiscs(_ g: DialGeometry, _ inflate: Inflate) {
+        let keys = Self.discKey(g.itemRadius * min(inflate.minScale, inflate.maxScale))
+            ... Self.discKey(g.itemRadius * max(inflate.minScale, inflate.maxScale))
+        guard keys.lowerBound >= 4 else { return }
+        if keys == preparedKeys { return }
+        var prepared: [Int: DiscSprite] = [:], bytes = 0
+        for key in keys {
+            let sprite = preparedDiscs[key] ?? discs[key] ?? makeDisc(key)
+            guard bytes + sprite.byteCount <= Self.discBudget else { break }
+            bytes += sprite.byteCount
+            prepared[key] = sprite
+        }
+        preparedDiscs = prepared
+        preparedKeys = keys
+        preparedDiscBytes = bytes
     }
 
     private func selectionRing(_ sprite: DiscSprite) -> TextMask {
