@@ -43,9 +43,10 @@ public final class DialPainter {
 
     private var discs: [Int: DiscSprite] = [:]
     private var discBytes = 0
-    /// Sprites `prepare` built for its geometry's inflate range (keys `preparedKeys`), not
-    /// evicted with the on-demand ones; together at most `discBudget` bytes.
-    private var preparedDiscs: [Int: DiscSprite] = [:]
+    /// Sprites `prepare` built for its geometry's inflate range, by key from `preparedKeys`'
+    /// lower bound (an array: no hashing in the frame), not evicted with the on-demand ones;
+    /// together at most `discBudget` bytes.
+    private var preparedDiscs: [DiscSprite] = []
     private var preparedKeys: ClosedRange<Int>?
     /// Bytes of the sprites `prepare` built, for tests and the benchmark's note.
     private(set) var preparedDiscBytes = 0
@@ -298,7 +299,7 @@ public final class DialPainter {
     /// The disc sprite for `radius`, quantised to a quarter pixel (the cache key).
     private func disc(radius: Double) -> DiscSprite {
         let key = Self.discKey(radius)
-        if let d = preparedDiscs[key] ?? discs[key] { return d }
+        if let d = preparedDisc(key) ?? discs[key] { return d }
         if discBytes > Self.discBudget {
             discs.removeAll()
             discBytes = 0
@@ -307,6 +308,11 @@ public final class DialPainter {
         discs[key] = sprite
         discBytes += sprite.byteCount
         return sprite
+    }
+
+    private func preparedDisc(_ key: Int) -> DiscSprite? {
+        guard let first = preparedKeys?.lowerBound, key >= first, key - first < preparedDiscs.count else { return nil }
+        return preparedDiscs[key - first]
     }
 
     private static func discKey(_ radius: Double) -> Int { Int((radius * 4).rounded()) }
@@ -325,12 +331,12 @@ public final class DialPainter {
             ... Self.discKey(g.itemRadius * max(inflate.minScale, inflate.maxScale))
         guard keys.lowerBound >= 4 else { return }
         if keys == preparedKeys { return }
-        var prepared: [Int: DiscSprite] = [:], bytes = 0
+        var prepared: [DiscSprite] = [], bytes = 0
         for key in keys {
-            let sprite = preparedDiscs[key] ?? discs[key] ?? makeDisc(key)
+            let sprite = preparedDisc(key) ?? discs[key] ?? makeDisc(key)
             guard bytes + sprite.byteCount <= Self.discBudget else { break }
             bytes += sprite.byteCount
-            prepared[key] = sprite
+            prepared.append(sprite)
         }
         preparedDiscs = prepared
         preparedKeys = keys
