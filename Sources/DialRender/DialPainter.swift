@@ -121,14 +121,18 @@ public final class DialPainter {
         background = PixelBuffer(width: width, height: height)
     }
 
-    /// Paints the background for `geometry`, fits every label and builds the disc sprite of
-    /// every radius `inflate` can give a shown item, now; otherwise the first `paint` does the
-    /// background and labels (tens of milliseconds on a large frame, more with long labels), and
-    /// every frame of the first spin builds the sprites of the sizes it meets (about 1 M
-    /// instructions each), and those frames would be late.
+    /// Paints the background for `geometry`, and builds the disc sprite and every item's label
+    /// for each radius `inflate` can give a shown item, now; otherwise the first `paint` does the
+    /// background (tens of milliseconds on a large frame, more with long labels), and the frames
+    /// of the first spin build the sprites and labels of the sizes they meet (about 1 M
+    /// instructions a sprite, 50 k a label), and are late.
     public func prepare(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         ensureBackground(geometry)
-        prebuildDiscs(geometry, inflate)
+        let keys = Self.discKey(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
+            ... Self.discKey(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
+        guard keys.lowerBound >= 4 else { return }
+        prebuildDiscs(keys)
+        prebuildLabels(keys)
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
@@ -323,13 +327,9 @@ public final class DialPainter {
                           shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
     }
 
-    /// Builds the sprites of every quarter-pixel radius between the smallest and the largest
-    /// scale of `inflate` (the sizes a spin draws), largest last, up to the cache's budget.
-    /// Sprites already built on demand are moved over rather than built again.
-    private func prebuildDiscs(_ g: DialGeometry, _ inflate: Inflate) {
-        let keys = Self.discKey(g.itemRadius * min(inflate.minScale, inflate.maxScale))
-            ... Self.discKey(g.itemRadius * max(inflate.minScale, inflate.maxScale))
-        guard keys.lowerBound >= 4 else { return }
+    /// Builds the sprites of the quarter-pixel radii `keys` (the sizes a spin draws), smallest
+    /// first, up to the cache's budget. Sprites already built are taken over, not built again.
+    private func prebuildDiscs(_ keys: ClosedRange<Int>) {
         if keys == preparedKeys { return }
         var prepared: [DiscSprite] = [], bytes = 0
         for key in keys {
@@ -342,6 +342,20 @@ public final class DialPainter {
         preparedKeys = keys
         preparedDiscBytes = bytes
     }
+
+    /// Fits every item's label at each half-pixel radius of the sprites `keys` (as
+    /// `drawContent` keys them), unless that makes more than `preparedLabelLimit` masks (a large
+    /// nested menu): then they are fitted on demand.
+    private func prebuildLabels(_ keys: ClosedRange<Int>) {
+        let halves = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
+        guard halves.count * items.count <= Self.preparedLabelLimit else { return }
+        for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
+            for h in halves { _ = label(LabelKey(item: i, halfPixels: h), hasIcon: iconSources[i] != nil) }
+        }
+    }
+
+    /// Half of the label cache's size, so that labels fitted on demand do not clear it in a spin.
+    private static let preparedLabelLimit = 4096
 
     private func selectionRing(_ sprite: DiscSprite) -> TextMask {
         let key = Int((sprite.radius * 4).rounded())
