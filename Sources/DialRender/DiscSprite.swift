@@ -45,7 +45,10 @@ final class DiscSprite {
             let shade = 1 + (bottomShade - 1) * t
             let shadeByte = PixelMath.byte(shade)
             var row = Row(inkStart: Int32(size), inkEnd: 0, solidStart: 0, solidEnd: 0, shade: shadeByte)
-            for x in 0..<size {
+            // Left and right halves are mirror images: column size-1-x has exactly -dx (all
+            // values are small multiples of 0.5), so the left half is computed and mirrored, and
+            // a row's ink and solid spans end where they start, mirrored.
+            for x in 0..<half {
                 let dx = Double(x) + 0.5 - c
                 let d = (dx * dx + dy * dy).squareRoot()
                 let cov = Coverage.disc(distance: d, radius: radius)
@@ -54,13 +57,14 @@ final class DiscSprite {
                 let a = PixelMath.byte(cov + sh * (1 - cov))
                 let l = cov >= 1 ? shadeByte : min(a, PixelMath.byte(cov * shade))
                 masks[y * size + x] = a | l << 16
-                if a > 0 {
-                    row.inkStart = min(row.inkStart, Int32(x))
-                    row.inkEnd = Int32(x + 1)
+                masks[y * size + size - 1 - x] = a | l << 16
+                if a > 0 && row.inkEnd == 0 {
+                    row.inkStart = Int32(x)
+                    row.inkEnd = Int32(size - x)
                 }
-                if cov >= 1 && a == 255 {
-                    if row.solidEnd == 0 { row.solidStart = Int32(x) }
-                    row.solidEnd = Int32(x + 1)
+                if cov >= 1 && a == 255 && row.solidEnd == 0 {
+                    row.solidStart = Int32(x)
+                    row.solidEnd = Int32(size - x)
                 }
             }
             if row.inkEnd == 0 {
