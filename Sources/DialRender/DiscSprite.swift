@@ -7,8 +7,9 @@ import DialCore
 ///
 /// Rows record where any ink is and where the disc is fully opaque; the opaque middle of a row
 /// has one shade and is a plain fill, so only the rim and the shadow are blended, four pixels at
-/// a time. Each pixel's alpha and light share one 32-bit word (alpha low, light high) so that
-/// one vector load fetches both for four pixels.
+/// a time. Each pixel's alpha and light share one 32-bit word, as the bytes alpha, light, alpha,
+/// light from the low end, so that one vector load fetches both for four pixels and two masks
+/// put each in both 16-bit halves of the pixel's lane, as the blend wants them.
 final class DiscSprite {
     /// Side of the square sprite; the disc's centre is the corner between pixels `half - 1` and `half`.
     let size: Int
@@ -56,8 +57,9 @@ final class DiscSprite {
                 let sh = Coverage.softDisc(distance: sd, radius: radius, blur: shadowBlur) * shadowOpacity
                 let a = PixelMath.byte(cov + sh * (1 - cov))
                 let l = cov >= 1 ? shadeByte : min(a, PixelMath.byte(cov * shade))
-                masks[y * size + x] = a | l << 16
-                masks[y * size + size - 1 - x] = a | l << 16
+                let word = (a | l << 8) * 0x0001_0001
+                masks[y * size + x] = word
+                masks[y * size + size - 1 - x] = word
                 if a > 0 && row.inkEnd == 0 {
                     row.inkStart = Int32(x)
                     row.inkEnd = Int32(size - x)
@@ -141,8 +143,7 @@ final class DiscSprite {
         while i + 4 <= to {
             let mv = UnsafeRawPointer(m + i).loadUnaligned(as: V.self)
             // Alpha and light of each pixel in both 16-bit halves of its lane.
-            let a32 = mv & 0xFFFF, l32 = mv &>> 16
-            var a = h(a32 | a32 &<< 16), l = h(l32 | l32 &<< 16)
+            var a = h(mv & lowRB), l = h((mv &>> 8) & lowRB)
             if opacity != 255 {
                 a = a &* op &+ 128; a = (a &+ (a &>> 8)) &>> 8
                 l = l &* op &+ 128; l = (l &+ (l &>> 8)) &>> 8
@@ -158,7 +159,7 @@ final class DiscSprite {
             i += 4
         }
         while i < to {
-            var a = m[i] & 0xFFFF, l = m[i] >> 16
+            var a = m[i] & 0xFF, l = (m[i] >> 8) & 0xFF
             if opacity != 255 {
                 a = (a &* opacity &+ 128); a = (a &+ (a >> 8)) >> 8
                 l = (l &* opacity &+ 128); l = (l &+ (l >> 8)) >> 8
