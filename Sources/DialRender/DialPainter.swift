@@ -41,18 +41,8 @@ public final class DialPainter {
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
 
-    private var discs: [Int: DiscSprite] = [:]
-    private var discBytes = 0
-    /// Sprites `prepare` built for its geometry's inflate range, by key from `preparedKeys`'
-    /// lower bound (an array: no hashing in the frame), not evicted with the on-demand ones;
-    /// together at most `discBudget` bytes.
-    private var preparedDiscs: [DiscSprite] = []
-    private var preparedKeys: ClosedRange<Int>?
-    /// Bytes of the sprites `prepare` built, for tests and the benchmark's note.
-    private(set) var preparedDiscBytes = 0
-    /// How many sprites `prepare` built, and how many were built on demand since (for tests).
-    var preparedDiscCount: Int { preparedDiscs.count }
-    var onDemandDiscCount: Int { discs.count }
+    /// Disc sprites; `prepare` builds those of the radii a spin draws.
+    let discs: DiscSpriteCache
     private var labels: [LabelKey: TextMask?] = [:]
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: [LabelKey: IconSprite] = [:]
@@ -62,9 +52,6 @@ public final class DialPainter {
         let item: Int
         let halfPixels: Int
     }
-
-    /// Sprites beyond this many bytes are dropped and rebuilt on demand.
-    private static let discBudget = 48 << 20
 
     /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
     /// an icon cannot be loaded.
@@ -119,6 +106,7 @@ public final class DialPainter {
         }
         frame = PixelBuffer(width: width, height: height)
         background = PixelBuffer(width: width, height: height)
+        discs = DiscSpriteCache(theme: theme)
     }
 
     /// Paints the background for `geometry`, and builds the disc sprite and every item's label
@@ -128,10 +116,10 @@ public final class DialPainter {
     /// instructions a sprite, 50 k a label), and are late.
     public func prepare(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         ensureBackground(geometry)
-        let keys = Self.discKey(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
-            ... Self.discKey(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
+        let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
+            ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
         guard keys.lowerBound >= 4 else { return }
-        prebuildDiscs(keys)
+        discs.prepare(keys)
         prebuildLabels(keys)
     }
 
@@ -239,7 +227,7 @@ public final class DialPainter {
                 let opacity = PixelMath.byte(ip.alpha)
                 guard opacity > 0, radius >= 1 else { continue }
                 let x = Int(ip.center.x.rounded()), y = Int(ip.center.y.rounded())
-                let sprite = disc(radius: radius)
+                let sprite = discs.sprite(radius: radius)
                 sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
                             color: items[slots[i]].color.xrgb, opacity: opacity)
                 touched.append(sprite.rect(atX: x, y: y))
@@ -299,49 +287,6 @@ public final class DialPainter {
     }
 
     // MARK: - Caches
-
-    /// The disc sprite for `radius`, quantised to a quarter pixel (the cache key).
-    private func disc(radius: Double) -> DiscSprite {
-        let key = Self.discKey(radius)
-        if let d = preparedDisc(key) ?? discs[key] { return d }
-        if discBytes > Self.discBudget {
-            discs.removeAll()
-            discBytes = 0
-        }
-        let sprite = makeDisc(key)
-        discs[key] = sprite
-        discBytes += sprite.byteCount
-        return sprite
-    }
-
-    private func preparedDisc(_ key: Int) -> DiscSprite? {
-        guard let first = preparedKeys?.lowerBound, key >= first, key - first < preparedDiscs.count else { return nil }
-        return preparedDiscs[key - first]
-    }
-
-    private static func discKey(_ radius: Double) -> Int { Int((radius * 4).rounded()) }
-
-    private func makeDisc(_ key: Int) -> DiscSprite {
-        let r = Double(key) / 4
-        return DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
-                          shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
-    }
-
-    /// Builds the sprites of the quarter-pixel radii `keys` (the sizes a spin draws), smallest
-    /// first, up to the cache's budget. Sprites already built are taken over, not built again.
-    private func prebuildDiscs(_ keys: ClosedRange<Int>) {
-        if keys == preparedKeys { return }
-        var prepared: [DiscSprite] = [], bytes = 0
-        for key in keys {
-            let sprite = preparedDisc(key) ?? discs[key] ?? makeDisc(key)
-            guard bytes + sprite.byteCount <= Self.discBudget else { break }
-            bytes += sprite.byteCount
-            prepared.append(sprite)
-        }
-        preparedDiscs = prepared
-        preparedKeys = keys
-        preparedDiscBytes = bytes
-    }
 
     /// Fits every item's label at each half-pixel radius of the sprites `keys` (as
     /// `drawContent` keys them), unless that makes more than `preparedLabelLimit` masks (a large

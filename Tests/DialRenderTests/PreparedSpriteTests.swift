@@ -41,13 +41,13 @@ import Testing
         let prepared = try DialPainter(items: items, width: Self.width, height: Self.height)
         prepared.prepare(for: g)
         let onDemand = try DialPainter(items: items, width: Self.width, height: Self.height)
-        #expect(onDemand.preparedDiscCount == 0)
+        #expect(onDemand.discs.preparedCount == 0)
         for (n, pose) in poses.enumerated() {
             prepared.paint(pose)
             onDemand.paint(pose)
             #expect(prepared.frame.samePixels(as: onDemand.frame), "frame \(n) of the spin")
         }
-        #expect(onDemand.onDemandDiscCount > 0)
+        #expect(onDemand.discs.builtOnDemandCount > 0)
     }
 
     @Test func preparedPainterBuildsNoSpriteDuringASpin() throws {
@@ -57,10 +57,10 @@ import Testing
         painter.prepare(for: g)
         // One sprite per quarter pixel of radius from 0.66 to 1.33 item radii.
         let expected = Int((g.itemRadius * 1.33 * 4).rounded()) - Int((g.itemRadius * 0.66 * 4).rounded()) + 1
-        #expect(painter.preparedDiscCount == expected)
-        #expect(painter.preparedDiscBytes > 0)
+        #expect(painter.discs.preparedCount == expected)
+        #expect(painter.discs.preparedBytes > 0)
         for pose in flingPoses(items: items, geometry: g) { painter.paint(pose) }
-        #expect(painter.onDemandDiscCount == 0)
+        #expect(painter.discs.builtOnDemandCount == 0)
     }
 
     @Test func preparingAgainForTheSameGeometryKeepsTheSprites() throws {
@@ -68,11 +68,11 @@ import Testing
         let g = DialGeometry.fitting(width: 480, height: 320, count: items.count)
         let painter = try DialPainter(items: items, width: 480, height: 320)
         painter.prepare(for: g)
-        let bytes = painter.preparedDiscBytes
+        let bytes = painter.discs.preparedBytes
         painter.prepare(for: g)
-        #expect(painter.preparedDiscBytes == bytes)
+        #expect(painter.discs.preparedBytes == bytes)
         let small = DialGeometry.fitting(width: 240, height: 160, count: items.count)
         painter.prepare(for: small)
-        #expect(painter.preparedDiscBytes < bytes)
+        #expect(painter.discs.preparedBytes < bytes)
     }
 }
