@@ -9,7 +9,16 @@ public enum Damage {
     /// it covers, with equal neighbouring bands merged (pixman's banded region). Copying the
     /// result writes every covered pixel exactly once, however much the inputs overlap.
     public static func union(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
-        var pending = rects.map { $0.clipped(width: width, height: height) }.filter { !$0.isEmpty }
+        // A rectangle inside another one adds band edges and no pixel (a painter's labels lie
+        // inside their discs): each is kept only when no kept one holds it, and drops those it holds.
+        var pending: [PixelRect] = []
+        pending.reserveCapacity(rects.count)
+        for rect in rects {
+            let r = rect.clipped(width: width, height: height)
+            guard !r.isEmpty, !pending.contains(where: { $0.holds(r) }) else { continue }
+            if pending.contains(where: { r.holds($0) }) { pending.removeAll { r.holds($0) } }
+            pending.append(r)
+        }
         guard pending.count > 1 else { return pending }
         pending.sort { $0.y0 < $1.y0 }
         var ys = pending.flatMap { [$0.y0, $0.y1] }
@@ -83,6 +92,11 @@ public struct DamageHistory {
         }
         return Damage.union(rects, width: width, height: height)
     }
+}
+
+private extension PixelRect {
+    /// True when every pixel of `r` is inside this rectangle.
+    func holds(_ r: PixelRect) -> Bool { x0 <= r.x0 && y0 <= r.y0 && r.x1 <= x1 && r.y1 <= y1 }
 }
 
 extension DisplayRotation {

@@ -41,8 +41,8 @@ public final class DialPainter {
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
 
-    private var discs: [Int: DiscSprite] = [:]
-    private var discBytes = 0
+    /// Disc sprites; `prepare` builds those of the radii a spin draws.
+    let discs: DiscSpriteCache
     private var labels: [LabelKey: TextMask?] = [:]
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: [LabelKey: IconSprite] = [:]
@@ -52,9 +52,6 @@ public final class DialPainter {
         let item: Int
         let halfPixels: Int
     }
-
-    /// Sprites beyond this many bytes are dropped and rebuilt on demand.
-    private static let discBudget = 48 << 20
 
     /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
     /// an icon cannot be loaded.
@@ -109,13 +106,21 @@ public final class DialPainter {
         }
         frame = PixelBuffer(width: width, height: height)
         background = PixelBuffer(width: width, height: height)
+        discs = DiscSpriteCache(theme: theme)
     }
 
-    /// Paints the background for `geometry` and fits every label now; otherwise the first
-    /// `paint` does it (tens of milliseconds on a large frame, more with long labels), and that
-    /// frame would be late.
-    public func prepare(for geometry: DialGeometry) {
+    /// Paints the background for `geometry`, and builds the disc sprite and every item's label
+    /// for each radius `inflate` can give a shown item, now; otherwise the first `paint` does the
+    /// background (tens of milliseconds on a large frame, more with long labels), and the frames
+    /// of the first spin build the sprites and labels of the sizes they meet (about 1 M
+    /// instructions a sprite, 50 k a label), and are late.
+    public func prepare(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         ensureBackground(geometry)
+        let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
+            ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
+        guard keys.lowerBound >= 4 else { return }
+        discs.prepare(keys)
+        prebuildLabels(keys)
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
@@ -222,7 +227,7 @@ public final class DialPainter {
                 let opacity = PixelMath.byte(ip.alpha)
                 guard opacity > 0, radius >= 1 else { continue }
                 let x = Int(ip.center.x.rounded()), y = Int(ip.center.y.rounded())
-                let sprite = disc(radius: radius)
+                let sprite = discs.sprite(radius: radius)
                 sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
                             color: items[slots[i]].color.xrgb, opacity: opacity)
                 touched.append(sprite.rect(atX: x, y: y))
@@ -283,20 +288,19 @@ public final class DialPainter {
 
     // MARK: - Caches
 
-    private func disc(radius: Double) -> DiscSprite {
-        let key = Int((radius * 4).rounded())
-        if let d = discs[key] { return d }
-        if discBytes > Self.discBudget {
-            discs.removeAll()
-            discBytes = 0
+    /// Fits every item's label at each half-pixel radius of the sprites `keys` (as
+    /// `drawContent` keys them), unless that makes more than `preparedLabelLimit` masks (a large
+    /// nested menu): then they are fitted on demand.
+    private func prebuildLabels(_ keys: ClosedRange<Int>) {
+        let halves = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
+        guard halves.count * items.count <= Self.preparedLabelLimit else { return }
+        for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
+            for h in halves { _ = label(LabelKey(item: i, halfPixels: h), hasIcon: iconSources[i] != nil) }
         }
-        let r = Double(key) / 4
-        let sprite = DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
-                                shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)
-        discs[key] = sprite
-        discBytes += sprite.byteCount
-        return sprite
     }
+
+    /// Half of the label cache's size, so that labels fitted on demand do not clear it in a spin.
+    private static let preparedLabelLimit = 4096
 
     private func selectionRing(_ sprite: DiscSprite) -> TextMask {
         let key = Int((sprite.radius * 4).rounded())
