@@ -17,12 +17,16 @@ BIN="$DK_BIN"
 if [ -n "${DK_KMS_API:-}" ]; then
   BIN=/run/dialkiosk-vm/dialkiosk
   mkdir -p /run/dialkiosk-vm
+  # The wrapper runs a copy beside it, not DK_BIN: DK_BIN lies in the repository, at the host's
+  # path (a CI clone under /tmp or /root), which the hardened unit cannot see (PrivateTmp,
+  # ProtectHome); the unit would fail with 127.
+  cp "$DK_BIN" /run/dialkiosk-vm/dialkiosk.real
   cat >"$BIN" <<WRAPPER
 #!/bin/sh
 case "\$1" in
-  run|list-outputs) command="\$1"; shift; exec "$DK_BIN" "\$command" --kms-api "$DK_KMS_API" "\$@" ;;
+  run|list-outputs) command="\$1"; shift; exec /run/dialkiosk-vm/dialkiosk.real "\$command" --kms-api "$DK_KMS_API" "\$@" ;;
 esac
-exec "$DK_BIN" "\$@"
+exec /run/dialkiosk-vm/dialkiosk.real "\$@"
 WRAPPER
   chmod 0755 "$BIN"
 fi
