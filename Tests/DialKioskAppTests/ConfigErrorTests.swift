@@ -2,20 +2,23 @@ import Testing
 @testable import DialKioskApp
 
 /// Each kind of mistake gives one line naming the file, the line and the key, and status 78.
-@Suite struct ConfigErrorTests {
-    /// The message `text` produces, or a note that it parsed.
-    private func message(_ text: String) -> String {
-        do {
-            _ = try ConfigParser.parse(text, file: "config.yaml")
-            return "parsed without error"
-        } catch let error as ConfigError {
-            #expect(error.exitStatus == .config)
-            #expect(!error.description.contains("\n"))
-            return error.description
-        } catch {
-            return "unexpected error \(error)"
-        }
+/// The message `text` (a configuration named `file`) produces, or a note that it parsed; a
+/// configuration error must be one line with the config status.
+func configErrorMessage(_ text: String, file: String) -> String {
+    do {
+        _ = try ConfigParser.parse(text, file: file)
+        return "parsed without error"
+    } catch let error as ConfigError {
+        #expect(error.exitStatus == .config)
+        #expect(!error.description.contains("\n"))
+        return error.description
+    } catch {
+        return "unexpected error \(error)"
     }
+}
+
+@Suite struct ConfigErrorTests {
+    private func message(_ text: String) -> String { configErrorMessage(text, file: "config.yaml") }
 
     @Test func badColourNamesLineAndItem() {
         let text = """

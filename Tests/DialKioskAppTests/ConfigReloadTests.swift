@@ -2,17 +2,26 @@ import Testing
 @testable import DialKioskApp
 
 @Suite struct ConfigReloadTests {
-    @Test func validChangeIsAppliedWithWhatChanged() throws {
+    /// Loads `old` from a file, rewrites the file as `new` and reloads it: the applied
+    /// configuration and its changes, and the outcome of reloading the same file once more.
+    private func reload(from old: String, to new: String) throws
+        -> (config: KioskConfig, changes: ConfigReload.Changes, again: ConfigReload.Outcome)? {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.path + "/config.yaml"
-        writeFile(path, "items: [{id: a, label: Old}]\n")
+        writeFile(path, old)
         let current = try ConfigLoader.load(path: path)
-        writeFile(path, "items: [{id: a, label: New}]\ndisplay: {rotation: 90}\n")
-        guard case .apply(let new, let changes) = ConfigReload.reload(path: path, current: current) else {
+        writeFile(path, new)
+        guard case .apply(let config, let changes) = ConfigReload.reload(path: path, current: current) else {
             Issue.record("not applied")
-            return
+            return nil
         }
+        return (config, changes, ConfigReload.reload(path: path, current: config))
+    }
+
+    @Test func validChangeIsAppliedWithWhatChanged() throws {
+        guard let (new, changes, _) = try reload(from: "items: [{id: a, label: Old}]\n",
+                                                 to: "items: [{id: a, label: New}]\ndisplay: {rotation: 90}\n") else { return }
         #expect(new.items[0].label == "New")
         #expect(changes == [.items, .display])
         #expect(changes.needsOutputRestart)
@@ -21,19 +30,11 @@ import Testing
     /// Issue 12: a change only in a ring below the top is a change of the menu (it used to
     /// compare the top ring's items alone, so such a reload was "no change").
     @Test func aChangeBelowTheTopIsApplied() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.path + "/config.yaml"
-        writeFile(path, "items:\n  - id: a\n    items: [{id: x, label: Old}]\n")
-        let current = try ConfigLoader.load(path: path)
-        writeFile(path, "items:\n  - id: a\n    items: [{id: x, label: New}]\n")
-        guard case .apply(let new, let changes) = ConfigReload.reload(path: path, current: current) else {
-            Issue.record("not applied")
-            return
-        }
+        guard let (new, changes, again) = try reload(from: "items:\n  - id: a\n    items: [{id: x, label: Old}]\n",
+                                                     to: "items:\n  - id: a\n    items: [{id: x, label: New}]\n") else { return }
         #expect(new.menu.node(at: ["a", "x"])?.item.label == "New")
         #expect(changes == [.items])
-        #expect(ConfigReload.reload(path: path, current: new) == .unchanged)
+        #expect(again == .unchanged)
     }
 
     @Test func brokenFileKeepsTheRunningMenu() throws {

@@ -59,6 +59,14 @@ private final class KioskLoop {
     }
 
     var logLines: [String] { logBox.lines }
+
+    /// The rest of a drag whose down woke the screen: a move across the ring and the lift.
+    func finishTheWakingDrag() throws {
+        input.send([.touch(TouchEvent(phase: .motion, x: 80, y: 10, time: clock + 0.05)),
+                    .touch(TouchEvent(phase: .up, x: 150, y: 60, time: clock + 0.1))])
+        try step()
+        try flipUntilIdle()
+    }
     var clock: Double {
         get { time.now }
         set { time.now = newValue }
@@ -480,10 +488,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.loop.screen == .awake)
         #expect(k.display.presents == presents + 1)
         #expect(k.display.pixels[0] == lit, "awake frame as before")
-        k.input.send([.touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
-                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
-        try k.step()
-        try k.flipUntilIdle()
+        try k.finishTheWakingDrag()
         #expect(k.dial.rotation == rotation, "the waking touch does not turn the ring")
     }
 
@@ -572,10 +577,7 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.loop.screen == .awake)
         #expect(k.display.presents == presents + 1, "switched on, then painted")
         #expect(k.display.pixels[0] == lit)
-        k.input.send([.touch(TouchEvent(phase: .motion, x: 80, y: 10, time: k.clock + 0.05)),
-                      .touch(TouchEvent(phase: .up, x: 150, y: 60, time: k.clock + 0.1))])
-        try k.step()
-        try k.flipUntilIdle()
+        try k.finishTheWakingDrag()
         #expect(k.dial.rotation == rotation, "the waking touch does not turn the ring")
     }
 

@@ -21,19 +21,7 @@ import Testing
           default_item: drinks/tea
         """
 
-    /// The message `text` produces, or a note that it parsed.
-    private func message(_ text: String) -> String {
-        do {
-            _ = try ConfigParser.parse(text, file: "menu.yaml")
-            return "parsed without error"
-        } catch let error as ConfigError {
-            #expect(error.exitStatus == .config)
-            #expect(!error.description.contains("\n"))
-            return error.description
-        } catch {
-            return "unexpected error \(error)"
-        }
-    }
+    private func message(_ text: String) -> String { configErrorMessage(text, file: "menu.yaml") }
 
     /// A chain of `rings` rings, one item each (`l1`, `l2`...): item k is on line 2k and its
     /// `items:` on line 2k + 1.
