@@ -25,13 +25,7 @@ for api in atomic legacy; do
   kms_check "$api: woken, the connector's DPMS is On (0)" test "$(dpms "$api.power-woken.txt")" = 0
   kms_check "$api: the waking tap activated nothing" bash -c "! grep -q '\"event\": \"activated\"' '$api.log'"
   rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
-  size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' "$api.dump.txt" 2>/dev/null)
-  if [ -n "$size" ]; then
-    "$kms_bin" render --size "$size" --items 24 --angle "${rot:-0}" --out "$api.png"
-    kms_check "$api: the screen after the wake equals render --size $size --angle ${rot:-0}" \
-      python3 "$vm_dir/cases/kms-compare.py" "$api.ppm" "$api.png" --max-channel 0 --max-fraction 0
-  else
-    kms_check "$api: a dump after the wake ('$(cat "$api.dump.txt" 2>/dev/null)')" false
-  fi
+  # The tap only wakes, so a run that never came to rest is still at angle 0.
+  kms_screen_is_render "$api" "${rot:-0}" --items 24
 done
 kms_finish

@@ -34,3 +34,19 @@ kms_between() { [ -n "$1" ] && awk -v r="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit
 kms_status() {
   [ "$(cat "$case_out/$1.status" 2>/dev/null)" = "$2" ] && grep -qF -- "$3" "$case_out/$1.err"
 }
+
+# kms_screen_is_render NAME ROTATION [render options...]: the guest's NAME.ppm (a scanout dump,
+# its size in NAME.dump.txt) equals `render` at that size and rotation, pixel for pixel (the
+# picture goes to NAME.png).
+kms_screen_is_render() {
+  local name="$1" rot="$2" size
+  shift 2
+  size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' "$name.dump.txt" 2>/dev/null)
+  if [ -n "$rot" ] && [ -n "$size" ]; then
+    "$kms_bin" render --size "$size" "$@" --angle "$rot" --out "$name.png"
+    kms_check "$name: the screen equals render --size $size $* --angle $rot" \
+      python3 "$vm_dir/cases/kms-compare.py" "$name.ppm" "$name.png" --max-channel 0 --max-fraction 0
+  else
+    kms_check "$name: a rest rotation ('$rot') and a dump ('$(cat "$name.dump.txt" 2>/dev/null)')" false
+  fi
+}
