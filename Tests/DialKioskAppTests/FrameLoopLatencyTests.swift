@@ -23,11 +23,6 @@ private final class MovingDial: DialDriving {
     }
 }
 
-/// The loop's clock, moved by the test (and by each paint, which takes `paintSeconds`).
-private final class FakeClock {
-    var time = 0.0
-}
-
 /// Input-to-flip latency and render late through the loop, on a fake clock: 50 Hz (20 ms
 /// periods), paints of 3 ms, the 2 ms margin, so a frame after a flip at T starts at T + 15 ms.
 @Suite struct FrameLoopLatencyTests {
@@ -45,16 +40,16 @@ private final class FakeClock {
         init(renderLate: Bool, period: Double, paint: Double) throws {
             let clock = self.clock
             let scene = Scene(dial: dial) { _, _ in
-                clock.time += paint
+                clock.now += paint
                 return nil
             }
             loop = FrameLoop(presenter: display,
                              sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input]),
-                             scene: scene, now: { clock.time }, stats: FrameStats(refreshPeriod: period),
+                             scene: scene, now: { clock.now }, stats: FrameStats(refreshPeriod: period),
                              schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: renderLate ? RenderLateSchedule() : nil,
                              log: { [unowned self] in self.lines.append($0) })
-            clock.time = 1.0
+            clock.now = 1.0
             try loop.start(at: 1.0)
         }
     }
@@ -72,17 +67,17 @@ private final class FakeClock {
         var flip = 1.020
         var sent = false
         // Walk the clock in 1 ms turns, as poll's timeouts would.
-        while clock.time < 1.100 {
-            clock.time = (clock.time * 1000 + 1).rounded() / 1000
-            let before = display.presents, turn = clock.time
-            if abs(clock.time - flip) < 1e-9, loop.schedule.awaitsFlip {
+        while clock.now < 1.100 {
+            clock.now = (clock.now * 1000 + 1).rounded() / 1000
+            let before = display.presents, turn = clock.now
+            if abs(clock.now - flip) < 1e-9, loop.schedule.awaitsFlip {
                 dial.moving = flip < 1.075
                 display.report(.frameShown(time: flip))
                 flip += period
-            } else if abs(clock.time - flip) < 1e-9 {
+            } else if abs(clock.now - flip) < 1e-9 {
                 flip += period
             }
-            if !sent && clock.time >= 1.030 - 1e-9 {
+            if !sent && clock.now >= 1.030 - 1e-9 {
                 input.send([.touch(TouchEvent(phase: .motion, x: 1, y: 1, time: 1.030))])
                 sent = true
             }
@@ -119,12 +114,12 @@ private final class FakeClock {
         let r = try rig(renderLate: true)
         let (display, dial, input, clock, loop) = (r.display, r.dial, r.input, r.clock, r.loop!)
         dial.moving = false
-        clock.time = 1.020
+        clock.now = 1.020
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
         #expect(loop.schedule.state == .idle)
         dial.moving = true
-        clock.time = 1.500
+        clock.now = 1.500
         input.send([.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 1.500))])
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 2)
@@ -134,7 +129,7 @@ private final class FakeClock {
     @Test func theWaitIsAPollTimeout() throws {
         let r = try rig(renderLate: true)
         let (display, clock, loop) = (r.display, r.clock, r.loop!)
-        clock.time = 1.021
+        clock.now = 1.021
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 1)
@@ -160,14 +155,14 @@ private final class FakeClock {
     @Test func aLateWakeUpCountsAsPaintTimeForTheNextPlan() throws {
         let r = try rig(renderLate: true)  // paints take 3 ms
         let (display, clock, loop) = (r.display, r.clock, r.loop!)
-        clock.time = 1.020
+        clock.now = 1.020
         display.report(.frameShown(time: 1.020))
         _ = try loop.step(timeoutMS: 0)
         // Planned for 1.035; the loop wakes 3 ms late. From the plan to the queued flip: 6 ms.
-        clock.time = 1.038
+        clock.now = 1.038
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 2)
-        clock.time = 1.041
+        clock.now = 1.041
         display.report(.frameShown(time: 1.040))
         _ = try loop.step(timeoutMS: 0)
         guard case .paintingAt(let at) = loop.schedule.state else {

@@ -13,7 +13,7 @@ private final class KioskLoop {
     let notify: DatagramReceiver
     let display = PipeDisplay(width: KioskLoop.size.width, height: KioskLoop.size.height, fill: 0x123456)
     let input = PipeInput()
-    let time = FakeClock()
+    let time = FakeClock(now: 100)
     let logBox = LogBox()
     var pipeFDs: [Int32] = [-1, -1]
     let signals = PipeSignals()
@@ -102,11 +102,6 @@ private final class KioskLoop {
 
     var dial: Dial { (loop.dial as! MenuDial).dial }
     var menuDial: MenuDial { loop.dial as! MenuDial }
-}
-
-/// The fake clock the loop reads (it never reads the real one in tests).
-private final class FakeClock {
-    var now = 100.0
 }
 
 private final class LogBox {

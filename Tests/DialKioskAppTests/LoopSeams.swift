@@ -30,3 +30,11 @@ final class PipeSignals: PollSource {
         return queued.map(LoopEvent.signal)
     }
 }
+
+/// The clock a loop under test reads (tests never read the real one): moved by the test, and by
+/// a fake paint that takes time.
+final class FakeClock {
+    var now: Double
+
+    init(now: Double = 0) { self.now = now }
+}
