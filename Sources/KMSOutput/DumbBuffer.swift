@@ -66,12 +66,10 @@ final class DumbBuffer {
     }
 
     /// munmap, drmModeRmFB, drmModeDestroyDumbBuffer: the reverse of creation. The caller makes
-    /// sure the buffer is neither on screen nor pending, or keeps its framebuffer (and the
-    /// handle under it) for the kernel to release when the card is closed.
-    func destroy(keepingFramebuffer: Bool = false) {
+    /// sure the buffer is neither on screen nor pending.
+    func destroy() {
         if let m = mapping { munmap(m, size) }
         mapping = nil
-        if keepingFramebuffer { return }
         if framebufferID != 0 { _ = drmModeRmFB(card.fd, framebufferID) }
         framebufferID = 0
         if handle != 0 { _ = drmModeDestroyDumbBuffer(card.fd, handle) }

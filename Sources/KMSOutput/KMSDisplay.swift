@@ -16,7 +16,8 @@ import LinuxSystem
 /// answer owed to a frame queued before it.
 ///
 /// Teardown (`close()`, safe twice) runs in reverse: wait for a pending flip, restore the saved
-/// CRTC (unless `onExit` is `.keep`), RmFB + destroy the dumb buffers, close the card.
+/// CRTC (with `onExit == .keep`, after copying the last frame into it), RmFB + destroy the dumb
+/// buffers, close the card.
 public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// Why the output is not being presented to.
     public enum SuspendReason: Hashable, Sendable {
@@ -28,8 +29,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public enum ExitScreen: String, Sendable, CaseIterable {
         /// The CRTC as it was before the first frame (the console, a splash) goes back.
         case restore
-        /// The last frame stays on the CRTC: no restore, and its framebuffer is left for the
-        /// kernel to remove when the card is closed.
+        /// The last frame stays: it is copied into the console's framebuffer (fbdev emulation)
+        /// before the restore, so the restore, and the kernel's own when the card's last user
+        /// closes it, show the dial. The console must stay in graphics mode for it to last.
         case keep
     }
 
@@ -48,6 +50,13 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public var onFirstFrame: ((FirstFrame, Double) -> Void)?
     /// What close() leaves on the screen.
     public var onExit: ExitScreen = .restore
+    /// With `.keep`, after close(): where the last frame went ("/dev/fb0"), or why it could not.
+    public private(set) var keptFrame: Result<String, KeptFrameFailure>?
+
+    /// Why `.keep` could not leave the last frame (then the console comes back as with `.restore`).
+    public struct KeptFrameFailure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
 
     var card: DRMCard?
     let interface: KMSInterface
@@ -307,22 +316,26 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     // MARK: Teardown
 
-    /// Restores the CRTC (when master and `onExit` is `.restore`), then releases buffers and
-    /// the card. Safe to call twice. With `.keep` the front buffer's framebuffer is not removed
-    /// here (RmFB of the framebuffer on screen switches the CRTC off): the kernel removes it when
-    /// the card is closed.
+    /// Restores the CRTC (when master), then releases buffers and the card. Safe to call
+    /// twice. With `onExit == .keep` the frame on screen is first copied into the console's
+    /// framebuffer (ConsoleFramebuffer), which the restore then shows: the dial stays without a
+    /// modeset, and without depending on our framebuffers, which the kernel removes with the card.
     public func close() {
         guard let card else { return }
         waitForPendingFlip()
         let master = !suspendedBy.contains(.vtReleased)
-        let keep = onExit == .keep && master && flipState.front != nil
-        if !keep {
-            // Legacy DPMS Off outlives the restore's SetCrtc in the connector's state: on first.
-            if isPoweredOff && master { try? powerOn() }
-            interface.restore(master ? saved : nil, on: route)
+        if onExit == .keep {
+            if let front = flipState.front, master, !isPoweredOff, let frame = buffers[front].target {
+                keptFrame = ConsoleFramebuffer.copy(frame, driver: selection.card.driver)
+            } else {
+                keptFrame = .failure(KeptFrameFailure(description: "no frame of ours on screen"))
+            }
         }
+        // Legacy DPMS Off outlives the restore's SetCrtc in the connector's state: on first.
+        if isPoweredOff && master { try? powerOn() }
+        interface.restore(master ? saved : nil, on: route)
         saved = nil
-        for (i, b) in buffers.enumerated().reversed() { b.destroy(keepingFramebuffer: keep && i == flipState.front) }
+        for b in buffers.reversed() { b.destroy() }
         buffers.removeAll()
         card.close()
         self.card = nil

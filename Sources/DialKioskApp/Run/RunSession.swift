@@ -50,11 +50,23 @@ final class RunSession {
         do {
             // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
             let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
-            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
+            // `display.on_exit: keep` leaves the dial's last frame in the console's framebuffer:
+            // the console stays in graphics mode, or it would draw its text over it.
+            let keep = config.display.onExit == .keep
+            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) {
+                $0?.restore(keepingGraphics: keep)
+            }
             let output = options.display(with: config.display)
             let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
                 device: output.device, connector: output.connector, mode: output.mode,
-                bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+                bufferCount: options.buffers, api: options.kmsAPI)) { display in
+                    display.close()
+                    switch display.keptFrame {
+                    case .success(let device): logger.info("run: on exit the last frame stays (copied into \(device))")
+                    case .failure(let why): logger.warning("run: display.on_exit keep: \(why); the console comes back")
+                    case nil: break
+                    }
+                }
             self.display = display
             display.onExit = config.display.onExit
             RunSession.reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
