@@ -4,7 +4,9 @@
 # tracepoint, and no CPU time), the screen at rest equals `dialkiosk render` of the rest
 # rotation, the first frame of each run is a flip onto the console's running mode (no modeset),
 # and after --exit-after and after SIGTERM the CRTC shows the framebuffer that was
-# there before (drmtool hold keeps the card open, so the kernel's own restore cannot mask it).
+# there before (drmtool hold keeps the card open, so the kernel's own restore cannot mask it);
+# with display.on_exit: keep the screen after exit, and after the card's last close, still shows
+# the last frame.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
 case_boot
@@ -72,4 +74,18 @@ kms_check "after --exit-after the CRTC shows fb $before again (got $(kms_fb crtc
   test "$(kms_fb crtc-after-flat.txt)" = "$before"
 kms_check "after SIGTERM the CRTC shows fb $before again (got $(kms_fb crtc-after.txt))" \
   test "$(kms_fb crtc-after.txt)" = "$before"
+
+# display.on_exit: keep: the last frame (the flat painter's colour at rest) is copied into the
+# console's framebuffer, which our restore puts back and the kernel shows after the last close.
+echo "--- keep.err"; cat keep.err
+kms_check "keep: run exits 0 on SIGTERM" test "$(cat keep.status)" = 0
+kms_check "keep: the last frame went into the console's framebuffer" \
+  grep -q '^run: on exit the last frame stays (copied into /dev/fb[0-9]*)' keep.err
+kms_check "keep: the CRTC shows the console's fb $before again (got $(kms_fb crtc-after-keep.txt))" \
+  test "$(kms_fb crtc-after-keep.txt)" = "$before"
+# fbcon's cursor may blink into a few pixels of its framebuffer: a small fraction may differ.
+kms_check "keep: after exit the screen still shows the last frame" \
+  python3 "$vm_dir/cases/kms-compare.py" keep-after.ppm keep-running.ppm --max-channel 0 --max-fraction 0.001
+kms_check "keep: after the card's last close too (the kernel's restore)" \
+  python3 "$vm_dir/cases/kms-compare.py" keep-after-close.ppm keep-running.ppm --max-channel 0 --max-fraction 0.001
 kms_finish
