@@ -19,6 +19,7 @@ final class AtomicKMS: KMSInterface {
     deinit { releaseBlob() }
 
     var api: KMSAPI { .atomic }
+    var takesDamageClips: Bool { properties.hasDamageClips }
 
     /// drmSetClientCap UNIVERSAL_PLANES, then ATOMIC (which needs the first and implies it on
     /// kernels that have it; enabling it explicitly names the cap a refusal is about).

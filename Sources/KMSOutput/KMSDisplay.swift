@@ -111,7 +111,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public var api: KMSAPI { interface.api }
 
     /// True when the primary plane takes FB_DAMAGE_CLIPS (atomic only).
-    public var takesDamageClips: Bool { (interface as? AtomicKMS)?.properties.hasDamageClips ?? false }
+    public var takesDamageClips: Bool { interface.takesDamageClips }
 
     /// The CRTC, connector and mode as they are now (a hotplug may change them).
     var route: CRTCRoute {

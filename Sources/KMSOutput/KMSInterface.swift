@@ -7,6 +7,8 @@ import CDRM
 protocol KMSInterface: AnyObject {
     /// Which API this is.
     var api: KMSAPI { get }
+    /// True when flips carry FB_DAMAGE_CLIPS (an atomic primary plane that has the property).
+    var takesDamageClips: Bool { get }
     /// Shows `framebuffer` full screen with the route's mode, connector routed and the CRTC on.
     /// Blocking and without a flip event (drmModeSetCrtc has none): the caller flips next.
     func modeset(_ framebuffer: UInt32, on route: CRTCRoute) throws(DisplayError)

@@ -17,6 +17,7 @@ final class LegacyKMS: KMSInterface {
     }
 
     var api: KMSAPI { .legacy }
+    var takesDamageClips: Bool { false }
 
     func modeset(_ framebuffer: UInt32, on route: CRTCRoute) throws(DisplayError) {
         var connector = route.connector.id
