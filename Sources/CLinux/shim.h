@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <linux/fb.h>
 
 /* ioctl is variadic, which Swift cannot call: one fixed signature per argument kind. */
 static inline int clinux_ioctl_value(int fd, unsigned long request, unsigned long value) {

@@ -42,13 +42,16 @@ public final class VirtualTerminal {
         _ = try DisplayError.retrying(.console("acquire the VT")) { clinux_ioctl_value(fd, UInt(VT_RELDISP), UInt(VT_ACKACQ)) }
     }
 
-    /// VT_SETMODE VT_AUTO and KDSETMODE KD_TEXT, so the console is usable after exit.
-    public func restore() {
+    /// VT_SETMODE VT_AUTO and KDSETMODE KD_TEXT (unless `keepingGraphics`), so the console is
+    /// usable after exit.
+    public func restore(keepingGraphics: Bool = false) {
         guard changed else { return }
         var mode = vt_mode()
         mode.mode = CChar(VT_AUTO)
         _ = clinux_ioctl_pointer(fd, UInt(VT_SETMODE), &mode)
-        _ = clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT))
+        // KD_TEXT makes the console redraw its text over the framebuffer on screen: left out
+        // when that framebuffer holds the dial's last frame (`display.on_exit: keep`).
+        if !keepingGraphics { _ = clinux_ioctl_value(fd, UInt(KDSETMODE), UInt(KD_TEXT)) }
         changed = false
     }
 

@@ -50,12 +50,26 @@ final class RunSession {
         do {
             // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
             let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
-            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
+            // `display.on_exit: keep` leaves the dial's last frame in the console's framebuffer:
+            // the console stays in graphics mode, or it would draw its text over it.
+            let keep = config.display.onExit == .keep
+            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) {
+                $0?.restore(keepingGraphics: keep)
+            }
             let output = options.display(with: config.display)
             let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
                 device: output.device, connector: output.connector, mode: output.mode,
-                bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+                bufferCount: options.buffers, api: options.kmsAPI)) { display in
+                    display.close()
+                    switch display.keptFrame {
+                    case .success(let device): logger.info("run: on exit the last frame stays (copied into \(device))")
+                    case .failure(let why): logger.warning("run: display.on_exit keep: \(why); the console comes back")
+                    case nil: break
+                    }
+                }
             self.display = display
+            display.onExit = config.display.onExit
+            RunSession.reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
             let sel = display.selection
             let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
             logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
@@ -128,6 +142,18 @@ final class RunSession {
     }
 
     var flipCount: Int { display.flipCount }
+
+    /// Logs how the first frame reached the screen and when (issue 21's figure): "run: first
+    /// frame: flip onto the running mode; on the glass 0.412 s after process start", once, at
+    /// its flip event (the clock of `processStart`, CLOCK_MONOTONIC); the same as a `stats:`
+    /// line with --stats.
+    private static func reportFirstFrame(of display: KMSDisplay, processStart: Double?, stats: Bool, logger: JournalLogger) {
+        display.onFirstFrame = { way, time in
+            let when = processStart.map { "; on the glass \(fixed(time - $0, 3)) s after process start" } ?? ""
+            logger.info("run: \(way)\(when)")
+            if stats { logger.info("stats: \(way)\(when)") }
+        }
+    }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter

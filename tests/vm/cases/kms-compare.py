@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Compares a scanout dump (binary PPM from `drmtool dump`) with a PNG from `dialkiosk render`.
+"""Compares a scanout dump (binary PPM from `drmtool dump`) with a PNG from `dialkiosk render`
+(or with another dump, REFERENCE.ppm).
 
-  kms-compare.py SCREEN.ppm REFERENCE.png [--max-channel N] [--max-fraction F]
+  kms-compare.py SCREEN.ppm REFERENCE.png|REFERENCE.ppm [--max-channel N] [--max-fraction F]
 
 Prints "compare: WxH, differing pixels P (fraction), max channel difference D, mean M" and exits
 1 when the sizes differ, more than F of the pixels differ by more than N in any channel, or
@@ -84,7 +85,7 @@ def main():
         max_fraction = float(args[i + 1])
         del args[i:i + 2]
     sw, sh, s = read_ppm(args[0])
-    rw, rh, r = read_png(args[1])
+    rw, rh, r = (read_ppm if args[1].endswith(".ppm") else read_png)(args[1])
     if (sw, sh) != (rw, rh):
         print(f"compare: size {sw}x{sh} differs from the reference's {rw}x{rh}")
         return 1

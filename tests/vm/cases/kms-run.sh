@@ -2,8 +2,11 @@
 # measures the display path alone; with the dial painter the emulated CPU sets the rate), the
 # ring comes to rest and the program goes idle (0 flips/s by its own count, by the kernel's flip
 # tracepoint, and no CPU time), the screen at rest equals `dialkiosk render` of the rest
-# rotation, and after --exit-after and after SIGTERM the CRTC shows the framebuffer that was
-# there before (drmtool hold keeps the card open, so the kernel's own restore cannot mask it).
+# rotation, the first frame of each run is a flip onto the console's running mode (no modeset),
+# and after --exit-after and after SIGTERM the CRTC shows the framebuffer that was
+# there before (drmtool hold keeps the card open, so the kernel's own restore cannot mask it);
+# with display.on_exit: keep the screen after exit, and after the card's last close, still shows
+# the last frame.
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
 case_boot
@@ -20,6 +23,14 @@ api="${DIALKIOSK_VM_KMS_API:-atomic}"
 kms_check "both runs drove the output with the $api API (--stats)" \
   test "$(grep -c "^stats: frame clock .*, KMS API $api" flat.err run.err | awk -F: '{ s += $2 } END { print s }')" = 2
 kms_check "list-outputs says run would use the $api API" grep -q "KMS API: $api" list-outputs.txt
+# Both runs start on the console's CRTC (fbcon holds Virtual-1 at 1024x768, the preferred mode
+# run chooses): the first frame is a flip onto it, no modeset (issue 21), said by run: and stats:.
+for f in flat run; do
+  kms_check "$f: the first frame went onto the running mode without a modeset" \
+    grep -q '^run: first frame: flip onto the running mode; on the glass [0-9.]* s after process start' "$f.err"
+  kms_check "$f: --stats says the same" grep -q '^stats: first frame: flip onto the running mode' "$f.err"
+  case_note "$f: $(grep -m1 '^run: first frame' "$f.err")"
+done
 
 best_rate() { sed -n 's/^stats: \([0-9.]*\) flips\/s.*/\1/p' "$1" | sort -n | tail -n1; }
 kernel_best() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(d["per_second"] or [0]))' "$1"; }
@@ -63,4 +74,18 @@ kms_check "after --exit-after the CRTC shows fb $before again (got $(kms_fb crtc
   test "$(kms_fb crtc-after-flat.txt)" = "$before"
 kms_check "after SIGTERM the CRTC shows fb $before again (got $(kms_fb crtc-after.txt))" \
   test "$(kms_fb crtc-after.txt)" = "$before"
+
+# display.on_exit: keep: the last frame (the flat painter's colour at rest) is copied into the
+# console's framebuffer, which our restore puts back and the kernel shows after the last close.
+echo "--- keep.err"; cat keep.err
+kms_check "keep: run exits 0 on SIGTERM" test "$(cat keep.status)" = 0
+kms_check "keep: the last frame went into the console's framebuffer" \
+  grep -q '^run: on exit the last frame stays (copied into /dev/fb[0-9]*)' keep.err
+kms_check "keep: the CRTC shows the console's fb $before again (got $(kms_fb crtc-after-keep.txt))" \
+  test "$(kms_fb crtc-after-keep.txt)" = "$before"
+# fbcon's cursor may blink into a few pixels of its framebuffer: a small fraction may differ.
+kms_check "keep: after exit the screen still shows the last frame" \
+  python3 "$vm_dir/cases/kms-compare.py" keep-after.ppm keep-running.ppm --max-channel 0 --max-fraction 0.001
+kms_check "keep: after the card's last close too (the kernel's restore)" \
+  python3 "$vm_dir/cases/kms-compare.py" keep-after-close.ppm keep-running.ppm --max-channel 0 --max-fraction 0.001
 kms_finish
