@@ -1,5 +1,7 @@
 // swift-tools-version:6.0
 // DialKiosk: a rotary dial menu painted straight into DRM/KMS dumb buffers.
+// Licensed under the Apache License, Version 2.0 (LICENSE); the dependencies below are named
+// with their licences in packaging/debian/copyright.
 //
 // The module graph follows what touches the kernel:
 //   DialCore      Swift only: geometry, tracking, physics, selection, seams.

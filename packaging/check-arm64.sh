@@ -26,7 +26,9 @@ runtime_root() {
   local arch="$1" deb="$dist/dialkiosk_${version}_$1.deb" rt="$work/root-$1"
   [ -f "$deb" ] || pkg_die "no $deb (scripts/package.sh --arch all)"
   local names
-  names="$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/(.*//; s/ //g' | sort -u)"
+  # Libraries only: the alternatives (the sysusers provider postinst calls) are for maintainer
+  # scripts, which do not run here.
+  names="$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | grep -v '|' | sed 's/(.*//; s/ //g' | sort -u)"
   local versions; versions="$(pkg_versions "$arch" $names)"
   apt-get -qq -o APT::Architecture="$arch" --download-only -y install $names >/dev/null \
     || pkg_die "downloading the $arch dependencies failed"

@@ -11,7 +11,8 @@
 #   --binary PATH    install this binary instead of building (packaging, tests)
 # Environment:
 #   PREFIX=/usr/local  where bin/dialkiosk goes; the unit and sysusers file go to
-#                      $PREFIX/lib/{systemd/system,sysusers.d} for /usr and /usr/local, else to /etc
+#                      $PREFIX/lib/{systemd/system,sysusers.d} for /usr and /usr/local, else to /etc.
+#                      An absolute path of letters, digits and / . _ + - only (else status 64)
 #   DESTDIR=           staging root: nothing outside it is touched, no user is created and
 #                      systemd is not asked to reload (`--enable` only creates the symlink)
 # Works whether or not systemd is running (containers, image builds): steps that need a
@@ -24,7 +25,7 @@ DESTDIR="${DESTDIR:-}"
 enable=0
 binary=""
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # A package: apt installs it with its dependencies, and its maintainer scripts create the user
 # and enable and start the unit. PREFIX, DESTDIR and the other options belong to source installs.
@@ -50,6 +51,14 @@ case "$PREFIX" in
   /*) ;;
   *) echo "install.sh: PREFIX must be an absolute path, got '$PREFIX'" >&2; exit 64 ;;
 esac
+# PREFIX goes into a sed replacement and into the unit's ExecStart=, where a space splits the
+# command line, % is a specifier, $ and \ expand, quotes quote, and &, # and \ mean something to
+# sed. Only characters that are plain text in all of them are accepted, before anything is
+# touched: refusing beats a unit that starts something else.
+if ! [[ "$PREFIX" =~ ^/[A-Za-z0-9._+/-]*$ ]]; then
+  printf "install.sh: PREFIX may hold only letters, digits and / . _ + - (it goes into the unit's ExecStart=), got %q\n" "$PREFIX" >&2
+  exit 64
+fi
 PREFIX="${PREFIX%/}"
 case "$PREFIX" in
   /usr|/usr/local) unitdir="$PREFIX/lib/systemd/system"; sysusersdir="$PREFIX/lib/sysusers.d" ;;
@@ -78,9 +87,13 @@ echo "install.sh: installing into ${DESTDIR:-/} with PREFIX=$PREFIX"
 install -d -m 0755 "$DESTDIR$bindir" "$DESTDIR$unitdir" "$DESTDIR$sysusersdir" "$DESTDIR$confdir"
 install -m 0755 "$binary" "$DESTDIR$bindir/dialkiosk"
 # The unit names the binary by its installed path.
-sed "s#/usr/local/bin/dialkiosk#$bindir/dialkiosk#g" "$here/systemd/dialkiosk.service" > "$DESTDIR$unitdir/dialkiosk.service.tmp"
-chmod 0644 "$DESTDIR$unitdir/dialkiosk.service.tmp"
-mv -f "$DESTDIR$unitdir/dialkiosk.service.tmp" "$DESTDIR$unitdir/dialkiosk.service"
+# (PREFIX holds no character special to sed or systemd: checked above.) The temporary file goes
+# if anything fails before it is renamed.
+unit_tmp="$DESTDIR$unitdir/dialkiosk.service.tmp"
+trap 'rm -f "$unit_tmp"' EXIT
+sed "s#/usr/local/bin/dialkiosk#$bindir/dialkiosk#g" "$here/systemd/dialkiosk.service" > "$unit_tmp"
+chmod 0644 "$unit_tmp"
+mv -f "$unit_tmp" "$DESTDIR$unitdir/dialkiosk.service"
 install -m 0644 "$here/systemd/dialkiosk.conf" "$DESTDIR$sysusersdir/dialkiosk.conf"
 install -d -m 0755 "$DESTDIR$udevdir"
 install -m 0644 "$here/packaging/udev/70-dialkiosk-backlight.rules" "$DESTDIR$udevdir/70-dialkiosk-backlight.rules"

@@ -52,6 +52,7 @@ link_flags=(--disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath -Xlinker -
   -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 work="$pkg_repo/.build/package"
 mkdir -p "$work" "$out"
+out="$(cd "$out" && pwd)"   # absolute: bound into the build root for its lintian
 t_all=$(pkg_now)
 
 t=$(pkg_now)
@@ -114,7 +115,11 @@ upstream="${swift_version%-*}"
 swift_dep="libswiftlang (>= $swift_version), libswiftlang (<< ${upstream%.*}.$(( ${upstream##*.} + 1 ))~)"
 depends="$(shlibdeps)"
 [ -n "$depends" ] || pkg_die "dpkg-shlibdeps found no dependencies"
-depends="$depends, $swift_dep, fonts-dejavu-core"
+# What the maintainer scripts call, as debhelper would add it: postinst runs systemd-sysusers
+# (dh_installsysusers' alternatives) and deb-systemd-helper/-invoke (init-system-helpers, essential
+# in Debian 13, named with the version dh_installsystemd asks for). A minbase root has neither
+# systemd nor a sysusers (packaging/check-minbase.sh installs there).
+depends="$depends, $swift_dep, fonts-dejavu-core, systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.52)"
 # Every NEEDED library is a file of a package named in Depends.
 owners="$(in_root bash -c 'for lib; do
     path="$(ls /usr/lib/x86_64-linux-gnu/"$lib" '"$runtime_dir"'/"$lib" 2>/dev/null | head -n1)"
@@ -196,11 +201,20 @@ $(diff <(echo "$needed_amd64") <(echo "$needed_arm64"))"
   SOURCE_DATE_EPOCH="$epoch" dpkg-deb --root-owner-group -Zxz --build "$s" "$deb" >/dev/null
   pkg_log "$arch: $deb ($(stat -c %s "$deb") bytes; binary $(stat -c %s "$s/usr/bin/dialkiosk") bytes stripped) in $(pkg_elapsed "$t") s"
   # lintian's errors fail the build; its warnings are printed (the kept ones are overridden
-  # with their reasons in packaging/debian/lintian-overrides).
-  rc=0
-  lint="$(lintian --no-cfg --fail-on error "$deb" 2>&1)" || rc=$?
-  lint="$(grep -v '^running with root privileges' <<<"$lint" || true)"
-  [ "$rc" = 0 ] || { echo "$lint" >&2; pkg_die "lintian reports errors for $deb"; }
-  [ -z "$lint" ] || echo "$lint" >&2
+  # with their reasons in packaging/debian/lintian-overrides). Twice: the host's (Debian 12's)
+  # and Debian 13's own, in the build root, whose checks match the release the package is for.
+  for where in host trixie; do
+    rc=0
+    if [ "$where" = host ]; then
+      lint="$(lintian --no-cfg --fail-on error "$deb" 2>&1)" || rc=$?
+      lint_version="$(lintian --version)"
+    else
+      lint="$(pkg_in_root "$root" "$out" lintian --no-cfg --fail-on error "$deb" 2>&1)" || rc=$?
+      lint_version="$(pkg_in_root "$root" - lintian --version)"
+    fi
+    lint="$(grep -v '^running with root privileges' <<<"$lint" || true)"
+    pkg_log "$arch: $lint_version ($where): ${lint:-clean}"
+    [ "$rc" = 0 ] || pkg_die "$lint_version reports errors for $deb"
+  done
 done
 pkg_log "done in $(pkg_elapsed "$t_all") s: $(cd "$out" && ls dialkiosk_"${version}"_*.deb | tr '\n' ' ')"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: unit tests with `swift test`, the fuzz budget, the Debian packages with the
-# 6.0.3 test run and the arm64 checks (unless DIALKIOSK_SKIP_PACKAGE=1), then the VM test bed
+# 6.0.3 test run, the arm64 checks and the install on a minbase root (unless
+# DIALKIOSK_SKIP_PACKAGE=1), then the VM test bed
 # (real kernel drivers in qemu; the cases that drive `run` once more on the legacy KMS path)
 # unless DIALKIOSK_SKIP_VM=1. Run from anywhere inside the clone.
 set -euo pipefail
@@ -29,6 +30,8 @@ if [ "${DIALKIOSK_SKIP_PACKAGE:-0}" != 1 ]; then
   [ "$rc" = 0 ] || { tail -n 40 .build/package/debian13-test.log; echo "swift test with Swift 6.0.3 failed"; exit 1; }
   echo "== arm64 package under qemu-aarch64 (packaging/check-arm64.sh)"
   packaging/check-arm64.sh
+  echo "== amd64 package on a minbase Debian 13 root, as image builders start (packaging/check-minbase.sh)"
+  packaging/check-minbase.sh
 fi
 
 if [ "${DIALKIOSK_SKIP_VM:-0}" != 1 ] && [ -x tests/vm/run-all.sh ]; then

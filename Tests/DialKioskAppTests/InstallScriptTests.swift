@@ -76,6 +76,30 @@ import Testing
         #expect(missing.status == 66)
     }
 
+    /// A PREFIX with a character that sed or systemd's ExecStart= would read (issue 18, item 6):
+    /// refused with status 64 before anything is written (no DESTDIR created, no temporary file);
+    /// the characters that are plain text everywhere still install, named verbatim in ExecStart=.
+    @Test func unsafePrefixesAreRefusedBeforeAnythingIsTouched() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let stub = dir.path + "/stub", log = dir.path + "/log", dest = dir.path + "/root"
+        writeFile(stub, "#!/bin/sh\n", mode: 0o755)
+        for prefix in ["/opt/my kiosk", "/opt/a&b", "/opt/a#b", "/opt/it's", "/opt/a\"b", "/opt/a\nb", "/opt/50%n",
+                       "/opt/$HOME", "/opt/a\\b", "/opt/a;b", "/opt/a\tb"] {
+            let result = runToCompletion(["bash", repositoryRoot + "/scripts/install.sh", "--binary", stub],
+                                         environment: ["DESTDIR": dest, "PREFIX": prefix], outputFile: log)
+            #expect(result.status == 64, "PREFIX \(prefix.debugDescription): \(result.output)")
+            #expect(result.output.contains("PREFIX may hold only"), "\(result.output)")
+            #expect(fileMode(dest) == nil, "PREFIX \(prefix.debugDescription) touched \(dest)")
+        }
+        let plain = runToCompletion(["bash", repositoryRoot + "/scripts/install.sh", "--binary", stub],
+                                    environment: ["DESTDIR": dest, "PREFIX": "/opt/dial-kiosk_2.0+x/"], outputFile: log)
+        #expect(plain.status == 0, "\(plain.output)")
+        let unit = readFile(dest + "/etc/systemd/system/dialkiosk.service") ?? ""
+        #expect(unit.contains("\nExecStart=/opt/dial-kiosk_2.0+x/bin/dialkiosk run --config"), "\(unit)")
+        #expect(fileMode(dest + "/etc/systemd/system/dialkiosk.service.tmp") == nil)
+    }
+
     /// A package from scripts/package.sh goes to apt alone: no source-install options, no
     /// DESTDIR (apt installs into the running system), and a missing file is status 66.
     @Test func aPackageIsInstalledAloneThroughApt() {

@@ -49,6 +49,61 @@ import Testing
         #expect(!lines.contains("PrivateNetwork=yes"))
     }
 
+    /// Issue 18, item 8: no directory of /sys is writable, only the brightness files the
+    /// ExecStartPre links in the runtime directory at each start, as many as it links at most.
+    @Test func onlyTheBacklightsBrightnessFilesAreWritable() throws {
+        let text = try #require(readFile(Self.unitPath))
+        let lines = text.split(separator: "\n").map(String.init)
+        let writable = lines.filter { $0.hasPrefix("ReadWritePaths=") }
+            .flatMap { $0.dropFirst("ReadWritePaths=".count).split(separator: " ").map(String.init) }
+        #expect(writable == (0..<4).map { "-/run/dialkiosk/brightness/\($0)" }, "\(writable)")
+        #expect(!lines.contains { $0.hasPrefix("BindPaths=") && $0.contains("/sys") })
+        #expect(lines.contains("ProtectKernelTunables=yes"))
+
+        // The ExecStartPre's script, run as the unit runs it but on a fake sysfs tree.
+        let pre = try #require(lines.first { $0.hasPrefix("ExecStartPre=+/bin/sh -c '") })
+        let quoted = pre.split(separator: "'", omittingEmptySubsequences: false)
+        try #require(quoted.count == 3)
+        #expect(quoted[2] == " sh /sys/class/backlight /run/dialkiosk/brightness")
+        let script = String(quoted[1]).replacingOccurrences("$$", with: "$")
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let devices = dir.path + "/devices", classDir = dir.path + "/class", out = dir.path + "/run/brightness"
+        _ = mkdir(devices, 0o755)
+        _ = mkdir(classDir, 0o755)
+        // Five backlights (one more than the unit opens) and a class entry without brightness.
+        let names = ["acpi_video0", "amdgpu_bl1", "intel_backlight", "rpi_backlight", "zz_extra"]
+        for name in names + ["no_attr"] {
+            _ = mkdir("\(devices)/\(name)", 0o755)
+            if name != "no_attr" { writeFile("\(devices)/\(name)/brightness", "7\n") }
+            symlink("../devices/\(name)", "\(classDir)/\(name)")
+        }
+        // A stale link from an earlier start goes.
+        _ = mkdir(dir.path + "/run", 0o755)
+        _ = mkdir(out, 0o755)
+        symlink("/nonexistent", out + "/3")
+        let result = runToCompletion(["/bin/sh", "-c", script, "sh", classDir, out], outputFile: dir.path + "/log")
+        #expect(result.status == 0, "\(result.output)")
+        for (slot, name) in names.prefix(4).enumerated() {
+            let target = readLink(out + "/\(slot)")
+            #expect(target == "\(devices)/\(name)/brightness", "slot \(slot): \(target ?? "none")")
+        }
+        #expect(readLink(out + "/4") == nil)
+
+        // No backlight at all: an empty directory, and the start goes on.
+        let empty = runToCompletion(["/bin/sh", "-c", script, "sh", dir.path + "/none", out], outputFile: dir.path + "/log")
+        #expect(empty.status == 0, "\(empty.output)")
+        #expect(readLink(out + "/0") == nil)
+        #expect(fileMode(out).map { $0 & S_IFMT } == S_IFDIR)
+    }
+
+    private func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     @Test func sysusersPutsTheUserInTheDeviceGroups() throws {
         let text = try #require(readFile(repositoryRoot + "/systemd/dialkiosk.conf"))
         let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }

@@ -26,7 +26,8 @@ trixie_root() {
 # the package; prints their names.
 trixie_fetch_depends() {
   local root="$1" deb="$2" dir="$3" names line
-  names="$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/(.*//; s/ //g' | sort -u)"
+  # Of alternatives ("systemd | systemd-standalone-sysusers | ..."), the first, as apt picks.
+  names="$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*//; s/ //g' | sort -u)"
   mkdir -p "$dir"
   apt-get -s -o Dir::State::status="$root/var/lib/dpkg/status" install $names 2>/dev/null \
     | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p' >"$dir/.list"
