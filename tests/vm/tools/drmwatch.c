@@ -9,8 +9,9 @@
  *   watch T fb ID mode WxH@HZ|none active 0|1      T: CLOCK_MONOTONIC seconds (the clock of
  *                                                  flip events and of the journal's monotonic
  *                                                  stamps); one line per sample that differs
- *   watch fb ID owner COMM                         from debugfs' "allocated by" (plymouthd,
- *                                                  dialkiosk, the console's creator)
+ *   watch fb ID owner COMM                         after each line that shows ID anew: debugfs'
+ *                                                  "allocated by" (plymouthd, dialkiosk, the
+ *                                                  console's creator)
  *   watch snap N fb ID first|last black 0|1 FILE   at exit: what the framebuffer held when it
  *                                                  first appeared and when it was replaced
  *   watch end samples N
@@ -35,7 +36,7 @@
 
 #include <drm_fourcc.h>
 
-#define MAX_FBS 32
+#define MAX_FBS 64
 #define MAX_SNAPS 64
 
 struct known_fb {
@@ -55,8 +56,9 @@ static int fb_count;
 static struct snap snaps[MAX_SNAPS];
 static int snap_count;
 
+/* The latest adoption of ID: ids are reused once a framebuffer is removed. */
 static struct known_fb *known(uint32_t id) {
-    for (int i = 0; i < fb_count; i++)
+    for (int i = fb_count - 1; i >= 0; i--)
         if (fbs[i].id == id)
             return &fbs[i];
     return NULL;
@@ -194,7 +196,8 @@ int cmd_watch(int fd, const char *dir) {
             /* The one replaced: what it held at the end (its owner may remove it any moment). */
             if (shown)
                 snapshot(fd, known(shown), "last");
-            if (fb && !known(fb)) {
+            /* Every appearance anew: the id may name a new framebuffer of another owner. */
+            if (fb) {
                 print_owner(fb);
                 snapshot(fd, adopt(fd, fb), "first");
             }
