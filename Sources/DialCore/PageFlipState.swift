@@ -2,13 +2,17 @@
 /// transitions, so the rule "never write a buffer that is on screen or pending" is decided here
 /// and unit-tested, and KMSOutput only performs the calls it is told to.
 ///
-/// Buffers are indices 0..<count into the presenter's ring. The first frame needs a modeset
-/// (drmModeSetCrtc); every later one is a page flip answered by one flip event.
+/// Buffers are indices 0..<count into the presenter's ring. The first frame is a modeset
+/// (drmModeSetCrtc), or a page flip onto a CRTC another client left running with the same
+/// connector and mode; every later one is a page flip answered by one flip event.
 public enum PageFlipState: Sendable, Equatable {
     /// Nothing posted since start or since the output was lost: the next frame sets the CRTC.
     case nothingPosted
     /// The CRTC was set to `front`; no flip is queued.
     case firstBufferSet(front: Int)
+    /// The first frame was flipped onto the running CRTC: `pending` replaces a framebuffer that
+    /// is not ours when its event arrives.
+    case waitingForFirstFlip(pending: Int)
     /// A flip to `pending` is queued; `front` is on screen until its event arrives.
     case waitingForFlip(front: Int, pending: Int)
     /// The last flip completed; `front` is on screen and nothing is queued.
@@ -26,6 +30,8 @@ public enum PageFlipState: Sendable, Equatable {
         case crtcSet(buffer: Int)
         /// drmModePageFlip queued `buffer`.
         case flipQueued(buffer: Int)
+        /// The first frame, `buffer`, was flipped onto the running CRTC instead of a modeset.
+        case firstFlipQueued(buffer: Int)
         /// The flip event arrived.
         case flipCompleted
         /// The output is gone (unplug, VT released): the next frame needs a modeset again.
@@ -35,15 +41,17 @@ public enum PageFlipState: Sendable, Equatable {
     /// The buffer on screen, if any.
     public var front: Int? {
         switch self {
-        case .nothingPosted: return nil
+        case .nothingPosted, .waitingForFirstFlip: return nil
         case .firstBufferSet(let f), .ready(let f), .waitingForFlip(let f, _): return f
         }
     }
 
     /// True while a flip is queued and its event has not arrived.
     public var isFlipPending: Bool {
-        if case .waitingForFlip = self { return true }
-        return false
+        switch self {
+        case .waitingForFlip, .waitingForFirstFlip: return true
+        case .nothingPosted, .firstBufferSet, .ready: return false
+        }
     }
 
     /// The buffer the next frame may be painted into: the one after the front buffer in the
@@ -54,7 +62,7 @@ public enum PageFlipState: Sendable, Equatable {
         guard count > 0 else { return nil }
         switch self {
         case .nothingPosted: return 0
-        case .waitingForFlip: return nil
+        case .waitingForFlip, .waitingForFirstFlip: return nil
         case .firstBufferSet(let f), .ready(let f):
             guard count >= 2 else { return nil }
             return (f + 1) % count
@@ -66,7 +74,7 @@ public enum PageFlipState: Sendable, Equatable {
         switch self {
         case .nothingPosted: return .setCrtc
         case .firstBufferSet, .ready: return .pageFlip
-        case .waitingForFlip: return nil
+        case .waitingForFlip, .waitingForFirstFlip: return nil
         }
     }
 
@@ -78,7 +86,9 @@ public enum PageFlipState: Sendable, Equatable {
             return .firstBufferSet(front: b)
         case (.firstBufferSet(let f), .flipQueued(let b)), (.ready(let f), .flipQueued(let b)):
             return .waitingForFlip(front: f, pending: b)
-        case (.waitingForFlip(_, let p), .flipCompleted):
+        case (.nothingPosted, .firstFlipQueued(let b)):
+            return .waitingForFirstFlip(pending: b)
+        case (.waitingForFlip(_, let p), .flipCompleted), (.waitingForFirstFlip(let p), .flipCompleted):
             return .ready(front: p)
         case (_, .outputLost):
             return .nothingPosted

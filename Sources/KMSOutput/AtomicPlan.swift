@@ -1,7 +1,7 @@
 import DialCore
 
 /// The pure half of atomic modesetting: properties by name, the primary plane, and the
-/// property lists of a modeset and of a flip. AtomicOutput reads the kernel's objects into these
+/// property lists of a modeset and of a flip. AtomicKMS reads the kernel's objects into these
 /// values and commits the lists; tests build them by hand.
 
 /// One KMS object's properties by name (drmModeObjectGetProperties + drmModeGetProperty):
@@ -149,12 +149,19 @@ public struct AtomicProperties: Sendable, Equatable {
     }
 
     /// The modeset: connector routed to the CRTC, the CRTC on with `modeBlob`, and the primary
-    /// plane showing `framebuffer` full screen (SRC_* are 16.16 fixed point, CRTC_* whole pixels).
+    /// plane showing `framebuffer` full screen (`plane`).
     public func modeset(modeBlob: UInt32, framebuffer: UInt32, width: Int, height: Int) -> [AtomicAssignment] {
         [AtomicAssignment(connectorID, connectorCRTC, UInt64(crtcID)),
          AtomicAssignment(crtcID, modeID, UInt64(modeBlob)),
-         AtomicAssignment(crtcID, active, 1),
-         AtomicAssignment(planeID, planeFB, UInt64(framebuffer)),
+         AtomicAssignment(crtcID, active, 1)]
+            + plane(framebuffer: framebuffer, width: width, height: height)
+    }
+
+    /// The primary plane on the CRTC showing `framebuffer` full screen (SRC_* are 16.16 fixed
+    /// point, CRTC_* whole pixels): plane properties only, which need no ALLOW_MODESET, so it
+    /// is also the first frame onto a CRTC that already runs the mode.
+    public func plane(framebuffer: UInt32, width: Int, height: Int) -> [AtomicAssignment] {
+        [AtomicAssignment(planeID, planeFB, UInt64(framebuffer)),
          AtomicAssignment(planeID, planeCRTC, UInt64(crtcID)),
          AtomicAssignment(planeID, src.x, 0),
          AtomicAssignment(planeID, src.y, 0),

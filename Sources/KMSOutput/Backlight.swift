@@ -57,9 +57,10 @@ public final class Backlight {
         guard let max = readNumber(dir + "/max_brightness"), max > 0, readNumber(dir + "/brightness") != nil else {
             return .failure(.unreadable(path: dir))
         }
-        let fd = Glibc.open(dir + "/brightness", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.notWritable(path: dir + "/brightness", .current)) }
-        Glibc.close(fd)
+        // Opened once to check the permission; the owner closes it at once.
+        if case .failure(let errno) = FileDescriptor.open(dir + "/brightness", flags: O_WRONLY | O_CLOEXEC).map({ $0.close() }) {
+            return .failure(.notWritable(path: dir + "/brightness", errno))
+        }
         return .success(Backlight(directory: dir, maxBrightness: max))
     }
 
@@ -96,21 +97,25 @@ public final class Backlight {
 
     private func write(_ value: Int) throws(Unavailable) {
         let path = directory + "/brightness"
-        let fd = Glibc.open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .notWritable(path: path, .current) }
-        defer { Glibc.close(fd) }
+        let file: FileDescriptor
+        switch FileDescriptor.open(path, flags: O_WRONLY | O_CLOEXEC) {
+        case .success(let f): file = f
+        case .failure(let errno): throw .notWritable(path: path, errno)
+        }
+        defer { file.close() }
         let text = Array("\(value)\n".utf8)
-        let written = text.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == text.count else { throw .notWritable(path: path, .current) }
+        switch text.withUnsafeBytes({ file.write($0) }) {
+        case .success(let n) where n == text.count: return
+        case .success: throw .notWritable(path: path, Errno(EIO))
+        case .failure(let errno): throw .notWritable(path: path, errno)
+        }
     }
 
     private static func readNumber(_ path: String) -> Int? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
+        guard let file = try? FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC).get() else { return nil }
+        defer { file.close() }
         var bytes = [UInt8](repeating: 0, count: 32)
-        let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
+        guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get(), n > 0 else { return nil }
         // sysfs attributes end in a newline.
         return Int(String(decoding: bytes[0..<n].filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
     }

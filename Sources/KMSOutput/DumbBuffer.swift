@@ -16,11 +16,14 @@ final class DumbBuffer {
     private var handle: UInt32 = 0
     private var size: Int = 0
     private var mapping: UnsafeMutableRawPointer?
-    private let fd: Int32
+    /// The card's descriptor owner, borrowed: once it is closed the calls below fail with EBADF
+    /// instead of reaching whatever a reused descriptor number names.
+    private let card: DRMCard
 
     /// drmModeCreateDumbBuffer, drmModeAddFB2, drmModeMapDumbBuffer + mmap.
-    init(fd: Int32, width: Int, height: Int) throws(DisplayError) {
-        self.fd = fd
+    init(card: DRMCard, width: Int, height: Int) throws(DisplayError) {
+        self.card = card
+        let fd = card.fd
         self.width = width
         self.height = height
         var pitch: UInt32 = 0
@@ -63,13 +66,15 @@ final class DumbBuffer {
     }
 
     /// munmap, drmModeRmFB, drmModeDestroyDumbBuffer: the reverse of creation. The caller makes
-    /// sure the buffer is neither on screen nor pending.
-    func destroy() {
+    /// sure the buffer is neither on screen nor pending, or keeps its framebuffer (and the
+    /// handle under it) for the kernel to release when the card is closed.
+    func destroy(keepingFramebuffer: Bool = false) {
         if let m = mapping { munmap(m, size) }
         mapping = nil
-        if framebufferID != 0 { _ = drmModeRmFB(fd, framebufferID) }
+        if keepingFramebuffer { return }
+        if framebufferID != 0 { _ = drmModeRmFB(card.fd, framebufferID) }
         framebufferID = 0
-        if handle != 0 { _ = drmModeDestroyDumbBuffer(fd, handle) }
+        if handle != 0 { _ = drmModeDestroyDumbBuffer(card.fd, handle) }
         handle = 0
     }
 }

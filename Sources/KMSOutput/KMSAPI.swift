@@ -7,7 +7,7 @@ public enum KMSAPI: String, Sendable, Equatable {
         case auto, atomic, legacy
     }
 
-    /// What the card offers for atomic modesetting, as found by `AtomicOutput.support`.
+    /// What the card offers for atomic modesetting, as found by `AtomicKMS.support`.
     public enum Support: Sendable, Equatable {
         /// DRM_CLIENT_CAP_ATOMIC was accepted and the CRTC has a primary plane with every property
         /// a commit needs.

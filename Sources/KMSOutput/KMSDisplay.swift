@@ -3,18 +3,20 @@ import DialCore
 import Glibc
 import LinuxSystem
 
-/// One output driven with dumb buffers and page flips, by atomic commits where the driver has
-/// them (KMSDisplay+Atomic) or the legacy calls: the FramePresenter and the DisplayEventSource of
-/// the poll loop.
+/// One output driven with dumb buffers and page flips through one KMSInterface (atomic
+/// commits where the driver has them, the legacy calls otherwise), chosen when the card is
+/// opened: the FramePresenter and the DisplayEventSource of the poll loop. It keeps the buffers
+/// and the flip state; the interface makes the calls.
 ///
-/// Frame clock: the first frame is a modeset (drmModeSetCrtc or an atomic ALLOW_MODESET commit,
-/// neither of which sends an event), so the same
-/// buffer is flipped to right after it; every present is therefore answered by exactly one real
-/// flip event, whose timestamp becomes `.frameShown(time:)`. A `.suspended` cancels the answer
-/// owed to a frame queued before it.
+/// Frame clock: the first frame is a page flip onto the CRTC as it runs when that CRTC already
+/// shows the chosen connector at the chosen mode (`FirstFrame`), otherwise a modeset
+/// (drmModeSetCrtc or an atomic ALLOW_MODESET commit, neither of which sends an event), after
+/// which the same buffer is flipped to at once. Every present is therefore answered by exactly
+/// one real flip event, whose timestamp becomes `.frameShown(time:)`. A `.suspended` cancels the
+/// answer owed to a frame queued before it.
 ///
 /// Teardown (`close()`, safe twice) runs in reverse: wait for a pending flip, restore the saved
-/// CRTC, RmFB + destroy the dumb buffers, close the card.
+/// CRTC (unless `onExit` is `.keep`), RmFB + destroy the dumb buffers, close the card.
 public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// Why the output is not being presented to.
     public enum SuspendReason: Hashable, Sendable {
@@ -22,12 +24,13 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         case unplugged
     }
 
-    /// The CRTC as it was before the first modeset, put back on exit.
-    struct SavedCrtc {
-        var bufferID: UInt32
-        var x: UInt32
-        var y: UInt32
-        var mode: drmModeModeInfo?
+    /// What the screen shows once the program lets go of it.
+    public enum ExitScreen: String, Sendable, CaseIterable {
+        /// The CRTC as it was before the first frame (the console, a splash) goes back.
+        case restore
+        /// The last frame stays on the CRTC: no restore, and its framebuffer is left for the
+        /// kernel to remove when the card is closed.
+        case keep
     }
 
     public private(set) var selection: OutputSelection
@@ -38,49 +41,75 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public private(set) var suspendedBy: Set<SuspendReason> = []
     /// Flip events received since start (the program's own flip counter).
     public private(set) var flipCount = 0
+    /// How the first frame went, once it was presented.
+    public private(set) var firstFrame: FirstFrame?
+    /// Called once, with how the first frame went and the time (CLOCK_MONOTONIC, the flip
+    /// event's) it reached the glass.
+    public var onFirstFrame: ((FirstFrame, Double) -> Void)?
+    /// What close() leaves on the screen.
+    public var onExit: ExitScreen = .restore
 
     var card: DRMCard?
+    let interface: KMSInterface
     var buffers: [DumbBuffer]
     var rawMode: drmModeModeInfo
     private var saved: SavedCrtc?
+    /// The way planned for the first frame (read from the CRTC at start), until it is presented.
+    private var firstFramePlan: FirstFrame?
+    private var firstFrameShown = false
     var queued: [DisplayEvent] = []
     let sink = FlipSink()
-    /// The atomic commits, when `api` is `.atomic`.
-    let atomic: AtomicOutput?
     /// Which frame each buffer holds, for `FrameTarget.age`.
     var ages: BufferAges
     /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
     public private(set) var lastDamage: [PixelRect]?
     /// The output is switched off (blank, KMSDisplay+Power); the next present switches it on.
     public internal(set) var isPoweredOff = false
-    /// The connector's DPMS property id, read at the first legacy blank.
-    var dpmsProperty: UInt32?
     /// The `mode:` asked for at start: a replugged connector gets it again when it offers it.
     public var modeRequest: ModeRequest?
 
-    /// Takes ownership of `card` (already master), picks the KMS API for `api`, creates
-    /// `bufferCount` buffers of the mode's size.
+    /// Takes ownership of `card` (already master), picks the KMS interface for `api`, reads
+    /// the CRTC's state (to restore, and to decide the first frame), creates `bufferCount`
+    /// buffers of the mode's size.
     public init(card: DRMCard, probed: ProbedCard, selection: OutputSelection, bufferCount: Int = 2,
                 api: KMSAPI.Request = .auto) throws(DisplayError) {
         guard let raw = probed.rawMode(selection.mode, connector: selection.connector.id) else {
             throw DisplayError(.setCrtc(selection.crtcID), code: EINVAL)
         }
-        atomic = try KMSDisplay.atomicOutput(card: card, crtcIDs: probed.info.crtcIDs, selection: selection, request: api)
+        interface = try KMSDisplay.interface(card: card, crtcIDs: probed.info.crtcIDs, selection: selection, request: api)
         self.card = card
         self.selection = selection
         self.rawMode = raw
         monotonicTimestamps = (try? card.capability(UInt64(DRM_CAP_TIMESTAMP_MONOTONIC), named: "DRM_CAP_TIMESTAMP_MONOTONIC")) == 1
         var made: [DumbBuffer] = []
         for _ in 0..<max(2, bufferCount) {
-            made.append(try DumbBuffer(fd: card.fd, width: selection.mode.width, height: selection.mode.height))
+            made.append(try DumbBuffer(card: card, width: selection.mode.width, height: selection.mode.height))
         }
         buffers = made
         ages = BufferAges(count: made.count)
+        let route = CRTCRoute(crtcID: selection.crtcID, connector: selection.connector, mode: selection.mode, rawMode: raw)
+        let (saved, running) = try KMSObjects.crtcState(card: card, route: route, info: probed.info)
+        self.saved = saved
+        firstFramePlan = FirstFrame.decide(running: running, connector: selection.connector.name,
+                                           mode: ModeTiming(raw), modeSummary: selection.mode.summary)
     }
 
     deinit { close() }
 
     public var isActive: Bool { suspendedBy.isEmpty && card != nil }
+
+    /// The API this display drives its output with.
+    public var api: KMSAPI { interface.api }
+
+    /// True when the primary plane takes FB_DAMAGE_CLIPS (atomic only).
+    public var takesDamageClips: Bool { (interface as? AtomicKMS)?.properties.hasDamageClips ?? false }
+
+    /// The CRTC, connector and mode as they are now (a hotplug may change them).
+    var route: CRTCRoute {
+        CRTCRoute(crtcID: selection.crtcID, connector: selection.connector, mode: selection.mode, rawMode: rawMode)
+    }
+
+    private var sinkPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(sink).toOpaque() }
 
     // MARK: FramePresenter
 
@@ -91,7 +120,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// pixels that differ from the previous frame; nil: all of it) go to an atomic flip as
     /// FB_DAMAGE_CLIPS.
     public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
-        guard let card, isActive else { throw DisplayError(.present, code: EAGAIN) }
+        guard card != nil, isActive else { throw DisplayError(.present, code: EAGAIN) }
         // A frame is wanted: the screen must not stay dark (the modeset below sets ACTIVE=1).
         if isPoweredOff { try powerOn() }
         guard let index = flipState.writableBuffer(count: buffers.count),
@@ -102,11 +131,12 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         ages.painted(buffer: index)
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
-            try setCrtc(card: card, framebuffer: fb)
+            if flipOntoRunningMode(buffer: index, framebuffer: fb) { return }
+            try interface.modeset(fb, on: route)
             flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
         }
         do throws(DisplayError) {
-            try queueFlip(card: card, framebuffer: fb, damage: lastDamage.map(DamageClip.clips))
+            try interface.flip(fb, on: route, kind: .next(damage: lastDamage.map(DamageClip.clips)), userData: sinkPointer)
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.
@@ -116,28 +146,31 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
     }
 
-    /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.
-    private func setCrtc(card: DRMCard, framebuffer: UInt32) throws(DisplayError) {
-        let crtc = selection.crtcID
-        if saved == nil {
-            guard let c = drmModeGetCrtc(card.fd, crtc) else { throw DisplayError(.getCrtc(crtc), errno: .current) }
-            saved = SavedCrtc(bufferID: c.pointee.buffer_id, x: c.pointee.x, y: c.pointee.y,
-                              mode: c.pointee.mode_valid != 0 ? c.pointee.mode : nil)
-            drmModeFreeCrtc(c)
+    /// The very first frame: flipped onto the CRTC as it runs when the plan says so and the
+    /// driver takes it (true), so the console or splash goes straight to the dial; otherwise
+    /// (false) the caller modesets, and `firstFrame` says why.
+    private func flipOntoRunningMode(buffer: Int, framebuffer: UInt32) -> Bool {
+        guard let plan = firstFramePlan else { return false }
+        firstFramePlan = nil
+        guard plan == .flipOntoRunningMode else {
+            firstFrame = plan
+            return false
         }
-        if let atomic { return try atomicModeset(atomic, framebuffer: framebuffer, mode: rawMode) }
-        var connector = selection.connector.id
-        var mode = rawMode
-        try DisplayError.check(.setCrtc(crtc), drmModeSetCrtc(card.fd, crtc, framebuffer, 0, 0, &connector, 1, &mode))
+        do throws(DisplayError) {
+            try interface.flip(framebuffer, on: route, kind: .ontoRunningMode, userData: sinkPointer)
+        } catch {
+            firstFrame = .modeset(because: .flipRefused(error.description))
+            return false
+        }
+        firstFrame = .flipOntoRunningMode
+        flipState = flipState.after(.firstFlipQueued(buffer: buffer)) ?? flipState
+        return true
     }
 
-    /// drmModePageFlip with DRM_MODE_PAGE_FLIP_EVENT (or the atomic flip); the event carries the
-    /// sink as user data.
-    private func queueFlip(card: DRMCard, framebuffer: UInt32, damage: [DamageClip]?) throws(DisplayError) {
-        if let atomic { return try atomicFlip(atomic, framebuffer: framebuffer, damage: damage) }
-        try DisplayError.check(.pageFlip(crtc: selection.crtcID),
-                               drmModePageFlip(card.fd, selection.crtcID, framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT),
-                                               Unmanaged.passUnretained(sink).toOpaque()))
+    /// Drops the plan to flip onto the running mode before the first frame (blanked or
+    /// suspended first: what runs then is no longer what was read at start).
+    func forgetRunningMode(because reason: FirstFrame.ModesetReason) {
+        if firstFramePlan == .flipOntoRunningMode { firstFramePlan = .modeset(because: reason) }
     }
 
     // MARK: DisplayEventSource
@@ -174,7 +207,13 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
                 flipCount += 1
                 guard let next = flipState.after(.flipCompleted) else { continue }
                 flipState = next
-                if isActive { queued.append(.frameShown(time: frameTime(sec: sec, usec: usec))) }
+                guard isActive else { continue }
+                let time = frameTime(sec: sec, usec: usec)
+                queued.append(.frameShown(time: time))
+                if !firstFrameShown, let firstFrame {
+                    firstFrameShown = true
+                    onFirstFrame?(firstFrame, time)
+                }
             }
             sink.times.removeAll()
         }
@@ -206,6 +245,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         waitForPendingFlip()
         queued.removeAll()
         suspendedBy.insert(reason)
+        forgetRunningMode(because: .suspended)
         flipState = flipState.after(.outputLost) ?? .nothingPosted
         if reason == .vtReleased { try? card?.dropMaster() }
         return wasActive ? [.suspended] : []
@@ -256,7 +296,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         flipState = .nothingPosted
         var made: [DumbBuffer] = []
         for _ in 0..<count {
-            made.append(try DumbBuffer(fd: card.fd, width: mode.width, height: mode.height))
+            made.append(try DumbBuffer(card: card, width: mode.width, height: mode.height))
         }
         buffers = made
         ages = BufferAges(count: made.count)
@@ -267,26 +307,22 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     // MARK: Teardown
 
-    /// Restores the CRTC (when master), then releases buffers and the card. Safe to call twice.
-    /// With atomic too the restore is the legacy drmModeSetCrtc of the saved CRTC: it sets the
-    /// same CRTC, mode, framebuffer, connector routing and full-screen primary plane that an
-    /// atomic commit of the saved properties would, and the kernel runs it as one atomic commit.
+    /// Restores the CRTC (when master and `onExit` is `.restore`), then releases buffers and
+    /// the card. Safe to call twice. With `.keep` the front buffer's framebuffer is not removed
+    /// here (RmFB of the framebuffer on screen switches the CRTC off): the kernel removes it when
+    /// the card is closed.
     public func close() {
         guard let card else { return }
         waitForPendingFlip()
-        // Legacy DPMS Off outlives the restore's SetCrtc in the connector's state: on first.
-        if isPoweredOff && !suspendedBy.contains(.vtReleased) { try? powerOn() }
-        if let saved, !suspendedBy.contains(.vtReleased) {
-            var connector = selection.connector.id
-            if var mode = saved.mode, saved.bufferID != 0 {
-                _ = drmModeSetCrtc(card.fd, selection.crtcID, saved.bufferID, saved.x, saved.y, &connector, 1, &mode)
-            } else {
-                _ = drmModeSetCrtc(card.fd, selection.crtcID, 0, 0, 0, nil, 0, nil)
-            }
+        let master = !suspendedBy.contains(.vtReleased)
+        let keep = onExit == .keep && master && flipState.front != nil
+        if !keep {
+            // Legacy DPMS Off outlives the restore's SetCrtc in the connector's state: on first.
+            if isPoweredOff && master { try? powerOn() }
+            interface.restore(master ? saved : nil, on: route)
         }
         saved = nil
-        atomic?.release()
-        for b in buffers.reversed() { b.destroy() }
+        for (i, b) in buffers.enumerated().reversed() { b.destroy(keepingFramebuffer: keep && i == flipState.front) }
         buffers.removeAll()
         card.close()
         self.card = nil

@@ -35,6 +35,12 @@ public final class FileDescriptor {
         return Errno.retryingInterrupts { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// write(2) of `bytes`, retried when interrupted: the byte count written, or the errno.
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        guard rawValue >= 0 else { return .failure(Errno(EBADF)) }
+        return Errno.retryingInterrupts { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
     /// Reads one fixed-size record (a signalfd_siginfo, a timerfd's expiration count) into
     /// `value`; true only when a whole record arrived.
     public func readRecord<T>(into value: inout T) -> Bool {

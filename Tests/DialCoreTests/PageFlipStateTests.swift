@@ -56,10 +56,27 @@ import Testing
     }
 
     @Test func losingTheOutputFromAnyStateNeedsAModesetAgain() {
-        let all: [PageFlipState] = [.nothingPosted, .firstBufferSet(front: 1), .waitingForFlip(front: 0, pending: 1), .ready(front: 1)]
+        let all: [PageFlipState] = [.nothingPosted, .firstBufferSet(front: 1), .waitingForFlip(front: 0, pending: 1), .ready(front: 1),
+                                    .waitingForFirstFlip(pending: 0)]
         for s in all {
             #expect(s.after(.outputLost) == .nothingPosted)
         }
+    }
+
+    @Test func firstFlipOntoTheRunningModeWaitsForItsEventBeforeAnyWrite() {
+        // No modeset: the first frame is flipped over a framebuffer that is not ours.
+        let s = PageFlipState.nothingPosted.after(.firstFlipQueued(buffer: 0))
+        #expect(s == .waitingForFirstFlip(pending: 0))
+        #expect(s?.front == nil)
+        #expect(s?.isFlipPending == true)
+        #expect(s?.writableBuffer(count: 2) == nil)
+        #expect(s?.nextShowCall == nil)
+        #expect(s?.after(.flipQueued(buffer: 1)) == nil)
+        #expect(s?.after(.crtcSet(buffer: 1)) == nil)
+        #expect(s?.after(.flipCompleted) == .ready(front: 0))
+        // Only as the first frame: once something of ours was shown, it is a plain flip.
+        #expect(PageFlipState.ready(front: 0).after(.firstFlipQueued(buffer: 1)) == nil)
+        #expect(PageFlipState.firstBufferSet(front: 0).after(.firstFlipQueued(buffer: 1)) == nil)
     }
 
     @Test func readyAcceptsAModesetAfterAResume() {

@@ -46,6 +46,7 @@ import Testing
         #expect(config.display.connector == nil)
         #expect(config.display.mode == nil)
         #expect(config.display.rotation == .none)
+        #expect(config.display.onExit == .restore)
         #expect(config.input.seat == "seat0")
         #expect(config.input.calibration == nil)
         #expect(config.behaviour.defaultItem == nil)
@@ -78,7 +79,7 @@ import Testing
             theme: {background: "#000001", ring: "#000002", hub: "#000003", label: "#000004",
                     font: /usr/share/fonts/x.ttf, label_size: 22.5}
             physics: {decay: 0.85, min_fling_speed: 2.5, snap_duration: 0.25, inflate_min: 0.5, inflate_max: 1.5}
-            display: {device: /dev/dri/card1, connector: HDMI-A-1, mode: 800x480@59.94, rotation: 270}
+            display: {device: /dev/dri/card1, connector: HDMI-A-1, mode: 800x480@59.94, rotation: 270, on_exit: keep}
             input: {seat: seat1, calibration: "0 1 0 -1 0 1"}
             behaviour: {default_item: no, return_after_seconds: 30, start: collapsed, idle: blank,
                         idle_after_minutes: 5, wake_on_touch: false}
@@ -104,7 +105,7 @@ import Testing
         #expect(c.index(ofItem: "coffee") == nil)
         #expect(c.display == KioskConfig.Display(device: "/dev/dri/card1", connector: "HDMI-A-1",
                                                  mode: ModeRequest(width: 800, height: 480, refreshHz: 59.94),
-                                                 rotation: .threeQuarters))
+                                                 rotation: .threeQuarters, onExit: .keep))
         #expect(c.input == KioskConfig.Input(seat: "seat1", calibration: CalibrationMatrix(0, 1, 0, -1, 0, 1)))
         #expect(c.behaviour == KioskConfig.Behaviour(defaultItem: "no", returnAfter: 30, start: .collapsed,
                                                      idle: .blank, idleAfterMinutes: 5, wakeOnTouch: false))

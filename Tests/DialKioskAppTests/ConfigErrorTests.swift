@@ -90,6 +90,8 @@ func configErrorMessage(_ text: String, file: String) -> String {
                 == "config.yaml:2: physics.inflate_max: expected a number between 1 and 2, got 0.9")
         #expect(message("display:\n  rotation: 45\n")
                 == "config.yaml:2: display.rotation: expected 0, 90, 180 or 270, got '45'")
+        #expect(message("display:\n  on_exit: blank\n")
+                == "config.yaml:2: display.on_exit: expected one of restore, keep, got 'blank'")
         #expect(message("display:\n  mode: big\n")
                 == "config.yaml:2: display.mode: expected WxH or WxH@Hz (like 1280x800@60), got 'big'")
         #expect(message("input:\n  calibration: 1 0 0\n")

@@ -1,5 +1,6 @@
 import DialCore
 import DialRender
+import KMSOutput
 import Yams
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
@@ -10,7 +11,7 @@ public enum ConfigParser {
     static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items"]
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
-    static let displayKeys = ["device", "connector", "mode", "rotation"]
+    static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]
     static let inputKeys = ["seat", "calibration"]
     static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
                                 "wake_on_touch", "command_timeout_seconds"]
@@ -105,6 +106,7 @@ public enum ConfigParser {
             }
             display.rotation = rotation
         }
+        if let onExit = try section.choice("on_exit", KMSDisplay.ExitScreen.self) { display.onExit = onExit }
         return display
     }
 

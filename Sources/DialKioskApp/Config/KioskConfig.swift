@@ -1,5 +1,6 @@
 import DialCore
 import DialRender
+import KMSOutput
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.
@@ -83,13 +84,17 @@ public struct KioskConfig: Sendable, Equatable {
         /// A mode; nil uses the connector's preferred mode.
         public var mode: ModeRequest?
         public var rotation: DisplayRotation
+        /// What the screen shows after the program exits: the CRTC as it was before (the
+        /// console), or the last dial frame (for a shutdown).
+        public var onExit: KMSDisplay.ExitScreen
 
         public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
-                    rotation: DisplayRotation = .none) {
+                    rotation: DisplayRotation = .none, onExit: KMSDisplay.ExitScreen = .restore) {
             self.device = device
             self.connector = connector
             self.mode = mode
             self.rotation = rotation
+            self.onExit = onExit
         }
     }
 

@@ -56,6 +56,8 @@ final class RunSession {
                 device: output.device, connector: output.connector, mode: output.mode,
                 bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
             self.display = display
+            display.onExit = config.display.onExit
+            RunSession.reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
             let sel = display.selection
             let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
             logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
@@ -128,6 +130,18 @@ final class RunSession {
     }
 
     var flipCount: Int { display.flipCount }
+
+    /// Logs how the first frame reached the screen and when (issue 21's figure): "run: first
+    /// frame: flip onto the running mode; on the glass 0.412 s after process start", once, at
+    /// its flip event (the clock of `processStart`, CLOCK_MONOTONIC); the same as a `stats:`
+    /// line with --stats.
+    private static func reportFirstFrame(of display: KMSDisplay, processStart: Double?, stats: Bool, logger: JournalLogger) {
+        display.onFirstFrame = { way, time in
+            let when = processStart.map { "; on the glass \(fixed(time - $0, 3)) s after process start" } ?? ""
+            logger.info("run: \(way)\(when)")
+            if stats { logger.info("stats: \(way)\(when)") }
+        }
+    }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter

@@ -2,7 +2,8 @@
 # measures the display path alone; with the dial painter the emulated CPU sets the rate), the
 # ring comes to rest and the program goes idle (0 flips/s by its own count, by the kernel's flip
 # tracepoint, and no CPU time), the screen at rest equals `dialkiosk render` of the rest
-# rotation, and after --exit-after and after SIGTERM the CRTC shows the framebuffer that was
+# rotation, the first frame of each run is a flip onto the console's running mode (no modeset),
+# and after --exit-after and after SIGTERM the CRTC shows the framebuffer that was
 # there before (drmtool hold keeps the card open, so the kernel's own restore cannot mask it).
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
@@ -20,6 +21,14 @@ api="${DIALKIOSK_VM_KMS_API:-atomic}"
 kms_check "both runs drove the output with the $api API (--stats)" \
   test "$(grep -c "^stats: frame clock .*, KMS API $api" flat.err run.err | awk -F: '{ s += $2 } END { print s }')" = 2
 kms_check "list-outputs says run would use the $api API" grep -q "KMS API: $api" list-outputs.txt
+# Both runs start on the console's CRTC (fbcon holds Virtual-1 at 1024x768, the preferred mode
+# run chooses): the first frame is a flip onto it, no modeset (issue 21), said by run: and stats:.
+for f in flat run; do
+  kms_check "$f: the first frame went onto the running mode without a modeset" \
+    grep -q '^run: first frame: flip onto the running mode; on the glass [0-9.]* s after process start' "$f.err"
+  kms_check "$f: --stats says the same" grep -q '^stats: first frame: flip onto the running mode' "$f.err"
+  case_note "$f: $(grep -m1 '^run: first frame' "$f.err")"
+done
 
 best_rate() { sed -n 's/^stats: \([0-9.]*\) flips\/s.*/\1/p' "$1" | sort -n | tail -n1; }
 kernel_best() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(max(d["per_second"] or [0]))' "$1"; }
