@@ -122,6 +122,13 @@ if check(dial and splash, "Plymouth's and then the dial's framebuffer were seen 
     check(all(o == "plymouthd" for _, _, o in boot[p:d]), "nothing but Plymouth between the splash's first frame and the dial")
     check(all(o == "dialkiosk" for _, _, o in boot[d:]), "nothing but the dial after its first frame (no console after the quit)")
     figure(f"kernel start to Plymouth's first frame {boot[p][0]:.3f} s, to the dial's first frame {boot[d][0]:.3f} s")
+    try:
+        started = [l for l in open(os.path.join(out, "boot-state.txt")) if l.startswith("plymouthd started at ")]
+        us = int(started[0].split()[3])
+        if us > 0:
+            figure(f"plymouthd start to its first frame {boot[p][0] - us / 1e6:.3f} s")
+    except (OSError, IndexError, ValueError):
+        pass
     # Snapshots in order: Plymouth's fb as it was when replaced, the dial's first.
     pfb, dfb = boot[d - 1][1], boot[d][1]
     i, last_splash = snap(pfb, "last", 0)

@@ -11,7 +11,9 @@
 #    from the console's framebuffer to the dial's, same checks;
 #  - the figures: kernel start (CLOCK_MONOTONIC 0) to Plymouth's first frame and to the dial's.
 # BOOT_HANDOVER_UNIT=FILE boots another unit in place of systemd/dialkiosk.service (e.g. the one
-# before issue 21, to measure the boot without the hand-over; its checks then fail).
+# before issue 21, to measure the boot without the hand-over; its checks then fail);
+# BOOT_HANDOVER_THEME=NAME makes Plymouth show another installed theme (e.g. spinner, from
+# plymouth-themes, to compare what the dial's theme costs; the pixel check then fails).
 source "$(dirname "$0")/../lib/case.sh"
 source "$(dirname "$0")/kms-lib.sh"
 
@@ -41,7 +43,7 @@ Before=plymouth-start.service dialkiosk.service sysinit.target
 [Service]
 Type=oneshot
 RemainAfterExit=yes
-ExecStart=/bin/bash $vm_dir/cases/boot-handover-prep.sh $kms_bin $vm_repo $stage/theme
+ExecStart=/bin/bash $vm_dir/cases/boot-handover-prep.sh $kms_bin $vm_repo $stage/theme ${BOOT_HANDOVER_THEME:-dialkiosk}
 StandardOutput=journal+console
 UNIT
 # The guest runs the host's root, and a host that is a container (a /.dockerenv) makes systemd
