@@ -23,19 +23,18 @@ def figure(what):
     results.append(f"check figure {what}")
 
 
-def read_ppm(path):
-    data = open(path, "rb").read()
-    fields, pos = [], 0
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    w, h = int(fields[1]), int(fields[2])
-    return w, h, data[pos + 1:pos + 1 + w * h * 3]
+def _kms_compare():
+    """kms-compare.py (beside this file) as a module: its PPM reader."""
+    import importlib.util
+    sys.dont_write_bytecode = True  # no __pycache__ in the clone
+    spec = importlib.util.spec_from_file_location(
+        "kms_compare", os.path.join(os.path.dirname(os.path.abspath(__file__)), "kms-compare.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+read_ppm = _kms_compare().read_ppm
 
 
 def max_channel_difference(a, b):
