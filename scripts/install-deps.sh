@@ -16,6 +16,9 @@ packages=(
   gcc make libc6-dev xz-utils udev libinput-tools
   # systemd-analyze verify/security for the unit
   systemd
+  # the boot splash the unit takes over from (the VM case boot-handover; its script plugin and
+  # DRM renderer show the theme `dialkiosk splash` writes)
+  plymouth
   # the Debian packages (scripts/package.sh): a Debian 13 root, the .deb tools, the arm64 strip,
   # and qemu user mode for the arm64 checks (packaging/check-arm64.sh)
   debootstrap dpkg-dev lintian binutils-aarch64-linux-gnu qemu-user-static

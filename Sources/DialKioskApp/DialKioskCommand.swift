@@ -9,6 +9,7 @@ public struct DialKioskCommand: ParsableCommand {
             RunCommand.self,
             SimulateCommand.self,
             RenderCommand.self,
+            SplashCommand.self,
             BenchCommand.self,
             ListOutputsCommand.self,
             ListInputsCommand.self,

@@ -104,6 +104,33 @@ import Testing
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Issue 21: the splash hands over like a display manager's (README "Boot"). Plymouth is
+    /// deactivated before the program opens the card and quit (keeping its last frame) only
+    /// after READY=1; both ignore a missing or idle Plymouth ("-") and run as root ("+"), which
+    /// plymouthd requires. Nothing waits for the splash to end or for udev to settle, and no tty
+    /// reset switches the VT back to text (the console) before the first frame.
+    @Test func handsOverFromTheBootSplash() throws {
+        let text = try #require(readFile(Self.unitPath))
+        let lines = text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+        let set = Set(lines)
+        for required in ["ExecStartPre=-+/usr/bin/plymouth deactivate",
+                         "ExecStartPost=-+/usr/bin/plymouth quit --retain-splash",
+                         "Conflicts=plymouth-quit.service", "OnFailure=plymouth-quit.service",
+                         "TTYReset=no", "TTYVTDisallocate=no"] {
+            #expect(set.contains(required), "missing \(required)")
+        }
+        let after = lines.filter { $0.hasPrefix("After=") }.flatMap { $0.dropFirst(6).split(separator: " ").map(String.init) }
+        #expect(after.contains("plymouth-start.service"))
+        #expect(!after.contains("plymouth-quit-wait.service"))
+        #expect(!after.contains("plymouth-quit.service"))
+        #expect(!lines.contains { $0.contains("systemd-udev-settle") })
+        // Deactivate comes before the program, quit after it (ExecStartPost runs after READY=1).
+        let pre = try #require(lines.firstIndex { $0.hasPrefix("ExecStartPre=") })
+        let main = try #require(lines.firstIndex { $0.hasPrefix("ExecStart=") })
+        #expect(pre < main)
+        #expect(set.contains("Type=notify"))
+    }
+
     @Test func sysusersPutsTheUserInTheDeviceGroups() throws {
         let text = try #require(readFile(repositoryRoot + "/systemd/dialkiosk.conf"))
         let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }

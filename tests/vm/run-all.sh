@@ -20,6 +20,7 @@ legacy_cases=(
   stuck-reader
   input-run
   service-kiosk
+  boot-handover
 )
 
 if [ "${DIALKIOSK_SKIP_VM:-0}" = 1 ]; then

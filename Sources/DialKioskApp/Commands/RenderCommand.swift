@@ -64,17 +64,25 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let rotation = DisplayRotation(degrees: rotate) ?? .none
-            let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
-            let setup = DialSetup(config: config, width: logical.width, height: logical.height)
-            let ring = try path.map { try Self.ring(named: $0, in: setup.menu) } ?? .top
-            let rest = ring.isTop ? 0 : setup.restRotation(ofRing: ring)
-            let painter = try setup.makePainter()
-            painter.paint(setup.pose(rotation: rest + angle, showProgress: showProgress, ring: ring))
-            try PNGWriter.write(painter.frame.rotated(rotation), to: out)
+            let frame = try Self.picture(config: config, size: size, rotation: DisplayRotation(degrees: rotate) ?? .none,
+                                         angle: angle, showProgress: showProgress, path: path)
+            try PNGWriter.write(frame, to: out)
         }
+    }
+
+    /// The panel's picture: the dial laid out on the (turned) frame, painted by the painter `run`
+    /// uses, turned onto the panel. `splash` paints its theme's picture with this too.
+    static func picture(config: KioskConfig, size: FrameSize, rotation: DisplayRotation, angle: Double = 0,
+                        showProgress: Double? = nil, path: String? = nil) throws -> PixelBuffer {
+        let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
+        let setup = DialSetup(config: config, width: logical.width, height: logical.height)
+        let ring = try path.map { try Self.ring(named: $0, in: setup.menu) } ?? .top
+        let rest = ring.isTop ? 0 : setup.restRotation(ofRing: ring)
+        let painter = try setup.makePainter()
+        painter.paint(setup.pose(rotation: rest + angle, showProgress: showProgress, ring: ring))
+        return painter.frame.rotated(rotation)
     }
 
     /// The ring `text` names in `menu`, or a usage error naming the first id that is not an

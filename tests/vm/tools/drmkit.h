@@ -62,4 +62,8 @@ void block_termination(void);
 void wait_for_termination(void);
 double monotonic_now(void);
 
+/* drmtool watch DIR (drmwatch.c): records the CRTC's framebuffer, mode and ACTIVE until
+ * SIGTERM/SIGINT, which must be blocked (block_termination) before. */
+int cmd_watch(int fd, const char *dir);
+
 #endif

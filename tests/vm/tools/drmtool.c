@@ -19,6 +19,9 @@
  *     power                print each CRTC's ACTIVE property and each connector's DPMS property
  *                          ("power crtc ID active 0|1", "power connector ID NAME dpms N", N 0 On,
  *                          3 Off); ACTIVE needs DRM_CLIENT_CAP_ATOMIC, which any client may set
+ *     watch DIR            hold the card open (not master) and record every change of the first
+ *                          CRTC's framebuffer, mode and ACTIVE until SIGTERM, with each
+ *                          framebuffer's owner and pixels (drmwatch.c)
  *     flip SECONDS         become master and page-flip between two buffers (with flip events)
  *                          for SECONDS, then print the count and rate: the bed's 60 Hz reference
  *
@@ -305,7 +308,7 @@ static int cmd_writeback(int fd, const char *file) {
 static void usage(void) {
     fputs("usage: drmtool [--card PATH | --driver NAME] crtc | hold | dump FILE [CRTC_ID] |\n"
           "       master [--connector NAME] [--expect FILE] | vblank [CRTC_INDEX] | flip SECONDS |\n"
-          "       power |\n"
+          "       power | watch DIR |\n"
           "       writeback FILE\n",
           stderr);
     exit(2);
@@ -334,8 +337,10 @@ int main(int argc, char **argv) {
         return cmd_crtc(open_card(card, driver, false));
     if (strcmp(cmd, "power") == 0)
         return cmd_power(open_card(card, driver, false));
-    if (strcmp(cmd, "hold") == 0 || strcmp(cmd, "master") == 0)
+    if (strcmp(cmd, "hold") == 0 || strcmp(cmd, "master") == 0 || strcmp(cmd, "watch") == 0)
         block_termination();
+    if (strcmp(cmd, "watch") == 0 && rest == 1)
+        return cmd_watch(open_card(card, driver, false), args[0]);
     if (strcmp(cmd, "hold") == 0)
         return cmd_hold(open_card(card, driver, false));
     if (strcmp(cmd, "dump") == 0) {

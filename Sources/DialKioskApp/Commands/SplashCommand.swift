@@ -1,0 +1,107 @@
+import ArgumentParser
+import DialCore
+import DialRender
+import Glibc
+import KMSOutput
+import LinuxSystem
+
+struct SplashCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "splash",
+        abstract: "Write a Plymouth boot splash theme that shows the dial at rest.",
+        discussion: """
+            Writes DIR/\(PlymouthTheme.name).plymouth, DIR/\(PlymouthTheme.name).script and \
+            DIR/\(PlymouthTheme.pictureFile): the dial at rest as `render` paints it with the same \
+            options, shown unscaled by Plymouth's script plugin, so the hand-over from the splash \
+            to `run` changes no pixel. Install: copy DIR to \
+            \(PlymouthTheme.themesDirectory)/\(PlymouthTheme.name), then \
+            `plymouth-set-default-theme -R \(PlymouthTheme.name)` (README "Boot").
+            """
+    )
+
+    @Option(help: ArgumentHelp("Directory to write the theme into (created if missing).", valueName: "DIR"))
+    var out: String
+
+    @Option(help: ArgumentHelp(
+        "Panel size in pixels, as WIDTHxHEIGHT; default: the mode `run` would use on the connected output.",
+        valueName: "WxH"))
+    var size: FrameSize?
+
+    @Option(help: ArgumentHelp("Configuration file (menu, theme, display); the demo menu when omitted.", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp(
+        "Output rotation in degrees: 0, 90, 180 or 270; default: display.rotation, else the panel's orientation.",
+        valueName: "DEG"))
+    var rotate: Int?
+
+    func validate() throws {
+        if let rotate, DisplayRotation(degrees: rotate) == nil {
+            throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)")
+        }
+        if out.isEmpty { throw ValidationError("--out must name a directory") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let config = try ConfigLoader.load(path: self.config)
+            // The rotation rule of `run`: --rotate, else display.rotation, else the panel's.
+            let requested = rotate.flatMap(DisplayRotation.init(degrees:))
+                ?? (config.display.rotation == .none ? nil : config.display.rotation)
+            let size: FrameSize
+            var panel: PanelOrientation?
+            if let given = self.size {
+                size = given
+            } else {
+                let output = try Self.connectedOutput(config.display)
+                size = FrameSize(width: output.mode.width, height: output.mode.height)
+                panel = output.connector.panelOrientation
+            }
+            let rotation = OutputChoice.rotation(requested: requested, panel: panel)
+            let frame = try RenderCommand.picture(config: config, size: size, rotation: rotation)
+            let theme = PlymouthTheme(width: size.width, height: size.height)
+            try Self.makeDirectory(out)
+            try Self.write(theme.themeFile, to: out + "/" + theme.themeFileName)
+            try Self.write(theme.scriptFile, to: out + "/" + theme.scriptFileName)
+            try PNGWriter.write(frame, to: out + "/" + PlymouthTheme.pictureFile)
+            print("splash: \(size) theme '\(PlymouthTheme.name)' in \(out) (install it as \(theme.directory))")
+        }
+    }
+
+    /// The output `run` would drive (the card, connector and mode rules of `list-outputs` and
+    /// `run`); a failure asks for --size.
+    static func connectedOutput(_ display: KioskConfig.Display) throws -> OutputSelection {
+        let scan: CardScan
+        do {
+            scan = try CardScan.run(device: display.device)
+        } catch {
+            throw CommandFailure("no output to take the size from (\(error.description)); give it with --size WxH",
+                                 status: .noDevice)
+        }
+        defer { for c in scan.cards { c.card.close() } }
+        switch OutputSelection.choose(from: scan.cards.map(\.probed.info), device: display.device,
+                                      connector: display.connector, mode: display.mode) {
+        case .success(let selection):
+            return selection
+        case .failure(let error):
+            throw CommandFailure("no output to take the size from (\(error.description)); give it with --size WxH",
+                                 status: error.exitStatus)
+        }
+    }
+
+    static func makeDirectory(_ path: String) throws {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw CommandFailure("cannot create directory \(path): \(Errno(errno).description)", status: .ioError)
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        guard let file = fopen(path, "w") else {
+            throw CommandFailure("cannot write \(path): \(Errno(errno).description)", status: .ioError)
+        }
+        let ok = fputs(text, file) >= 0
+        if fclose(file) != 0 || !ok {
+            throw CommandFailure("cannot write \(path): \(Errno(errno).description)", status: .ioError)
+        }
+    }
+}

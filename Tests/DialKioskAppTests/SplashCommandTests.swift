@@ -1,0 +1,76 @@
+import ArgumentParser
+import Glibc
+import Testing
+@testable import DialKioskApp
+
+/// `splash` (issue 21, item 3): a Plymouth theme whose picture is `render`'s at the same options.
+@Suite struct SplashCommandTests {
+    private func bytes(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
+    }
+
+    private func run(_ arguments: [String]) throws {
+        var command = try DialKioskCommand.parseAsRoot(arguments)
+        try command.run()
+    }
+
+    @Test(arguments: [(["--size", "320x240"], ["--size", "320x240"]),
+                      (["--size", "240x320", "--rotate", "90"], ["--size", "240x320", "--rotate", "90"])])
+    func thePictureIsRendersAtTheSameOptions(splash: [String], render: [String]) throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let config = dir.path + "/config.yaml"
+        writeFile(config, "items:\n  - id: tea\n    label: Tea\n  - id: soup\n    label: Soup\n    color: \"#E05A5A\"\n")
+        try run(["splash", "--out", dir.path + "/theme", "--config", config] + splash)
+        try run(["render", "--out", dir.path + "/render.png", "--config", config] + render)
+        let picture = try #require(bytes(dir.path + "/theme/dial.png"))
+        #expect(picture.count > 100)
+        // A Bool, so a failure does not print both files byte by byte.
+        let samePicture = picture == bytes(dir.path + "/render.png")
+        #expect(samePicture, "dial.png differs from render's PNG")
+    }
+
+    @Test func theThemeFilesNameThePluginThePictureAndTheInstalledPaths() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try run(["splash", "--out", dir.path + "/theme", "--size", "800x480"])
+        let theme = try #require(readFile(dir.path + "/theme/dialkiosk.plymouth"))
+        let lines = theme.split(separator: "\n").map(String.init)
+        for line in ["[Plymouth Theme]", "ModuleName=script", "[script]",
+                     "ImageDir=/usr/share/plymouth/themes/dialkiosk",
+                     "ScriptFile=/usr/share/plymouth/themes/dialkiosk/dialkiosk.script"] {
+            #expect(lines.contains(line), "missing \(line)")
+        }
+        #expect(theme.contains("800x480"))
+        let script = try #require(readFile(dir.path + "/theme/dialkiosk.script"))
+        #expect(script.contains("Image(\"dial.png\")"))
+        // Unscaled: the picture is never passed through Scale().
+        #expect(!script.contains("Scale"))
+        #expect(script.contains("Sprite(dial.image)"))
+    }
+
+    @Test func withoutAnOutputItAsksForTheSize() {
+        do {
+            _ = try SplashCommand.connectedOutput(KioskConfig.Display(device: "/nonexistent/card9"))
+            Issue.record("an output was found")
+        } catch let error as CommandFailure {
+            #expect(error.description.contains("--size WxH"), "\(error.description)")
+            #expect(error.exitStatus == .noDevice)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func aBadRotationIsAUsageError() {
+        #expect(throws: (any Error).self) { try DialKioskCommand.parseAsRoot(["splash", "--out", "/tmp/x", "--rotate", "45"]) }
+    }
+}
