@@ -32,7 +32,7 @@ cp "$deb" "$case_out/debs/"
 deps="$(trixie_fetch_depends "$root" "$deb" "$case_out/debs/deps" arm64)" || case_fail "the dependency .debs: $deps"
 case_note "arm64 dependency .debs beside the package: $(tr '\n' ' ' <<<"$deps")"
 rc=0
-"$vm_dir/boot.sh" --script "$case_guest" --out "$case_out" --timeout "${DIALKIOSK_VM_TIMEOUT:-1500}" \
+"$vm_dir/boot.sh" --script "$case_guest" --out "$case_out" --timeout "${DIALKIOSK_VM_TIMEOUT:-3000}" \
   --systemd --root "$root" --arch arm64 || rc=$?
 if [ "$rc" != 0 ]; then
   [ -f "$case_out/.vm/script.log" ] && tail -n 20 "$case_out/.vm/script.log"
@@ -41,6 +41,7 @@ fi
 
 cd "$case_out"
 echo "--- root.txt"; cat root.txt
+[ -s waits.txt ] && { echo "--- waits.txt (waits that timed out)"; cat waits.txt; }
 echo "--- install.txt (last 8)"; tail -n 8 install.txt
 echo "--- start.txt"; cat start.txt
 echo "--- journal.txt (last 15)"; tail -n 15 journal.txt
