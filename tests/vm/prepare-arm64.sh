@@ -50,28 +50,14 @@ fetch_kernel() {
 }
 
 build_initramfs() {
-  local key out tmp m f moddir="$kdir/root/usr/lib/modules/$kver"
+  local key out
   key="$( (cat "$init_src"; echo "${initramfs_modules[*]}") | sha256sum | cut -c1-12)"
   out="$kdir/initramfs-$key.cpio.gz"
   initramfs="$out"
   [ -s "$out" ] && return 0
   vm_log "building the arm64 initramfs ($key)"
-  tmp="$(mktemp -d)"
-  mkdir -p "$tmp"/{bin,dev,proc,sys,modules,lower,upper,newroot}
-  cp "$kdir/busybox/usr/bin/busybox" "$tmp/bin/busybox"
-  cp "$init_src" "$tmp/init"; chmod 0755 "$tmp/init"
-  for m in "${initramfs_modules[@]}"; do
-    f="$(find "$moddir/kernel" -name "$m.ko*" | head -n1)"
-    [ -n "$f" ] || vm_die "module $m not found in $moddir"
-    case "$f" in
-      *.xz) xz -dc "$f" >"$tmp/modules/$m.ko" ;;
-      *.zst) zstd -qdc "$f" >"$tmp/modules/$m.ko" ;;
-      *) cp "$f" "$tmp/modules/$m.ko" ;;
-    esac
-    echo "$m" >>"$tmp/modules/order"
-  done
-  (cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
-  mv "$out.tmp" "$out"; rm -rf "$tmp"
+  vm_build_initramfs "$out" "$kdir/busybox/usr/bin/busybox" "$init_src" "$kdir/root/usr/lib/modules/$kver" \
+    "${initramfs_modules[@]}"
 }
 
 # drmtool for the guest: the amd64 bed's sources, cross-compiled. libdrm comes from Debian 13's
