@@ -86,7 +86,8 @@ pkg_versions() {
 pkg_key() { { printf '%s\n' "$@"; cat; } | sha256sum | cut -c1-12; }
 
 # pkg_make_root DIR PACKAGE...: a trixie minbase root with PACKAGES, made once (flock'ed,
-# written to DIR.tmp and renamed, so a half-made root is never used).
+# written to DIR.tmp and renamed, so a half-made root is never used). With pkg_root_arch=arm64
+# the root is arm64's, made through qemu-user (binfmt_misc must run arm64 programs: pkg_binfmt).
 pkg_make_root() {
   local root="$1"; shift
   [ -f "$root/.ready" ] && return 0
@@ -98,7 +99,7 @@ pkg_make_root() {
     local t; t=$(pkg_now)
     rm -rf "$root.tmp" "$root"
     pkg_log "creating $root (debootstrap $pkg_suite, then ${*})"
-    debootstrap --variant=minbase --cache-dir="$pkg_cache/debs" "$pkg_suite" "$root.tmp" "$pkg_mirror" \
+    debootstrap --variant=minbase ${pkg_root_arch:+--arch=$pkg_root_arch} --cache-dir="$pkg_cache/debs" "$pkg_suite" "$root.tmp" "$pkg_mirror" \
       >"$root.log" 2>&1 || { tail -n 20 "$root.log" >&2; pkg_die "debootstrap failed (log: $root.log)"; }
     pkg_in_root "$root.tmp" - sh -c 'apt-get -qq update && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' \
       sh "$@" >>"$root.log" 2>&1 || { tail -n 20 "$root.log" >&2; pkg_die "apt-get install in the root failed (log: $root.log)"; }

@@ -28,6 +28,9 @@ Usage: tests/vm/boot.sh --script FILE --out DIR [options]
   --root DIR           boot the root file system in DIR (read-only, under a tmpfs overlay)
                        instead of the host's; the clone and the tools are bound into it at
                        their own paths (stage 2 and the guest scripts come from there)
+  --arch arm64         qemu-system-aarch64 -M virt (cortex-a72, TCG) with Debian 13's arm64
+                       kernel (prepare-arm64.sh) and a virtio-gpu as the KMS device instead of
+                       vkms (driver virtio_gpu, card0); needs --root with an arm64 root
   -h, --help           this text
 
 Environment: DIALKIOSK_VM_BIN (the dialkiosk binary, default the clone's release build; the
@@ -37,7 +40,7 @@ USAGE
 }
 
 script="" out="" timeout=600 mode=script unit=dialkiosk-vm.target bochs=0 memory=2048 virtio_vnc=""
-units=() kargs=() root=""
+units=() kargs=() root="" arch=amd64
 while [ $# -gt 0 ]; do
   case "$1" in
     --script) script="${2:?--script needs a file}"; shift 2 ;;
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
     --memory) memory="${2:?--memory needs megabytes}"; shift 2 ;;
     --kernel-arg) kargs+=("${2:?--kernel-arg needs an argument}"); shift 2 ;;
     --root) root="${2:?--root needs a directory}"; shift 2 ;;
+    --arch) arch="${2:?--arch needs amd64 or arm64}"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; vm_die "unknown argument: $1" ;;
   esac
@@ -62,21 +66,35 @@ done
 [[ "$timeout" =~ ^[0-9]+$ ]] && [ "$timeout" -gt 0 ] || vm_die "--timeout must be a positive number of seconds, got '$timeout'"
 [ ${#units[@]} -eq 0 ] || [ "$mode" = systemd ] || vm_die "--unit needs --systemd"
 for f in "${units[@]}"; do [ -f "$f" ] || vm_die "unit file not found: $f"; done
-command -v qemu-system-x86_64 >/dev/null || vm_die "qemu-system-x86_64 is missing (scripts/install-deps.sh)"
+case "$arch" in
+  amd64) command -v qemu-system-x86_64 >/dev/null || vm_die "qemu-system-x86_64 is missing (scripts/install-deps.sh)" ;;
+  arm64) command -v qemu-system-aarch64 >/dev/null || vm_die "qemu-system-aarch64 is missing (scripts/install-deps.sh)"
+    [ -n "$root" ] || vm_die "--arch arm64 needs --root (an arm64 root; the host's is amd64)" ;;
+  *) vm_die "--arch must be amd64 or arm64, got '$arch'" ;;
+esac
 bin="$(vm_bin)" || exit 1
 
 t0=$(vm_now)
-prep="$("$vm_dir/prepare.sh")" || vm_die "prepare.sh failed"
-kdir="$(sed -n 's/^KDIR=//p' <<<"$prep")"
+if [ "$arch" = arm64 ]; then
+  prep="$("$vm_dir/prepare-arm64.sh")" || vm_die "prepare-arm64.sh failed"
+  kdir="$(sed -n 's/^KDIR=//p' <<<"$prep")"
+  kernel="$(sed -n 's/^KERNEL=//p' <<<"$prep")"
+  moddir="$(sed -n 's/^MODULES=//p' <<<"$prep")"
+else
+  prep="$("$vm_dir/prepare.sh")" || vm_die "prepare.sh failed"
+  kdir="$(sed -n 's/^KDIR=//p' <<<"$prep")"
+fi
 initramfs="$(sed -n 's/^INITRAMFS=//p' <<<"$prep")"
 tools="$(sed -n 's/^TOOLS=//p' <<<"$prep")"
 t_prepare=$(vm_elapsed "$t0")
-kver="${kdir#"$vm_cache"/kernel-}"; kver="${kver%%-amd64-*}-amd64"
-kernel="$kdir/root/boot/vmlinuz-$kver"
-moddir=""
-for d in "$kdir/root/lib/modules/$kver" "$kdir/root/usr/lib/modules/$kver"; do
-  [ -d "$d" ] && { moddir="$d"; break; }
-done
+if [ "$arch" = amd64 ]; then
+  kver="${kdir#"$vm_cache"/kernel-}"; kver="${kver%%-amd64-*}-amd64"
+  kernel="$kdir/root/boot/vmlinuz-$kver"
+  moddir=""
+  for d in "$kdir/root/lib/modules/$kver" "$kdir/root/usr/lib/modules/$kver"; do
+    [ -d "$d" ] && { moddir="$d"; break; }
+  done
+fi
 [ -f "$kernel" ] && [ -n "$moddir" ] || vm_die "the cache in $kdir is incomplete: remove it and run again"
 
 mkdir -p "$out"
@@ -102,6 +120,7 @@ fi
   printf 'DK_BOCHS=%q\n' "$bochs"
   printf 'DK_BIN=%q\n' "$bin"
   printf 'DK_KMS_API=%q\n' "${DIALKIOSK_VM_KMS_API:-}"
+  printf 'DK_ARCH=%q\n' "$arch"
 } >"$ctl/config"
 
 if [ -n "$root" ]; then
@@ -112,17 +131,28 @@ if [ -n "$root" ]; then
   kargs+=("dk.root=guestroot" "dk.bind=$vm_repo" "dk.bind=$tools")
 fi
 serial="$out/serial.log"
-qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "${DIALKIOSK_VM_SMP:-2}"
+if [ "$arch" = arm64 ]; then
+  # cortex-a72 (a Raspberry Pi 4's core): -cpu max would add pointer authentication, which TCG
+  # emulates slowly.
+  qemu=(qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu cortex-a72)
+  console=ttyAMA0
+else
+  qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max)
+  console=ttyS0,115200
+fi
+qemu+=(-smp "${DIALKIOSK_VM_SMP:-2}"
   -m "$memory" -nodefaults -no-reboot -display none -monitor none
   -serial "file:$serial"
   -kernel "$kernel" -initrd "$initramfs"
-  -append "console=ttyS0,115200 panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh dk.repo=$vm_repo${kargs[*]:+ ${kargs[*]}}"
+  -append "console=$console panic=1 loglevel=4 dk.modules=$moddir dk.stage2=$vm_dir/guest/stage2.sh dk.repo=$vm_repo${kargs[*]:+ ${kargs[*]}}"
   -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
   -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap")
 [ -n "$root" ] && qemu+=(-virtfs "local,path=$root,mount_tag=guestroot,security_model=none,readonly=on,multidevs=remap")
 # -nodefaults leaves no VGA, so vkms is the only KMS driver unless bochs is asked for.
 [ "$bochs" = 1 ] && qemu+=(-device bochs-display)
 [ -n "$virtio_vnc" ] && qemu+=(-device virtio-gpu-pci -vnc "unix:$virtio_vnc")
+# arm64: Debian's kernel has no vkms; qemu's virtio-gpu is the KMS device (stage 2 loads it).
+[ "$arch" = arm64 ] && [ -z "$virtio_vnc" ] && qemu+=(-device virtio-gpu-pci)
 
 vm_log "booting ($mode mode, timeout ${timeout}s), serial log: $serial"
 t1=$(vm_now)

@@ -108,26 +108,7 @@ build_initramfs() {
   local out="$vm_kdir/initramfs-$initramfs_key.cpio.gz"
   [ -s "$out" ] && return 0
   vm_log "building the initramfs ($initramfs_key)"
-  local tmp moddir m f
-  tmp="$(mktemp -d)"
-  mkdir -p "$tmp"/{bin,dev,proc,sys,modules,lower,upper,newroot}
-  cp /bin/busybox "$tmp/bin/busybox"
-  cp "$init_src" "$tmp/init"
-  chmod 0755 "$tmp/init"
-  moddir="$(modules_dir "$vm_kdir/root")"
-  for m in "${initramfs_modules[@]}"; do
-    f="$(find "$moddir/kernel" -name "$m.ko*" | head -n1)"
-    [ -n "$f" ] || vm_die "module $m not found in $moddir"
-    case "$f" in
-      *.xz) xz -dc "$f" >"$tmp/modules/$m.ko" ;;
-      *.zst) zstd -qdc "$f" >"$tmp/modules/$m.ko" ;;
-      *) cp "$f" "$tmp/modules/$m.ko" ;;
-    esac
-    echo "$m" >>"$tmp/modules/order"
-  done
-  (cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
-  mv "$out.tmp" "$out"
-  rm -rf "$tmp"
+  vm_build_initramfs "$out" /bin/busybox "$init_src" "$(modules_dir "$vm_kdir/root")" "${initramfs_modules[@]}"
 }
 
 # Guest tools: compiled with the host's gcc against libdrm into a directory keyed by their

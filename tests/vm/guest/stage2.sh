@@ -49,6 +49,8 @@ hostname dialkiosk-vm 2>/dev/null || true
 # Cards come up in load order: vkms first (card0), bochs (--bochs) second. Loaded by name, since
 # udev is only asked to replay drm/input events, not the PCI ones that would autoload bochs.
 modules=(vkms uinput evdev)
+# boot.sh --arch arm64: Debian's arm64 kernel has no vkms; qemu's virtio-gpu is the card.
+[ "${DK_ARCH:-amd64}" = arm64 ] && modules=(virtio_gpu uinput evdev)
 [ "${DK_BOCHS:-0}" = 1 ] && modules+=(bochs)
 
 if [ "$DK_MODE" = systemd ]; then

@@ -46,3 +46,29 @@ vm_bin() {
   [ -z "$newer" ] || vm_log "warning: $bin is older than ${newer#"$vm_repo"/}: the VM runs the binary as it is"
   echo "$bin"
 }
+
+# vm_build_initramfs OUT BUSYBOX INIT MODDIR MODULE...: the bed's initramfs (prepare.sh for amd64,
+# prepare-arm64.sh for arm64): BUSYBOX as /bin/busybox, INIT as /init, and the MODULEs from
+# MODDIR/kernel, decompressed, in /modules with their load order in /modules/order.
+vm_build_initramfs() {
+  local out="$1" busybox="$2" init="$3" moddir="$4" tmp m f
+  shift 4
+  tmp="$(mktemp -d)"
+  mkdir -p "$tmp"/{bin,dev,proc,sys,modules,lower,upper,newroot}
+  cp "$busybox" "$tmp/bin/busybox"
+  cp "$init" "$tmp/init"
+  chmod 0755 "$tmp/init"
+  for m in "$@"; do
+    f="$(find "$moddir/kernel" -name "$m.ko*" | head -n1)"
+    [ -n "$f" ] || vm_die "module $m not found in $moddir"
+    case "$f" in
+      *.xz) xz -dc "$f" >"$tmp/modules/$m.ko" ;;
+      *.zst) zstd -qdc "$f" >"$tmp/modules/$m.ko" ;;
+      *) cp "$f" "$tmp/modules/$m.ko" ;;
+    esac
+    echo "$m" >>"$tmp/modules/order"
+  done
+  (cd "$tmp" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+  mv "$out.tmp" "$out"
+  rm -rf "$tmp"
+}

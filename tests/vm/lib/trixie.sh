@@ -21,22 +21,22 @@ trixie_root() {
   echo "$vm_cache/trixie-root-$key"
 }
 
-# trixie_fetch_depends ROOT DEB DIR: downloads into DIR the .debs that `apt install ./DEB` needs
-# on ROOT (its Depends' closure minus what ROOT has), so the offline guest can install them with
-# the package; prints their names.
+# trixie_fetch_depends ROOT DEB DIR [ARCH]: downloads into DIR the .debs that `apt install ./DEB`
+# needs on ROOT (its Depends' closure minus what ROOT has), so the offline guest can install them
+# with the package; prints their names. ARCH: the root's (default amd64; arm64 for lib/arm64.sh).
 trixie_fetch_depends() {
-  local root="$1" deb="$2" dir="$3" names line
+  local root="$1" deb="$2" dir="$3" arch="${4:-amd64}" names line
   # Of alternatives ("systemd | systemd-standalone-sysusers | ..."), the first, as apt picks.
   names="$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*//; s/ //g' | sort -u)"
   mkdir -p "$dir"
-  apt-get -s -o Dir::State::status="$root/var/lib/dpkg/status" install $names 2>/dev/null \
+  apt-get -s -o APT::Architecture="$arch" -o Dir::State::status="$root/var/lib/dpkg/status" install $names 2>/dev/null \
     | sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p' >"$dir/.list"
   [ -s "$dir/.list" ] || case_fail "apt resolves nothing for $deb's Depends"
-  apt-get -qq -o Dir::State::status="$root/var/lib/dpkg/status" --download-only -y install $names >/dev/null \
+  apt-get -qq -o APT::Architecture="$arch" -o Dir::State::status="$root/var/lib/dpkg/status" --download-only -y install $names >/dev/null \
     || case_fail "downloading $deb's dependencies failed"
   while read -r line; do
     local f="$pkg_cache/debs/${line%%=*}_$(sed 's/:/%3a/' <<<"${line#*=}")_"
-    cp "$f"amd64.deb "$dir/" 2>/dev/null || cp "$f"all.deb "$dir/" || case_fail "no .deb for $line"
+    cp "$f$arch.deb" "$dir/" 2>/dev/null || cp "$f"all.deb "$dir/" || case_fail "no .deb for $line"
     echo "${line%%=*}"
   done <"$dir/.list"
 }
