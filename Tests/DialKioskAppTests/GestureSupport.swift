@@ -120,6 +120,7 @@ final class Probes: PollSource {
 extension Dial: DialDriving {
     public func returnToTop(at time: Double) -> [DialEvent] { [] }
     public func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
+    public var selectedPath: MenuPath? { nil }
 }
 
 func tenItemDial(width: Int = 800, height: Int = 480, physics: PhysicsSettings = PhysicsSettings()) -> Dial {

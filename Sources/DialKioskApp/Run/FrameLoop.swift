@@ -10,6 +10,8 @@ protocol DialDriving: AnyObject {
     var pose: DialPose { get }
     /// The item at 12 o'clock (kept across a reload by its id).
     var selectedIndex: Int? { get }
+    /// The slot at 12 o'clock by its path through the rings (nil: none).
+    var selectedPath: MenuPath? { get }
     /// To the top ring and its default item (`behaviour.return_after_seconds`).
     func returnToTop(at time: Double) -> [DialEvent]
     /// Slot `path` to the top, changing rings as needed (`select <path>`); nil: no such slot.
@@ -75,8 +77,8 @@ final class FrameLoop {
     /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
     let power: ScreenPower?
     /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
-    /// resting on an item index.
-    let resize: ((Int, Int, Int?) throws -> Scene)?
+    /// resting on the selected slot's path (inside a ring: in that ring).
+    let resize: ((Int, Int, MenuPath?) throws -> Scene)?
     /// `--render-late on`: when the next frame starts after a flip event (nil: at once).
     private(set) var renderLate: RenderLateSchedule?
     /// Which frame first shows which input sample (`--stats`' latency).
@@ -85,7 +87,7 @@ final class FrameLoop {
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
          stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
-         power: ScreenPower? = nil, resize: ((Int, Int, Int?) throws -> Scene)? = nil,
+         power: ScreenPower? = nil, resize: ((Int, Int, MenuPath?) throws -> Scene)? = nil,
          log: @escaping (String) -> Void = { print($0) }) {
         self.presenter = presenter
         self.sources = sources
@@ -249,7 +251,7 @@ final class FrameLoop {
             log("display: suspended")
         case .resized(let width, let height):
             log("display: new mode \(width)x\(height)")
-            if let resize { replaceScene(try resize(width, height, dial.selectedIndex)) }
+            if let resize { replaceScene(try resize(width, height, dial.selectedPath)) }
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()

@@ -61,18 +61,18 @@ final class RunSession {
             self.output = output
             let rotation = output.rotation
 
-            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
                 // The mode's size now: a hotplug may have set a new one.
                 let panel = output.panelSize()
                 let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+                return try RunSession.scene(config: config, resting: resting, width: logical.width, height: logical.height,
                                             rotation: rotation, painter: options.painter)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
-            let scene = try makeScene(config, nil)
+            let scene = try makeScene(config, .index(nil))
             // Input after the display: touches map onto the mode's panel size turned by `rotation`.
             let panel = output.panelSize()
             let input = try resources.acquire(Step.input.rawValue, try RunInput.open(
@@ -98,12 +98,12 @@ final class RunSession {
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
                                                         inputs: [input.source], service: service),
                              scene: scene, now: clock, service: service, vt: output.vt,
-                             rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
+                             rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
                              power: output.power,
-                             resize: { width, height, index in
+                             resize: { width, height, path in
                                  input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                                 return try makeScene(service.config, index)
+                                 return try makeScene(service.config, .path(path))
                              },
                              log: { logger.info($0) })
         } catch {
@@ -162,8 +162,25 @@ final class RunSession {
     /// buffer once and never reading it (it may be write-combined).
     static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
                       rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
+        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation, painter: choice)
+    }
+
+    /// Where a new scene's dial rests: a top item's index (a reload keeps the top item by id)
+    /// or a slot's path (a new mode keeps the slot, inside a ring too); nil: the default item.
+    enum Resting {
+        case index(Int?)
+        case path(MenuPath?)
+    }
+
+    /// `scene(config:restingOn:...)` resting on `resting`.
+    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int,
+                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
         let setup = DialSetup(config: config, width: width, height: height)
-        let dial = setup.makeDial(restingOn: index)
+        let dial: MenuDial
+        switch resting {
+        case .index(let index): dial = setup.makeDial(restingOn: index)
+        case .path(let path): dial = setup.makeDial(at: path)
+        }
         switch choice {
         case .dial:
             let painter = try setup.makePainter()

@@ -24,6 +24,7 @@ final class ReportingDial: DialDriving {
     var needsFrame: Bool { dial.needsFrame }
     var pose: DialPose { dial.pose }
     var selectedIndex: Int? { dial.selectedIndex }
+    var selectedPath: MenuPath? { dial.selectedPath }
     func returnToTop(at time: Double) -> [DialEvent] { pass(dial.returnToTop(at: time)) }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { dial.select(path: path, at: time).map(pass) }
     func setShown(_ shown: Bool, at time: Double) { dial.setShown(shown, at: time) }
