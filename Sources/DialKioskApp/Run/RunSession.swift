@@ -121,6 +121,7 @@ final class RunSession {
         let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
             device: output.device, connector: output.connector, mode: output.mode,
             bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+        display.log = { logger.warning($0) }
         let sel = display.selection
         let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
         logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")

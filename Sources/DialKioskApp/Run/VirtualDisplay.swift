@@ -94,8 +94,13 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
 
     func nextEventTime(now: Double) -> Double? { flipAt }
 
+    /// Served every turn: the vblanks that passed by now are counted whether or not a frame is
+    /// queued, as a CRTC's counter runs, so the seeded jitter of a vblank depends only on the
+    /// times the loop visited, not on when it presented.
     func drainDisplayEvents() throws -> [DisplayEvent] {
-        guard let shown = flipAt, shown <= now() else { return [] }
+        let time = now()
+        _ = firstVblank(after: time)
+        guard let shown = flipAt, shown <= time else { return [] }
         flipAt = nil
         lastShown = shown
         return [.frameShown(time: shown)]
