@@ -116,13 +116,6 @@ final class Probes: PollSource {
     }
 }
 
-/// The flat dial as the loop drives it (the menu's commands do not apply to it).
-extension Dial: DialDriving {
-    public func returnToTop(at time: Double) -> [DialEvent] { [] }
-    public func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
-    public var selectedPath: MenuPath? { nil }
-}
-
 func tenItemDial(width: Int = 800, height: Int = 480, physics: PhysicsSettings = PhysicsSettings()) -> Dial {
     Dial(items: DemoMenu.items, geometry: .fitting(width: width, height: height, count: 10), physics: physics)
 }

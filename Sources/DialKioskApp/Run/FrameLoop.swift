@@ -369,3 +369,11 @@ final class FrameLoop {
         }
     }
 }
+
+/// A dial without rings as the loop drives it (`bench`, the tests): the menu's ways between
+/// rings do not apply to it.
+extension Dial: DialDriving {
+    func returnToTop(at time: Double) -> [DialEvent] { [] }
+    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
+    var selectedPath: MenuPath? { nil }
+}

@@ -1,4 +1,5 @@
 import DialCore
+import Glibc
 import KMSOutput
 
 /// What `run` paints on and hears from: a DRM card's output (with its hotplug monitor, power
@@ -27,5 +28,49 @@ struct RunOutput {
         return RunOutput(presenter: display, events: [display], panelSize: { (spec.width, spec.height) },
                          refreshHz: spec.refreshHz, rotation: rotation, power: nil, vt: nil,
                          flips: { display.flips }, clockNote: "virtual display \(spec), flips paced by poll's timeout")
+    }
+
+    /// The console, the DRM card's output, its hotplug monitor and its screen power, each on
+    /// `resources` (run's steps, in order).
+    static func kms(options: RunOptions, config: KioskConfig, resources: ResourceStack,
+                    logger: JournalLogger) throws -> RunOutput {
+        typealias Step = RunSession.Step
+        let console = resources.acquire(Step.console.rawValue, graphicsConsole(logger: logger)) { $0?.restore() }
+        let output = options.display(with: config.display)
+        let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
+            device: output.device, connector: output.connector, mode: output.mode,
+            bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+        display.log = { logger.warning($0) }
+        let sel = display.selection
+        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
+        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
+        var hotplug: HotplugWatcher?
+        do {
+            hotplug = try resources.acquire(Step.hotplug.rawValue, try HotplugWatcher(display: display)) { $0.close() }
+        } catch {
+            logger.warning("run: no hotplug monitor (\(error)); an unplugged, replugged or re-moded output is not followed")
+        }
+        let power = resources.acquire(Step.power.rawValue, ScreenPower.forDisplay(display, logger: logger)) { $0.restore() }
+        let note = "\(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")"
+        return RunOutput(presenter: display, events: [display] + (hotplug.map { [$0] } ?? []),
+                         panelSize: { (display.selection.mode.width, display.selection.mode.height) },
+                         refreshHz: sel.mode.refreshHz, rotation: rotation,
+                         power: power,
+                         vt: console.map { ConsoleSwitch(display: display, console: $0) },
+                         flips: { display.flipCount }, clockNote: note)
+    }
+
+    /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
+    /// ioctls failed (the kiosk still runs; the console just is not switched).
+    private static func graphicsConsole(logger: JournalLogger) -> VirtualTerminal? {
+        guard let console = VirtualTerminal(fd: STDIN_FILENO) else { return nil }
+        do {
+            try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
+            return console
+        } catch {
+            console.restore()
+            logger.warning("run: console left in text mode: \(error)")
+            return nil
+        }
     }
 }

@@ -5,7 +5,7 @@ import TouchInput
 import Glibc
 import LinuxSystem
 
-/// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor,
+/// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
 /// any step of setup and `close()` release exactly what was set up, in reverse order, through
 /// the stack. `close()` is safe twice.
@@ -57,7 +57,7 @@ final class RunSession {
             let output = try options.virtualDisplay.map { spec in
                 resources.acquire(Step.display.rawValue, RunOutput.virtual(
                     spec, rotation: options.rotation ?? .none, origin: clock(), now: clock)) { _ in }
-            } ?? RunSession.openKMS(options: options, config: config, resources: resources, logger: logger)
+            } ?? RunOutput.kms(options: options, config: config, resources: resources, logger: logger)
             self.output = output
             let rotation = output.rotation
 
@@ -111,48 +111,6 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
-    }
-
-    /// The console, the DRM card's output and its hotplug monitor, each on `resources`.
-    private static func openKMS(options: RunOptions, config: KioskConfig, resources: ResourceStack,
-                                logger: JournalLogger) throws -> RunOutput {
-        let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
-        let output = options.display(with: config.display)
-        let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
-            device: output.device, connector: output.connector, mode: output.mode,
-            bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
-        display.log = { logger.warning($0) }
-        let sel = display.selection
-        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
-        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
-        var hotplug: HotplugWatcher?
-        do {
-            hotplug = try resources.acquire(Step.hotplug.rawValue, try HotplugWatcher(display: display)) { $0.close() }
-        } catch {
-            logger.warning("run: no hotplug monitor (\(error)); an unplugged, replugged or re-moded output is not followed")
-        }
-        let power = resources.acquire(Step.power.rawValue, ScreenPower.forDisplay(display, logger: logger)) { $0.restore() }
-        let note = "\(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")"
-        return RunOutput(presenter: display, events: [display] + (hotplug.map { [$0] } ?? []),
-                         panelSize: { (display.selection.mode.width, display.selection.mode.height) },
-                         refreshHz: sel.mode.refreshHz, rotation: rotation,
-                         power: power,
-                         vt: console.map { ConsoleSwitch(display: display, console: $0) },
-                         flips: { display.flipCount }, clockNote: note)
-    }
-
-    /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
-    /// ioctls failed (the kiosk still runs; the console just is not switched).
-    private static func graphicsConsole(logger: JournalLogger) -> VirtualTerminal? {
-        guard let console = VirtualTerminal(fd: STDIN_FILENO) else { return nil }
-        do {
-            try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
-            return console
-        } catch {
-            console.restore()
-            logger.warning("run: console left in text mode: \(error)")
-            return nil
-        }
     }
 
     var flipCount: Int { output.flips() }

@@ -38,9 +38,9 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     private var nextVblank: Double
     /// When the queued frame is shown (nil: nothing queued).
     private var flipAt: Double?
-    /// Scanout buffers, painted in turn, with the frames since each was last painted.
+    /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
-    private var ages: [Int?]
+    private var ages: BufferAges
     private var back = 0
     /// Calls of `present`, successful flips, and vblanks missed on purpose.
     private(set) var presents = 0
@@ -49,19 +49,21 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     /// When the last flip event said its frame was shown.
     private(set) var lastShown: Double?
 
-    init(width: Int, height: Int, timing: Timing, origin: Double = 0, now: @escaping () -> Double) {
+    /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
+    init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
+         now: @escaping () -> Double) {
         frameSize = (width, height)
         self.timing = timing
         self.origin = origin
         self.now = now
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
-        buffers = (0..<2).map { _ in
+        buffers = (0..<max(1, count)).map { _ in
             let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, width * height * 4), alignment: 16)
             memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, width * height * 4))
             return memory
         }
-        ages = [nil, nil]
+        ages = BufferAges(count: max(1, count))
         nextVblank = vblank(0)
     }
 
@@ -75,14 +77,12 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
         guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
         let (width, height) = frameSize
-        let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4,
-                                 frameNumber: presents, age: ages[back])
-        ages[back] = nil  // unknown until the paint and the flip went through
-        _ = try paint(target)
+        let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4)
+        _ = try paint(ages.next(target, buffer: back))
+        ages.painted(buffer: back)
+        // Refused after the paint, as a flip is: the next frame goes into the same buffer.
         if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
         flips += 1
-        for i in ages.indices where i != back { ages[i] = ages[i].map { $0 + 1 } }
-        ages[back] = 1
         back = (back + 1) % buffers.count
         var shown = firstVblank(after: now())
         if timing.missedFlips.contains(flips) {
