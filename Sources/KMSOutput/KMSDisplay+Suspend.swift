@@ -11,7 +11,7 @@ extension KMSDisplay {
         queued.removeAll()
         suspendedBy.insert(reason)
         forgetRunningMode(because: .suspended)
-        flipState = flipState.after(.outputLost) ?? .nothingPosted
+        flipState = flipState.applying(.outputLost, otherwise: .nothingPosted, report: log)
         if reason == .vtReleased { try? card?.dropMaster() }
         return wasActive ? [.suspended] : []
     }

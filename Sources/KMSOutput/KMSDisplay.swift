@@ -76,6 +76,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public internal(set) var isPoweredOff = false
     /// The `mode:` asked for at start: a replugged connector gets it again when it offers it.
     public var modeRequest: ModeRequest?
+    /// Where the display says what it cannot act on (an impossible page-flip step); `run`
+    /// passes its warning log.
+    public var log: (String) -> Void = { _ in }
 
     /// Takes ownership of `card` (already master), picks the KMS interface for `api`, reads
     /// the CRTC's state (to restore, and to decide the first frame), creates `bufferCount`
@@ -142,17 +145,17 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         if call == .setCrtc {
             if flipOntoRunningMode(buffer: index, framebuffer: fb) { return }
             try interface.modeset(fb, on: route)
-            flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
+            flipState = flipState.applying(.crtcSet(buffer: index), report: log)
         }
         do throws(DisplayError) {
             try interface.flip(fb, on: route, kind: .next(damage: lastDamage.map(DamageClip.clips)), userData: sinkPointer)
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.
-            if error.code == EINVAL { flipState = flipState.after(.outputLost) ?? flipState }
+            if error.code == EINVAL { flipState = flipState.applying(.outputLost, report: log) }
             throw error
         }
-        flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
+        flipState = flipState.applying(.flipQueued(buffer: index), report: log)
     }
 
     /// The very first frame: flipped onto the CRTC as it runs when the plan says so and the
@@ -172,7 +175,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             return false
         }
         firstFrame = .flipOntoRunningMode
-        flipState = flipState.after(.firstFlipQueued(buffer: buffer)) ?? flipState
+        flipState = flipState.applying(.firstFlipQueued(buffer: buffer), report: log)
         return true
     }
 
@@ -214,8 +217,13 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             if sink.times.isEmpty { break }
             for (sec, usec) in sink.times {
                 flipCount += 1
-                guard let next = flipState.after(.flipCompleted) else { continue }
-                flipState = next
+                // An event with no flip pending (one that finished after a suspend gave up
+                // waiting for it) is stale: said, and not reported as a frame shown.
+                guard flipState.isFlipPending else {
+                    flipState = flipState.applying(.flipCompleted, report: log)
+                    continue
+                }
+                flipState = flipState.applying(.flipCompleted, report: log)
                 guard isActive else { continue }
                 let time = frameTime(sec: sec, usec: usec)
                 queued.append(.frameShown(time: time))

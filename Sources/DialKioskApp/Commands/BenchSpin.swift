@@ -25,6 +25,9 @@ struct BenchSpin {
     var warmSeconds: [Double] = []
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
+    /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
+    /// scanout buffers (each painted with its buffer age), in virtual time: only the paint and
+    /// the copy are timed.
     init(items menu: [MenuItem], panel: FrameSize, rotation: DisplayRotation, buffers count: Int,
          damageLimited: Bool = true) throws {
         buffers = max(1, count)
@@ -35,45 +38,44 @@ struct BenchSpin {
         let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
         painter.prepare(for: geometry)
         let copier = ScanoutCopy(rotation: rotation)
-        var scanout = (0..<max(1, count)).map { _ in PixelBuffer(width: panel.width, height: panel.height) }
-        var ages = BufferAges(count: scanout.count)
-        var time = 0.0
+        let clock = VirtualClock()
+        let display = VirtualDisplay(width: panel.width, height: panel.height, timing: .init(refresh: 1 / Self.refresh),
+                                     buffers: buffers) { clock.now }
         let frameBytes = panel.width * panel.height * 4
-        for spin in 0..<2 {
-            // The resting frame on screen first, then the fling; frames follow until the dial rests.
-            for e in DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: time + 0.1) {
-                _ = dial.handle(e)
-            }
-            time += 0.1
-            var spinFrames = 0
-            while spinFrames < 1 || dial.needsFrame, spinFrames < 600 {
-                dial.advance(to: time)
-                let index = ages.framesPainted % scanout.count
-                let pose = dial.pose
-                let t0 = monotonicNow()
-                var written = 0
-                scanout[index].withFrameTarget { t in
-                    var target = ages.next(t, buffer: index)
-                    if !damageLimited { target.age = nil }
-                    let damage = painter.paint(pose)
-                    _ = copier.copy(painter.frame, damage: damage, to: target)
-                    written = copier.lastCopiedPixels * 4
-                }
-                let elapsed = monotonicNow() - t0
-                ages.painted(buffer: index)
-                spinFrames += 1
-                time += Self.refresh
-                if spin == 1 {
-                    warmSeconds.append(elapsed)
-                    continue
-                }
+        var warm = false
+        var frames = 0, fullBytes = 0, bytes: [Int] = [], seconds: [Double] = [], warmSeconds: [Double] = []
+        let scene = Scene(dial: dial) { pose, target in
+            var target = target
+            if !damageLimited { target.age = nil }
+            let t0 = monotonicNow()
+            let damage = painter.paint(pose)
+            _ = copier.copy(painter.frame, damage: damage, to: target)
+            let elapsed = monotonicNow() - t0
+            if warm {
+                warmSeconds.append(elapsed)
+            } else {
                 seconds.append(elapsed)
-                bytes.append(written)
+                bytes.append(copier.lastCopiedPixels * 4)
                 fullBytes += frameBytes
                 frames += 1
             }
+            return nil
         }
+        for spin in 0..<2 {
+            warm = spin == 1
+            // The resting frame on screen first, then the fling; frames follow until the dial rests.
+            var fling = DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: clock.now + 0.1)
+                .makeIterator()
+            let input = try ScriptInput(now: { clock.now }) { fling.next() }
+            let loop = FrameLoop(presenter: display, sources: FrameLoop.sources(displays: [display], inputs: [input]),
+                                 scene: scene, now: { clock.now },
+                                 schedule: FrameSchedule(refreshPeriod: Self.refresh), log: { _ in })
+            try loop.start(at: clock.now)
+            _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: clock.now + 60))
+        }
+        (self.frames, self.fullBytes, self.bytes, self.seconds, self.warmSeconds) = (frames, fullBytes, bytes, seconds, warmSeconds)
     }
 
     var total: Int { bytes.reduce(0, +) }
 }
+

@@ -5,7 +5,7 @@ import TouchInput
 import Glibc
 import LinuxSystem
 
-/// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor,
+/// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
 /// any step of setup and `close()` release exactly what was set up, in reverse order, through
 /// the stack. `close()` is safe twice.
@@ -20,12 +20,15 @@ final class RunSession {
     /// The setup steps, in the order `init` takes them (teardown is the reverse): the names
     /// on the resource stack.
     enum Step: String, CaseIterable {
-        case signals, console, display, hotplug, input, service
+        case signals, console, display, hotplug
+        /// The backlight back to its saved brightness, the output on (when dimmed or blanked).
+        case power = "screen power"
+        case input, service
         case exitTimer = "exit timer"
     }
 
     private let resources: ResourceStack
-    private let display: KMSDisplay
+    private let output: RunOutput
     private let service: KioskService
     private let loop: FrameLoop
     private let fling: Double?
@@ -50,46 +53,31 @@ final class RunSession {
         do {
             // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
             let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
-            // `display.on_exit: keep` leaves the dial's last frame in the console's framebuffer:
-            // the console stays in graphics mode, or it would draw its text over it.
-            let keep = config.display.onExit == .keep
-            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) {
-                $0?.restore(keepingGraphics: keep)
-            }
-            let output = options.display(with: config.display)
-            let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
-                device: output.device, connector: output.connector, mode: output.mode,
-                bufferCount: options.buffers, api: options.kmsAPI)) { display in
-                    display.close()
-                    switch display.keptFrame {
-                    case .success(let device): logger.info("run: on exit the last frame stays (copied into \(device))")
-                    case .failure(let why): logger.warning("run: display.on_exit keep: \(why); the console comes back")
-                    case nil: break
-                    }
-                }
-            self.display = display
-            display.onExit = config.display.onExit
-            RunSession.reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
-            let sel = display.selection
-            let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
-            logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
+            // A virtual display has no console to switch, no card, no hotplug.
+            let output = try options.virtualDisplay.map { spec in
+                resources.acquire(Step.display.rawValue, RunOutput.virtual(
+                    spec, rotation: options.rotation ?? .none, origin: clock(), now: clock)) { _ in }
+            } ?? RunOutput.kms(options: options, config: config, resources: resources, logger: logger)
+            self.output = output
+            let rotation = output.rotation
 
-            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
                 // The mode's size now: a hotplug may have set a new one.
-                let logical = rotation.logicalSize(panelWidth: display.selection.mode.width, panelHeight: display.selection.mode.height)
+                let panel = output.panelSize()
+                let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+                return try RunSession.scene(config: config, resting: resting, width: logical.width, height: logical.height,
                                             rotation: rotation, painter: options.painter)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
-            let scene = try makeScene(config, nil)
-            let hotplug = resources.acquire(Step.hotplug.rawValue, try? HotplugWatcher(display: display)) { $0?.close() }
+            let scene = try makeScene(config, .index(nil))
             // Input after the display: touches map onto the mode's panel size turned by `rotation`.
-            let input = try resources.acquire(Step.input.rawValue, try options.input.makeSource(
-                panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
-                config: config.input, format: logger.format, logger: logger)) { $0.context.close() }
+            let panel = output.panelSize()
+            let input = try resources.acquire(Step.input.rawValue, try RunInput.open(
+                options: options, panelWidth: panel.width, panelHeight: panel.height, rotation: rotation,
+                config: config.input, origin: clock(), now: clock, logger: logger)) { $0.close() }
             // The service last: a control socket appears only once the display and input work.
             // STOPPING=1 and the `stopping` line go out before the picture is taken down.
             let service = try resources.acquire(Step.service.rawValue, try KioskService(
@@ -100,24 +88,22 @@ final class RunSession {
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
             // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
-            let period = sel.mode.refreshHz > 0 ? 1 / sel.mode.refreshHz : 1.0 / 60
+            let period = output.refreshHz > 0 ? 1 / output.refreshHz : 1.0 / 60
             var stats: FrameStats?
             if options.stats {
                 stats = FrameStats(refreshPeriod: period)
-                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : ""), render late \(options.renderLate.rawValue)")
+                logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
             }
-            let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
-            loop = FrameLoop(presenter: display,
-                             sources: FrameLoop.sources(signals: signals, timer: timer, displays: displays,
-                                                        inputs: [input], service: service),
-                             scene: scene, now: clock, service: service,
-                             vt: console.map { ConsoleSwitch(display: display, console: $0) },
-                             rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
+            loop = FrameLoop(presenter: output.presenter,
+                             sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
+                                                        inputs: [input.source], service: service),
+                             scene: scene, now: clock, service: service, vt: output.vt,
+                             rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
-                             power: ScreenPower.forDisplay(display, logger: logger),
-                             resize: { width, height, index in
+                             power: output.power,
+                             resize: { width, height, path in
                                  input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                                 return try makeScene(service.config, index)
+                                 return try makeScene(service.config, .path(path))
                              },
                              log: { logger.info($0) })
         } catch {
@@ -127,33 +113,7 @@ final class RunSession {
         fling = options.demoFling
     }
 
-    /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
-    /// ioctls failed (the kiosk still runs; the console just is not switched).
-    private static func graphicsConsole(logger: JournalLogger) -> VirtualTerminal? {
-        guard let console = VirtualTerminal(fd: STDIN_FILENO) else { return nil }
-        do {
-            try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
-            return console
-        } catch {
-            console.restore()
-            logger.warning("run: console left in text mode: \(error)")
-            return nil
-        }
-    }
-
-    var flipCount: Int { display.flipCount }
-
-    /// Logs how the first frame reached the screen and when (issue 21's figure): "run: first
-    /// frame: flip onto the running mode; on the glass 0.412 s after process start", once, at
-    /// its flip event (the clock of `processStart`, CLOCK_MONOTONIC); the same as a `stats:`
-    /// line with --stats.
-    private static func reportFirstFrame(of display: KMSDisplay, processStart: Double?, stats: Bool, logger: JournalLogger) {
-        display.onFirstFrame = { way, time in
-            let when = processStart.map { "; on the glass \(fixed(time - $0, 3)) s after process start" } ?? ""
-            logger.info("run: \(way)\(when)")
-            if stats { logger.info("stats: \(way)\(when)") }
-        }
-    }
+    var flipCount: Int { output.flips() }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
@@ -161,8 +121,25 @@ final class RunSession {
     /// buffer once and never reading it (it may be write-combined).
     static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
                       rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
+        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation, painter: choice)
+    }
+
+    /// Where a new scene's dial rests: a top item's index (a reload keeps the top item by id)
+    /// or a slot's path (a new mode keeps the slot, inside a ring too); nil: the default item.
+    enum Resting {
+        case index(Int?)
+        case path(MenuPath?)
+    }
+
+    /// `scene(config:restingOn:...)` resting on `resting`.
+    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int,
+                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
         let setup = DialSetup(config: config, width: width, height: height)
-        let dial = setup.makeDial(restingOn: index)
+        let dial: MenuDial
+        switch resting {
+        case .index(let index): dial = setup.makeDial(restingOn: index)
+        case .path(let path): dial = setup.makeDial(at: path)
+        }
         switch choice {
         case .dial:
             let painter = try setup.makePainter()
@@ -190,8 +167,6 @@ final class RunSession {
 
     /// Releases everything set up, in reverse order (see the type's note); safe twice.
     func close() {
-        // The backlight back to its saved brightness (a no-op when not dimmed; safe twice).
-        loop.power?.restore()
         resources.releaseAll()
         // The last log lines get a moment, never more (systemd's stop timeout is running).
         logger.queue?.drain(within: 0.5)
