@@ -37,6 +37,7 @@ let package = Package(
         system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        system("CMosquitto", "libmosquitto", "libmosquitto-dev"),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -50,10 +51,12 @@ let package = Package(
             name: "InputRecording",
             dependencies: ["DialCore", "LinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
+        // MQTT (issue 22): libmosquitto driven by the frame loop's poll; the core knows nothing of it.
+        .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux",
+                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -69,6 +72,7 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "DialKioskApp", "DialCore", "LinuxSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

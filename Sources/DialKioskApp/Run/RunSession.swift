@@ -95,7 +95,8 @@ final class RunSession {
             let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
             loop = FrameLoop(presenter: display,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: displays,
-                                                        inputs: [input], service: service),
+                                                        inputs: [input], service: service)
+                                 + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
                              scene: scene, now: clock, service: service,
                              vt: console.map { ConsoleSwitch(display: display, console: $0) },
                              rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
@@ -111,6 +112,9 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
+        service.mqtt?.loopFigures = { [weak loop, weak display] in
+            (display?.flipCount ?? 0, loop?.stats?.latencySummary)
+        }
     }
 
     /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
