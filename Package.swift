@@ -71,8 +71,8 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem"], exclude: ["Fixtures"]),
-        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "DialKioskApp", "DialCore", "LinuxSystem"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
+        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
     ],
     swiftLanguageModes: [.v6]
 )
