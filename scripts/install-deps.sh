@@ -19,6 +19,9 @@ packages=(
   # the Debian packages (scripts/package.sh): a Debian 13 root, the .deb tools, the arm64 strip,
   # and qemu user mode for the arm64 checks (packaging/check-arm64.sh)
   debootstrap dpkg-dev lintian binutils-aarch64-linux-gnu qemu-user-static
+  # MQTT (issue 22): libmosquitto's headers; the broker, mosquitto_passwd and the CLI clients for
+  # the real-broker tests; openssl makes their TLS certificate
+  libmosquitto-dev mosquitto mosquitto-clients openssl
 )
 
 missing=()
