@@ -65,6 +65,26 @@ public struct MQTTSettings: Sendable, Equatable {
     }
 }
 
+import Glibc
+import LinuxSystem
+
+extension MQTTSettings {
+    /// The files this section names that cannot be read now (by this user), in words.
+    public var fileProblems: [String] {
+        var files: [(String, String)] = []
+        if case .file(let path) = password { files.append(("mqtt.password_file", path)) }
+        if let tls {
+            files.append(("mqtt.tls.ca_file", tls.caFile))
+            if let cert = tls.certFile { files.append(("mqtt.tls.cert_file", cert)) }
+            if let key = tls.keyFile { files.append(("mqtt.tls.key_file", key)) }
+        }
+        return files.compactMap { key, path in
+            if let failure = RegularFile.check(path) { return "\(key): \(path) \(failure.missing ? "does not exist" : failure.reason)" }
+            return access(path, R_OK) == 0 ? nil : "\(key): \(path) is not readable by this user (\(Errno.current))"
+        }
+    }
+}
+
 extension ConfigParser {
     static let mqttKeys = ["host", "port", "tls", "username", "password", "password_file", "credential", "client_id",
                            "base_topic", "keepalive_seconds", "discovery_prefix"]
