@@ -206,14 +206,26 @@ public struct FrameSchedule: Sendable, Equatable {
     /// `deadlines` (the other sources' wake-ups), rounded up so poll never wakes early; 0 when
     /// one is due; -1 (until an event) when there is none.
     public func pollTimeout(now: Double, deadlines: [Double]) -> Int32 {
+        FrameSchedule.timeoutMS(until: deadline(now: now, deadlines: deadlines), now: now)
+    }
+
+    /// The earliest of this schedule's time and `deadlines` at `now` (`now` when a frame is due);
+    /// nil when there is none: the loop waits for an event.
+    public func deadline(now: Double, deadlines: [Double]) -> Double? {
         var times = deadlines
         switch decision(at: now) {
-        case .present: return 0
+        case .present: return now
         case .wait(let until): times.append(until)
         case .sleep: break
         }
-        guard let due = times.min() else { return -1 }
-        let ms = ((due - now) * 1000).rounded(.up)
+        return times.min()
+    }
+
+    /// poll()'s timeout in milliseconds from `now` until `deadline`, rounded up so poll never
+    /// wakes early; 0 when it is due; -1 (until an event) for none.
+    public static func timeoutMS(until deadline: Double?, now: Double) -> Int32 {
+        guard let deadline else { return -1 }
+        let ms = ((deadline - now) * 1000).rounded(.up)
         guard ms > 0 else { return 0 }
         return Int32(min(ms, Double(Int32.max)))
     }

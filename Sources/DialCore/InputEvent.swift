@@ -44,3 +44,13 @@ public enum InputEvent: Sendable, Equatable {
     case touch(TouchEvent)
     case command(StepCommand, time: Double)
 }
+
+extension InputEvent {
+    /// When the event happened (seconds).
+    public var time: Double {
+        switch self {
+        case .touch(let e): return e.time
+        case .command(_, let t): return t
+        }
+    }
+}

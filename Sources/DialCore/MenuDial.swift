@@ -3,7 +3,7 @@
 /// the same way) plus the ways between rings. A menu without nesting behaves exactly as its
 /// `Dial` would: same events, same poses.
 ///
-/// A ring change is `MenuRingChange`'s fold-then-fly carried out with the dial's own show/hide
+/// A ring change is `RingChange`'s fold-then-fly carried out with the dial's own show/hide
 /// animation: the ring's dial folds into the hub, then a new dial for the next ring (at rest on
 /// its slot) flies out. While a ring folds, touches and turning commands are dropped (there is
 /// nothing to turn); the ways between rings still work and retarget the change.

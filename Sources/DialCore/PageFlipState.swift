@@ -87,3 +87,16 @@ public enum PageFlipState: Sendable, Equatable {
         }
     }
 }
+
+extension PageFlipState {
+    /// `after(step)` for a caller that cannot refuse what already happened: an impossible step
+    /// (a flip event with none pending, a flip queued over a pending one) is said through
+    /// `report` instead of being ignored, and the state becomes `fallback` (nil: unchanged).
+    public func applying(_ step: Step, otherwise fallback: PageFlipState? = nil,
+                         report: (String) -> Void) -> PageFlipState {
+        if let next = after(step) { return next }
+        let now = fallback ?? self
+        report("display: page flip state \(self) cannot take \(step); now \(now)")
+        return now
+    }
+}

@@ -238,7 +238,7 @@ struct EventsListParser {
 extension EvdevEvent {
     /// An event from a row's numbers, inside what the kernel's `struct input_event` can hold
     /// (16-bit type and code, 32-bit value, microseconds below a second) and what a replay can
-    /// time (seconds up to `FrameClockSimulation.maximumSeconds`).
+    /// time (seconds up to `VirtualTime.maximumSeconds`).
     init(checking n: [Int], line: Int, path: String) throws {
         func check(_ value: Int, _ name: String, _ range: ClosedRange<Int>) throws {
             guard range.contains(value) else {
@@ -246,7 +246,7 @@ extension EvdevEvent {
                                           problem: "\(name) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
             }
         }
-        try check(n[0], "sec", 0...Int(FrameClockSimulation.maximumSeconds))
+        try check(n[0], "sec", 0...Int(VirtualTime.maximumSeconds))
         try check(n[1], "usec", 0...999_999)
         try check(n[2], "type", 0...0xFFFF)
         try check(n[3], "code", 0...0xFFFF)

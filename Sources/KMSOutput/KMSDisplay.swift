@@ -57,6 +57,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     var dpmsProperty: UInt32?
     /// The `mode:` asked for at start: a replugged connector gets it again when it offers it.
     public var modeRequest: ModeRequest?
+    /// Where the display says what it cannot act on (an impossible page-flip step); `run`
+    /// passes its warning log.
+    public var log: (String) -> Void = { _ in }
 
     /// Takes ownership of `card` (already master), picks the KMS API for `api`, creates
     /// `bufferCount` buffers of the mode's size.
@@ -103,17 +106,17 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
             try setCrtc(card: card, framebuffer: fb)
-            flipState = flipState.after(.crtcSet(buffer: index)) ?? flipState
+            flipState = flipState.applying(.crtcSet(buffer: index), report: log)
         }
         do throws(DisplayError) {
             try queueFlip(card: card, framebuffer: fb, damage: lastDamage.map(DamageClip.clips))
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.
-            if error.code == EINVAL { flipState = flipState.after(.outputLost) ?? flipState }
+            if error.code == EINVAL { flipState = flipState.applying(.outputLost, report: log) }
             throw error
         }
-        flipState = flipState.after(.flipQueued(buffer: index)) ?? flipState
+        flipState = flipState.applying(.flipQueued(buffer: index), report: log)
     }
 
     /// drmModeGetCrtc once (the state to restore), then drmModeSetCrtc with our connector and mode.
@@ -172,8 +175,13 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             if sink.times.isEmpty { break }
             for (sec, usec) in sink.times {
                 flipCount += 1
-                guard let next = flipState.after(.flipCompleted) else { continue }
-                flipState = next
+                // An event with no flip pending (one that finished after a suspend gave up
+                // waiting for it) is stale: said, and not reported as a frame shown.
+                guard flipState.isFlipPending else {
+                    flipState = flipState.applying(.flipCompleted, report: log)
+                    continue
+                }
+                flipState = flipState.applying(.flipCompleted, report: log)
                 if isActive { queued.append(.frameShown(time: frameTime(sec: sec, usec: usec))) }
             }
             sink.times.removeAll()
@@ -206,7 +214,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         waitForPendingFlip()
         queued.removeAll()
         suspendedBy.insert(reason)
-        flipState = flipState.after(.outputLost) ?? .nothingPosted
+        flipState = flipState.applying(.outputLost, otherwise: .nothingPosted, report: log)
         if reason == .vtReleased { try? card?.dropMaster() }
         return wasActive ? [.suspended] : []
     }

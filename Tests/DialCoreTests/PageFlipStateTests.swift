@@ -82,4 +82,18 @@ import Testing
         #expect(PageFlipState.ready(front: 0).writableBuffer(count: 1) == nil)
         #expect(PageFlipState.nothingPosted.writableBuffer(count: 0) == nil)
     }
+
+    /// Issue 19, item 6: KMSDisplay took an impossible step with `?? flipState` and went on
+    /// silently; `applying` says what happened and where the state went.
+    @Test func anImpossibleStepIsReportedNotIgnored() {
+        var said: [String] = []
+        let idle = PageFlipState.ready(front: 1)
+        #expect(idle.applying(.flipCompleted) { said.append($0) } == idle)
+        #expect(said == ["display: page flip state ready(front: 1) cannot take flipCompleted; now ready(front: 1)"])
+        let pending = PageFlipState.waitingForFlip(front: 0, pending: 1)
+        #expect(pending.applying(.flipQueued(buffer: 0), otherwise: .nothingPosted) { said.append($0) } == .nothingPosted)
+        #expect(said.count == 2)
+        #expect(pending.applying(.flipCompleted) { said.append($0) } == .ready(front: 1))
+        #expect(said.count == 2, "a possible step says nothing")
+    }
 }

@@ -14,6 +14,7 @@ private final class MovingDial: DialDriving {
     func advance(to time: Double) -> [DialEvent] { [] }
     var needsFrame: Bool { moving }
     var selectedIndex: Int? { 0 }
+    var selectedPath: MenuPath? { nil }
     func returnToTop(at time: Double) -> [DialEvent] { [] }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func setShown(_ shown: Bool, at time: Double) {}

@@ -22,6 +22,7 @@ private final class ScriptedDial: DialDriving {
     }
     var needsFrame: Bool { now < restAt }
     var selectedIndex: Int? { 3 }
+    var selectedPath: MenuPath? { nil }
     func returnToTop(at time: Double) -> [DialEvent] { [] }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
     func setShown(_ shown: Bool, at time: Double) {}

@@ -25,7 +25,7 @@ private final class KioskLoop {
     /// `power` and `resize` are the loop's (built with this rig's log and service).
     init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
          power: ((LogBox) -> ScreenPower)? = nil,
-         resize: ((KioskService, Int, Int, Int?) throws -> Scene)? = nil) throws {
+         resize: ((KioskService, Int, Int, MenuPath?) throws -> Scene)? = nil) throws {
         notify = DatagramReceiver(path: dir.path + "/notify")
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
@@ -199,6 +199,24 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.display.presents == presents + 1, "one repaint, no restart")
         #expect(k.stdout().contains("\"event\": \"reloaded\", \"items\": 3"))
         #expect(k.notifications().contains("READY=1"))
+    }
+
+    /// Issue 19, item 6: a reload that changed `input:` was applied silently although the seat
+    /// is opened once; now it says at warning level that it takes effect at the next start.
+    @Test func reloadOfChangedInputSettingsWarnsThatTheyNeedARestart() throws {
+        let k = try KioskLoop(config: threeItems)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        writeFile(k.configPath, threeItems + "input:\n  seat: seat1\n  calibration: \"0 -1 1 1 0 0\"\n")
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.logLines.contains("<4>reload: input settings (seat, calibration) take effect at the next start"), "\(k.logLines)")
+        // A reload that leaves them alone says nothing about them.
+        writeFile(k.configPath, itemsOnly + "behaviour:\n  default_item: c\n"
+                  + "input:\n  seat: seat1\n  calibration: \"0 -1 1 1 0 0\"\n")
+        k.signal(.hangUp)
+        try k.step()
+        #expect(k.logLines.filter { $0.contains("input settings") }.count == 1, "\(k.logLines)")
     }
 
     @Test func reloadOfABrokenFileKeepsTheRunningMenuAndLogsTheLine() throws {
@@ -637,13 +655,25 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.logLines.filter { $0.contains("no backlight belongs to Virtual-1; painting the dim frame instead") }.count == 1)
     }
 
-    @Test func aNewModeRebuildsTheSceneOnTheSelectedItem() throws {
-        var asked: [(Int, Int, Int?)] = []
-        let k = try KioskLoop(config: itemsOnly, resize: { service, width, height, index in
-            asked.append((width, height, index))
-            return try RunSession.scene(config: service.config, restingOn: index, width: width, height: height,
+    private func resizing(_ config: String) throws -> (KioskLoop, () -> [(Int, Int, MenuPath?)]) {
+        var asked: [(Int, Int, MenuPath?)] = []
+        let k = try KioskLoop(config: config, resize: { service, width, height, path in
+            asked.append((width, height, path))
+            return try RunSession.scene(config: service.config, resting: .path(path), width: width, height: height,
                                         rotation: .none, painter: .flat)
         })
+        return (k, { asked })
+    }
+
+    private func newMode(_ k: KioskLoop) throws {
+        k.display.report(.suspended)
+        k.display.report(.resized(width: 320, height: 240))
+        k.display.report(.resumed)
+        try k.step()
+    }
+
+    @Test func aNewModeRebuildsTheSceneOnTheSelectedItem() throws {
+        let (k, asked) = try resizing(itemsOnly)
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
         _ = k.dial.select(index: 2, at: k.clock)
@@ -651,14 +681,29 @@ private final class FakeBacklight: BacklightDimming {
         try k.flipUntilIdle()
         let before = k.dial
         let presents = k.display.presents
-        k.display.report(.suspended)
-        k.display.report(.resized(width: 320, height: 240))
-        k.display.report(.resumed)
-        try k.step()
-        #expect(asked.count == 1 && asked[0].0 == 320 && asked[0].1 == 240 && asked[0].2 == 2)
+        let path = k.menuDial.selectedPath
+        try newMode(k)
+        #expect(asked().count == 1 && asked()[0].0 == 320 && asked()[0].1 == 240 && asked()[0].2 == path)
         #expect(k.dial !== before)
         #expect(k.dial.selectedIndex == 2)
         #expect(k.dial.geometry.center.x == 160, "laid out for 320 x 240")
         #expect(k.display.presents == presents + 1)
+    }
+
+    /// Issue 18, item 3: inside a ring, the ring's slot index was read as a top-ring index, so
+    /// `drinks/water` (slot 2 of drinks) came back on the third top item after a new mode.
+    @Test func aNewModeInsideARingKeepsThePath() throws {
+        let nested = readFile(repositoryRoot + "/tests/vm/cases/files/menu-nested.yaml")!
+        let (k, _) = try resizing(nested)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        _ = k.menuDial.select(path: ["drinks", "water"], at: k.clock)
+        try k.loop.frameIfDue(at: k.clock)
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["drinks", "water"])
+        try newMode(k)
+        try k.flipUntilIdle()
+        #expect(k.menuDial.selectedPath == ["drinks", "water"])
+        #expect(k.menuDial.ring == ["drinks"])
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import DialRender
 import Foundation
+import Glibc
 import TouchInput
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
@@ -58,6 +59,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Print the resident memory to standard error at start, every N frames and at the end.", valueName: "n"))
     var memoryEvery: Int?
 
+    @Flag(help: "Print frame statistics and input-to-flip latency on the virtual clock to standard error, as `run --stats` does.")
+    var stats = false
+
     @Flag(help: "Do not print the dial's events (for soak runs).")
     var quiet = false
 
@@ -79,7 +83,7 @@ struct SimulateCommand: ParsableCommand {
         if let items, !(1...ConfigLimits.items).contains(items) {
             throw ValidationError("--items must be between 1 and \(ConfigLimits.items), got \(items)")
         }
-        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= FrameClockSimulation.maximumSeconds else {
+        guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= VirtualTime.maximumSeconds else {
             throw ValidationError("--max-seconds must be a positive number of at most 1e9, got \(maxSeconds)")
         }
     }
@@ -90,77 +94,115 @@ struct SimulateCommand: ParsableCommand {
             if let items { config.items = DemoMenu.numbered(items) }
             let setup = DialSetup(config: config, width: size.width, height: size.height)
             let menu = setup.menu
-            let geometry = setup.geometry
-            let dial = setup.makeDial()
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
             let painter = paint ? try setup.makePainter() : nil
-            var simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
-                                                  maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
             var memory = LineWriter(fd: 2)
-            func onEvent(_ event: DialEvent, frames: Int) throws {
-                if !quiet { try out.write(EventLine.dialEvent(event, menu: menu, frames: frames).text) }
+            var errors = LineWriter(fd: 2)
+            let clock = VirtualClock()
+            let display = VirtualDisplay(width: size.width, height: size.height,
+                                         timing: .init(refresh: refresh, jitter: jitter / 1000, seed: seed)) { clock.now }
+            var frames = { 0 }
+            let dial = ReportingDial(setup.makeDial()) { events in
+                guard !quiet else { return }
+                for e in events { try out.write(EventLine.dialEvent(e, menu: menu, frames: frames()).text) }
             }
-            func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
+            let scene = Scene(dial: dial) { pose, _ in
+                if let failure = dial.failure { throw failure }
+                let frame = display.flips + 1
                 try recorder?.write(pose)
                 painter?.paint(pose)
                 if let every = memoryEvery, frame % every == 0 {
                     try memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
                     try memory.flush()
                 }
+                return nil
             }
-            if let frames = generateFrames {
-                simulation.maxFrames = frames
-                simulation.maxSeconds = .infinity
-                if memoryEvery != nil { try memory.write("memory: start rss_kb=\(residentKilobytes())") }
-                let summary = try simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
-                                                 onEvent: onEvent, onFrame: onFrame)
-                if memoryEvery != nil { try memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
-            } else {
-                let input = try touchSource()
-                // A file is read twice: a malformed line is reported before any output. A pipe
-                // is run as it arrives: its events go out as they happen, up to a bad line.
-                if input.rereadable {
-                    let check = try input.start()
-                    while try check() != nil {}
-                }
-                let next = try input.start()
-                let summary = try simulation.run(dial, next: {
-                    if !input.rereadable { try out.flush() }
-                    return try next().map { .touch($0) }
-                }, onEvent: onEvent, onFrame: onFrame)
-                try reportUnfinished(summary, source: input.source, out: &out)
+            let source = try touchSource()
+            let input = try ScriptInput(now: { clock.now }, next: try samples(source, setup: setup) {
+                if let failure = dial.failure { throw failure }
+                if source?.rereadable == false { try out.flush() }
+            })
+            var sources = FrameLoop.sources(displays: [display], inputs: [input])
+            if let limit = generateFrames { sources.append(FrameLimit(display: display, frames: limit)) }
+            let loop = FrameLoop(presenter: display, sources: sources, scene: scene, now: { clock.now },
+                                 stats: stats ? FrameStats(refreshPeriod: display.refreshPeriod) : nil,
+                                 schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
+                                 log: { try? errors.write($0) })
+            frames = { loop.schedule.framesQueued }
+            if memoryEvery != nil, generateFrames != nil { try memory.write("memory: start rss_kb=\(residentKilobytes())") }
+            let horizon = generateFrames == nil ? min(maxSeconds, VirtualTime.maximumSeconds) : VirtualTime.maximumSeconds
+            let ending = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: horizon))
+            if let failure = dial.failure { throw failure }
+            if memoryEvery != nil, generateFrames != nil {
+                try memory.write("memory: end frames=\(display.flips) rss_kb=\(residentKilobytes())")
+            }
+            if let source, generateFrames == nil {
+                try reportUnfinished(ending: ending, input: input, time: clock.now, frames: display.flips,
+                                     source: source.source, out: &out)
             }
             try out.flush()
             try memory.flush()
+            try errors.flush()
         }
     }
 
-    /// The touch samples: a `libinput record` file, a script file, or standard input.
-    private func touchSource() throws -> TouchSource {
+    /// The samples to run: the generated gesture load, or the touch source's (a file is read
+    /// twice: a malformed line is reported before any output; a pipe is run as it arrives, its
+    /// events going out as they happen, up to a bad line). `beforeRead` runs before each read.
+    private func samples(_ source: TouchSource?, setup: DialSetup,
+                         beforeRead: @escaping () throws -> Void) throws -> () throws -> InputEvent? {
+        guard let source else {
+            var load = GestureLoad(seed: seed, geometry: setup.geometry)
+            return { load.next() }
+        }
+        let next = try source.checkedPass()
+        return {
+            try beforeRead()
+            return try next().map { .touch($0) }
+        }
+    }
+
+    /// The touch samples: a `libinput record` file, a script file, or standard input (nil:
+    /// the generated load).
+    private func touchSource() throws -> TouchSource? {
+        if generateFrames != nil { return nil }
         if let path = libinputRecord { return try .record(path, width: size.width, height: size.height) }
         guard let path = script, path != "-" else { return .standardInput() }
         return try .script(path)
     }
 
     /// A run that did not end at rest says so: a final `unfinished` event and a line on stderr.
-    private func reportUnfinished(_ summary: FrameClockSimulation.Summary, source: String, out: inout LineWriter) throws {
+    /// A finger still down when the script ended is one, at any depth of the menu.
+    private func reportUnfinished(ending: FrameLoop.Ending, input: ScriptInput, time: Double, frames: Int,
+                                  source: String, out: inout LineWriter) throws {
         let reason: String, why: String
-        switch summary.end {
-        case .maxSeconds:
+        if ending == .timerExpired {
             let limit = maxSeconds.rounded() == maxSeconds ? "\(Int(maxSeconds))" : "\(maxSeconds)"
             (reason, why) = ("max-seconds", "stopped at --max-seconds \(limit) with the ring moving or samples left")
-        case .finished where !summary.endedAtRest:
+        } else if !input.fingersDown.isEmpty {
             (reason, why) = ("finger-down", "the input ended with a finger down (no up or cancel), holding the ring")
-        default:
+        } else {
             return
         }
         if !quiet {
-            try out.write(EventLine([("t", .number(summary.endTime)), ("event", .string("unfinished")),
-                                 ("reason", .string(reason)), ("frames", .int(summary.frames))]).text)
+            try out.write(EventLine([("t", .number(time)), ("event", .string("unfinished")),
+                                 ("reason", .string(reason)), ("frames", .int(frames))]).text)
         }
         try out.flush()
         let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
         JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: \(source): \(why)".oneLine()))
+    }
+}
+
+/// A soak run's end (`simulate --generate-frames`): the run stops once the display showed this
+/// many frames, as `--exit-after` stops `run`.
+struct FrameLimit: PollSource {
+    let display: VirtualDisplay
+    let frames: Int
+    var pollDescriptors: [pollfd] { [] }
+    func wakeUp(now: Double) -> Double? { display.presents >= frames ? now : nil }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        display.presents >= frames ? [.timerExpired] : []
     }
 }

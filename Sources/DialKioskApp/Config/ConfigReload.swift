@@ -14,6 +14,9 @@ enum ConfigReload {
         /// A new card, connector, mode or rotation needs the output set up again (a modeset);
         /// everything else is applied between two frames.
         var needsOutputRestart: Bool { contains(.display) }
+        /// Another seat or touch calibration needs the input opened again; `run` opens the seat
+        /// once, so it takes effect at the next start.
+        var needsInputRestart: Bool { contains(.input) }
     }
 
     enum Outcome: Equatable {

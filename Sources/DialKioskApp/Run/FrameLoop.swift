@@ -10,6 +10,8 @@ protocol DialDriving: AnyObject {
     var pose: DialPose { get }
     /// The item at 12 o'clock (kept across a reload by its id).
     var selectedIndex: Int? { get }
+    /// The slot at 12 o'clock by its path through the rings (nil: none).
+    var selectedPath: MenuPath? { get }
     /// To the top ring and its default item (`behaviour.return_after_seconds`).
     func returnToTop(at time: Double) -> [DialEvent]
     /// Slot `path` to the top, changing rings as needed (`select <path>`); nil: no such slot.
@@ -46,7 +48,11 @@ final class FrameLoop {
     /// Why `run()` returned.
     enum Ending: Equatable {
         case signal
+        /// `--exit-after` ran out, a virtual run reached its horizon or frame limit.
         case timerExpired
+        /// Nothing could wake the loop any more (a virtual clock with no deadline left: the
+        /// script is over and the ring rests).
+        case quiet
     }
 
     let presenter: FramePresenter
@@ -71,8 +77,8 @@ final class FrameLoop {
     /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
     let power: ScreenPower?
     /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
-    /// resting on an item index.
-    let resize: ((Int, Int, Int?) throws -> Scene)?
+    /// resting on the selected slot's path (inside a ring: in that ring).
+    let resize: ((Int, Int, MenuPath?) throws -> Scene)?
     /// `--render-late on`: when the next frame starts after a flip event (nil: at once).
     private(set) var renderLate: RenderLateSchedule?
     /// Which frame first shows which input sample (`--stats`' latency).
@@ -81,7 +87,7 @@ final class FrameLoop {
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
          stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
-         power: ScreenPower? = nil, resize: ((Int, Int, Int?) throws -> Scene)? = nil,
+         power: ScreenPower? = nil, resize: ((Int, Int, MenuPath?) throws -> Scene)? = nil,
          log: @escaping (String) -> Void = { print($0) }) {
         self.presenter = presenter
         self.sources = sources
@@ -125,37 +131,51 @@ final class FrameLoop {
         try frameIfDue(at: now())
     }
 
-    /// Polls until a signal or the exit timer ends the run.
-    func run() throws -> Ending {
+    /// Turns until a signal, the exit timer or the waiter ends the run: `PollWaiter` sleeps in
+    /// poll(2) until the next deadline, `VirtualWaiter` jumps a virtual clock to it.
+    func run(waiter: LoopWaiter = PollWaiter()) throws -> Ending {
         while true {
-            if let ending = try step(timeoutMS: pollTimeout(now: now())) {
+            let requested = sources.map(\.pollDescriptors)
+            var fds = Array(requested.joined())
+            let start = now()
+            let ending = try waiter.wait(&fds, until: deadline(now: start), now: start)
+            if let ending = try ending ?? serve(fds, requested) {
                 if let line = stats?.sinceStart { log(line) }
                 return ending
             }
         }
     }
 
-    /// How long poll() may sleep at `now`: the schedule's retry or overdue flip, and the
-    /// sources' wake-ups (the watchdog ping, a behaviour timer, a command's deadline, control
-    /// lines left from an earlier turn); -1 (until an event) when there is none.
+    /// The latest time the loop may wait until at `now`: the schedule's retry or overdue flip,
+    /// and the sources' wake-ups (the next virtual vblank or script sample, the watchdog ping,
+    /// a behaviour timer, a command's deadline, control lines left from an earlier turn); nil
+    /// (until an event) when there is none.
+    func deadline(now: Double) -> Double? {
+        schedule.deadline(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) })
+    }
+
+    /// `deadline` as poll()'s timeout in milliseconds (-1: none).
     func pollTimeout(now: Double) -> Int32 {
-        schedule.pollTimeout(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) })
+        FrameSchedule.timeoutMS(until: deadline(now: now), now: now)
     }
 
     /// `pollTimeout` at the loop's clock.
     func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
 
-    /// One poll() and every source's news in order, then a retry or an overdue frame when the
-    /// schedule says so. `timeoutMS` -1 waits forever; `run` passes `pollTimeout`, tests pass 0.
+    /// One poll() of at most `timeoutMS` (-1: forever; tests pass 0) and every source's news in
+    /// order, then a retry or an overdue frame when the schedule says so.
     func step(timeoutMS: Int32) throws -> Ending? {
         let requested = sources.map(\.pollDescriptors)
         var fds = Array(requested.joined())
-        if case .failure(let failure) = LinuxSystem.pollDescriptors(&fds, timeoutMS: timeoutMS) {
-            throw CommandFailure("poll failed: \(failure)", status: .osError)
-        }
+        try PollWaiter.poll(&fds, timeoutMS: timeoutMS)
+        return try serve(fds, requested)
+    }
+
+    /// One turn after the wait: every source is served, also when nothing is ready (control
+    /// lines left from earlier turns, the service's housekeeping and virtual sources whose time
+    /// came have their turn), at one reading of the clock.
+    private func serve(_ fds: [pollfd], _ requested: [[pollfd]]) throws -> Ending? {
         let time = now()
-        // Every source is served, also when nothing is ready (poll returned 0): control lines
-        // left from earlier turns and the service's housekeeping have their turn.
         var polled = fds[...]
         for (source, mine) in zip(sources, requested) {
             let events = try source.serve(Array(polled.prefix(mine.count)), now: time)
@@ -231,7 +251,7 @@ final class FrameLoop {
             log("display: suspended")
         case .resized(let width, let height):
             log("display: new mode \(width)x\(height)")
-            if let resize { replaceScene(try resize(width, height, dial.selectedIndex)) }
+            if let resize { replaceScene(try resize(width, height, dial.selectedPath)) }
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()

@@ -37,25 +37,41 @@ func isReadable(_ polled: [pollfd]) -> Bool {
     polled.contains { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
 }
 
-/// A display's events (page flips, hotplug): KMSDisplay, HotplugWatcher, a test's pipe.
+/// A source whose news comes at known times on the loop's clock instead of through a
+/// descriptor (the virtual display's vblanks, a script's samples): the loop waits until then,
+/// and drains it every turn.
+protocol TimedEventSource: AnyObject {
+    /// When the next event is due (nil: none is expected).
+    func nextEventTime(now: Double) -> Double?
+}
+
+/// A display's events (page flips, hotplug): KMSDisplay, HotplugWatcher, the virtual display,
+/// a test's pipe.
 struct DisplayEvents: PollSource {
     let source: DisplayEventSource
-    var pollDescriptors: [pollfd] { [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0)] }
+    var pollDescriptors: [pollfd] { descriptors(source.pollDescriptor) }
+    func wakeUp(now: Double) -> Double? { (source as? TimedEventSource)?.nextEventTime(now: now) }
     func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
-        guard isReadable(polled) else { return [] }
+        guard isReadable(polled) || source is TimedEventSource else { return [] }
         return try source.drainDisplayEvents().map(LoopEvent.display)
     }
 }
 
-/// Touches and commands from libinput (or a test's pipe).
+/// Touches and commands from libinput, a script, or a test's pipe.
 struct InputEvents: PollSource {
     let source: InputSource
-    var pollDescriptors: [pollfd] { [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0)] }
+    var pollDescriptors: [pollfd] { descriptors(source.pollDescriptor) }
+    func wakeUp(now: Double) -> Double? { (source as? TimedEventSource)?.nextEventTime(now: now) }
     func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
-        guard isReadable(polled) else { return [] }
+        guard isReadable(polled) || source is TimedEventSource else { return [] }
         let events = try source.drain()
         return events.isEmpty ? [] : [.input(events)]
     }
+}
+
+/// `fd` polled for reading; none for a source without a descriptor (-1).
+private func descriptors(_ fd: Int32) -> [pollfd] {
+    fd < 0 ? [] : [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
 }
 
 extension SignalWatcher: PollSource {

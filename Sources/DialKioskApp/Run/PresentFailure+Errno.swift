@@ -3,8 +3,8 @@ import KMSOutput
 
 extension PresentFailure {
     /// The failure class of an error thrown by a presenter: KMSOutput classifies its own
-    /// errors; anything else is `.other`.
+    /// errors, the virtual display says what it refused as; anything else is `.other`.
     init(_ error: Error) {
-        self = (error as? DisplayError)?.presentFailure ?? .other
+        self = (error as? DisplayError)?.presentFailure ?? (error as? VirtualDisplay.RefusedPresent)?.failure ?? .other
     }
 }

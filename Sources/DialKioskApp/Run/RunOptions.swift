@@ -64,6 +64,19 @@ struct RunOptions: ParsableArguments {
         valueName: "on|off"))
     var renderLate: RenderLateChoice = .on
 
+    @Option(name: .customLong("display"), help: ArgumentHelp(
+        "Instead of a DRM card, a virtual display with no device whose flips a timer paces at that rate (for development and CI: no GPU needed).",
+        valueName: "virtual:WxH@Hz"))
+    var displaySpec: String?
+
+    @Option(name: .customLong("input-script"), help: ArgumentHelp(
+        "Instead of libinput, a touch script (the JSON Lines `simulate` reads), timed from the start; after its last sample the kiosk runs on untouched until stopped.",
+        valueName: "file"))
+    var inputScript: String?
+
+    /// `--display virtual:WxH@Hz`; nil drives a DRM card.
+    var virtualDisplay: VirtualDisplaySpec? { displaySpec.flatMap { try? VirtualDisplaySpec(parsing: $0) } }
+
     var modeRequest: ModeRequest? { mode.flatMap { try? ModeRequest(parsing: $0) } }
     var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
 
@@ -104,6 +117,15 @@ struct RunOptions: ParsableArguments {
             guard !control.isEmpty, control.utf8.count < 108 else {
                 throw ValidationError("--control '\(control)' must be a socket path of 1 to 107 bytes")
             }
+        }
+        if let displaySpec {
+            _ = try VirtualDisplaySpec(parsing: displaySpec)
+            if device != nil || connector != nil || mode != nil {
+                throw ValidationError("--display virtual excludes --device, --connector and --mode")
+            }
+        }
+        if let inputScript, inputScript.isEmpty {
+            throw ValidationError("--input-script needs a file name")
         }
         if let connector, connector.isEmpty {
             throw ValidationError("--connector needs a name such as HDMI-A-1")

@@ -20,12 +20,15 @@ final class RunSession {
     /// The setup steps, in the order `init` takes them (teardown is the reverse): the names
     /// on the resource stack.
     enum Step: String, CaseIterable {
-        case signals, console, display, hotplug, input, service
+        case signals, console, display, hotplug
+        /// The backlight back to its saved brightness, the output on (when dimmed or blanked).
+        case power = "screen power"
+        case input, service
         case exitTimer = "exit timer"
     }
 
     private let resources: ResourceStack
-    private let display: KMSDisplay
+    private let output: RunOutput
     private let service: KioskService
     private let loop: FrameLoop
     private let fling: Double?
@@ -50,32 +53,31 @@ final class RunSession {
         do {
             // Signals first, so a SIGTERM during setup is not lost and teardown still runs.
             let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
-            let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
-            let output = options.display(with: config.display)
-            let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
-                device: output.device, connector: output.connector, mode: output.mode,
-                bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
-            self.display = display
-            let sel = display.selection
-            let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
-            logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
+            // A virtual display has no console to switch, no card, no hotplug.
+            let output = try options.virtualDisplay.map { spec in
+                resources.acquire(Step.display.rawValue, RunOutput.virtual(
+                    spec, rotation: options.rotation ?? .none, origin: clock(), now: clock)) { _ in }
+            } ?? RunSession.openKMS(options: options, config: config, resources: resources, logger: logger)
+            self.output = output
+            let rotation = output.rotation
 
-            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
                 // The mode's size now: a hotplug may have set a new one.
-                let logical = rotation.logicalSize(panelWidth: display.selection.mode.width, panelHeight: display.selection.mode.height)
+                let panel = output.panelSize()
+                let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
+                return try RunSession.scene(config: config, resting: resting, width: logical.width, height: logical.height,
                                             rotation: rotation, painter: options.painter)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
-            let scene = try makeScene(config, nil)
-            let hotplug = resources.acquire(Step.hotplug.rawValue, try? HotplugWatcher(display: display)) { $0?.close() }
+            let scene = try makeScene(config, .index(nil))
             // Input after the display: touches map onto the mode's panel size turned by `rotation`.
-            let input = try resources.acquire(Step.input.rawValue, try options.input.makeSource(
-                panelWidth: sel.mode.width, panelHeight: sel.mode.height, rotation: rotation,
-                config: config.input, format: logger.format, logger: logger)) { $0.context.close() }
+            let panel = output.panelSize()
+            let input = try resources.acquire(Step.input.rawValue, try RunInput.open(
+                options: options, panelWidth: panel.width, panelHeight: panel.height, rotation: rotation,
+                config: config.input, origin: clock(), now: clock, logger: logger)) { $0.close() }
             // The service last: a control socket appears only once the display and input work.
             // STOPPING=1 and the `stopping` line go out before the picture is taken down.
             let service = try resources.acquire(Step.service.rawValue, try KioskService(
@@ -86,25 +88,23 @@ final class RunSession {
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
             // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
-            let period = sel.mode.refreshHz > 0 ? 1 / sel.mode.refreshHz : 1.0 / 60
+            let period = output.refreshHz > 0 ? 1 / output.refreshHz : 1.0 / 60
             var stats: FrameStats?
             if options.stats {
                 stats = FrameStats(refreshPeriod: period)
-                logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : ""), render late \(options.renderLate.rawValue)")
+                logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
             }
-            let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
-            loop = FrameLoop(presenter: display,
-                             sources: FrameLoop.sources(signals: signals, timer: timer, displays: displays,
-                                                        inputs: [input], service: service)
+            loop = FrameLoop(presenter: output.presenter,
+                             sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
+                                                        inputs: [input.source], service: service)
                                  + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
-                             scene: scene, now: clock, service: service,
-                             vt: console.map { ConsoleSwitch(display: display, console: $0) },
-                             rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
+                             scene: scene, now: clock, service: service, vt: output.vt,
+                             rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
-                             power: ScreenPower.forDisplay(display, logger: logger),
-                             resize: { width, height, index in
+                             power: output.power,
+                             resize: { width, height, path in
                                  input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                                 return try makeScene(service.config, index)
+                                 return try makeScene(service.config, .path(path))
                              },
                              log: { logger.info($0) })
         } catch {
@@ -112,9 +112,37 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
-        service.mqtt?.loopFigures = { [weak loop, weak display] in
-            (display?.flipCount ?? 0, loop?.stats?.latencySummary)
+        service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
+            (flips(), loop?.stats?.latencySummary)
         }
+    }
+
+    /// The console, the DRM card's output and its hotplug monitor, each on `resources`.
+    private static func openKMS(options: RunOptions, config: KioskConfig, resources: ResourceStack,
+                                logger: JournalLogger) throws -> RunOutput {
+        let console = resources.acquire(Step.console.rawValue, RunSession.graphicsConsole(logger: logger)) { $0?.restore() }
+        let output = options.display(with: config.display)
+        let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
+            device: output.device, connector: output.connector, mode: output.mode,
+            bufferCount: options.buffers, api: options.kmsAPI)) { $0.close() }
+        display.log = { logger.warning($0) }
+        let sel = display.selection
+        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
+        logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
+        var hotplug: HotplugWatcher?
+        do {
+            hotplug = try resources.acquire(Step.hotplug.rawValue, try HotplugWatcher(display: display)) { $0.close() }
+        } catch {
+            logger.warning("run: no hotplug monitor (\(error)); an unplugged, replugged or re-moded output is not followed")
+        }
+        let power = resources.acquire(Step.power.rawValue, ScreenPower.forDisplay(display, logger: logger)) { $0.restore() }
+        let note = "\(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")"
+        return RunOutput(presenter: display, events: [display] + (hotplug.map { [$0] } ?? []),
+                         panelSize: { (display.selection.mode.width, display.selection.mode.height) },
+                         refreshHz: sel.mode.refreshHz, rotation: rotation,
+                         power: power,
+                         vt: console.map { ConsoleSwitch(display: display, console: $0) },
+                         flips: { display.flipCount }, clockNote: note)
     }
 
     /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
@@ -131,7 +159,7 @@ final class RunSession {
         }
     }
 
-    var flipCount: Int { display.flipCount }
+    var flipCount: Int { output.flips() }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
@@ -139,8 +167,25 @@ final class RunSession {
     /// buffer once and never reading it (it may be write-combined).
     static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
                       rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
+        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation, painter: choice)
+    }
+
+    /// Where a new scene's dial rests: a top item's index (a reload keeps the top item by id)
+    /// or a slot's path (a new mode keeps the slot, inside a ring too); nil: the default item.
+    enum Resting {
+        case index(Int?)
+        case path(MenuPath?)
+    }
+
+    /// `scene(config:restingOn:...)` resting on `resting`.
+    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int,
+                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
         let setup = DialSetup(config: config, width: width, height: height)
-        let dial = setup.makeDial(restingOn: index)
+        let dial: MenuDial
+        switch resting {
+        case .index(let index): dial = setup.makeDial(restingOn: index)
+        case .path(let path): dial = setup.makeDial(at: path)
+        }
         switch choice {
         case .dial:
             let painter = try setup.makePainter()
@@ -168,8 +213,6 @@ final class RunSession {
 
     /// Releases everything set up, in reverse order (see the type's note); safe twice.
     func close() {
-        // The backlight back to its saved brightness (a no-op when not dimmed; safe twice).
-        loop.power?.restore()
         resources.releaseAll()
         // The last log lines get a moment, never more (systemd's stop timeout is running).
         logger.queue?.drain(within: 0.5)

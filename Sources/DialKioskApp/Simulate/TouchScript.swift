@@ -43,7 +43,7 @@ enum TouchScript {
         let t = try number("t")
         guard t >= 0 else { throw fail("'t' must not be negative, got \(t)") }
         // The frame clock runs to 1e9 s (about 31 years); a later time is no recording.
-        guard t <= FrameClockSimulation.maximumSeconds else { throw fail("'t' must be at most 1e9 (seconds), got \(t)") }
+        guard t <= VirtualTime.maximumSeconds else { throw fail("'t' must be at most 1e9 (seconds), got \(t)") }
         let x = try number("x"), y = try number("y")
         var slot = 0
         if dict["slot"] != nil {

@@ -12,6 +12,16 @@ struct TouchSource {
     /// Starts a pass from the first sample: each call of the returned function gives the next.
     let start: () throws -> () throws -> TouchEvent?
 
+    /// One pass over the samples; a source that can be read again is checked whole first, so a
+    /// malformed line is reported before anything runs.
+    func checkedPass() throws -> () throws -> TouchEvent? {
+        if rereadable {
+            let check = try start()
+            while try check() != nil {}
+        }
+        return try start()
+    }
+
     /// A touch script on standard input: read again from the same offset when it is a file.
     static func standardInput() -> TouchSource {
         let offset = lseek(0, 0, SEEK_CUR)

@@ -11,7 +11,7 @@ rm -f "$sock"
 # Connects once qemu has made the socket (after case_boot has emptied $case_out), then waits for
 # the guest's /out/resize-now.
 python3 "$vm_dir/cases/vnc-resize.py" "$sock" --step "$case_out/resize-1:800x600" \
-  --step "$case_out/resize-2:1024x768" >"$vnc_log" 2>&1 &
+  --step "$case_out/resize-2:1024x768" --step "$case_out/resize-3:800x600" >"$vnc_log" 2>&1 &
 helper=$!
 boot_rc=0
 (case_boot --virtio-gpu "$sock") || boot_rc=$?
@@ -46,4 +46,17 @@ for run in "atomic 800x600" "legacy 1024x768"; do
       python3 "$vm_dir/cases/kms-compare.py" "$api.$shot.ppm" "$api.$shot.png" --max-channel 0 --max-fraction 0
   done
 done
+# A mode change inside a ring (issue 18, item 3): the drinks ring stays open, laid out anew.
+echo "--- ring.err"; cat ring.err 2>/dev/null
+kms_check "ring: exit 0 on SIGTERM" test "$(cat ring.status 2>/dev/null)" = 0
+kms_check "ring: the control socket opened drinks" grep -q '"event": "opened".*"drinks"' ring.log
+kms_check "ring: run logged the new mode 800x600" grep -q "display: new mode 800x600" ring.err
+size=$(size_of ring.after.dump.txt)
+if [ "$size" = 800x600 ]; then
+  "$kms_bin" render --config "$case_out/menu.yaml" --size "$size" --path drinks --out ring.after.png
+  kms_check "ring: after the new mode the screen equals render --path drinks --size $size" \
+    python3 "$vm_dir/cases/kms-compare.py" ring.after.ppm ring.after.png --max-channel 0 --max-fraction 0
+else
+  kms_check "ring: a dump at 800x600 (got '$size')" false
+fi
 kms_finish

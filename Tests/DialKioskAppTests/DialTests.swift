@@ -1,5 +1,6 @@
 import Testing
 @testable import DialCore
+@testable import DialKioskApp
 
 @Suite struct DialFlingTests {
     /// A quarter-turn clockwise swipe released at speed, on the right side of the dial.
@@ -13,10 +14,10 @@ import Testing
     func sameFlingSamePathAtAnyRefreshRate(hz: Double) {
         let probes = stride(from: 0.7, through: 2.5, by: 0.05).map { $0 }
         let reference = tenItemDial()
-        let ref = FakeFrameLoop(hz: 1000, probes: probes).run(reference, fling(reference))
+        let ref = VirtualRun(hz: 1000, probes: probes).run(reference, fling(reference))
         for jitter in [0.0, 0.004] {
             let dial = tenItemDial()
-            let run = FakeFrameLoop(hz: hz, jitter: jitter, seed: 7, probes: probes).run(dial, fling(dial))
+            let run = VirtualRun(hz: hz, jitter: jitter, seed: 7, probes: probes).run(dial, fling(dial))
             #expect(run.samples.count == ref.samples.count)
             for (a, b) in zip(run.samples, ref.samples) {
                 #expect(abs(a.rotation - b.rotation) < 1e-6, "at t=\(a.t): \(a.rotation) vs \(b.rotation)")
@@ -32,7 +33,7 @@ import Testing
 
     @Test func restAngleIsTheSlotAngle() {
         let dial = tenItemDial()
-        let run = FakeFrameLoop(hz: 60).run(dial, fling(dial))
+        let run = VirtualRun(hz: 60).run(dial, fling(dial))
         guard case .rest(_, let rotation, let index)? = run.events.last else {
             Issue.record("no rest event: \(run.events)")
             return
@@ -52,7 +53,7 @@ import Testing
         var g = Gesture(center: dial.geometry.center)
         g.arc(radius: dial.geometry.ringRadius, from: 0, to: 0.3, start: 10, duration: 0.3, easeOut: true)
         events += g.events
-        let loop = FakeFrameLoop(hz: 60)
+        let loop = VirtualRun(hz: 60)
         let firstOnly = loop.run(tenItemDial(), fling(dial), until: 9.9)
         let both = loop.run(dial, events, until: 30)
         // Between the first rest and t=10 no frame was produced: the count only grows with the
@@ -79,7 +80,7 @@ import Testing
             if e.time > 1.03 { #expect(abs(v.velocity(at: e.time) - 2.0) < 1e-6) }
         }
         // Through the whole Dial: the release speed is 2 rad/s, so it coasts only a little.
-        let run = FakeFrameLoop(hz: 60).run(dial, g.events)
+        let run = VirtualRun(hz: 60).run(dial, g.events)
         guard case .rest(_, let rotation, _)? = run.events.last else {
             Issue.record("no rest")
             return
@@ -100,7 +101,7 @@ import Testing
         g.arc(radius: r, from: 0.5, to: 0.53, start: 3, duration: 0.4, easeOut: true)
         // ...and one slot back selects item 0 again.
         g.arc(radius: r, from: 0, to: spacing, start: 5, duration: 0.6, easeOut: true)
-        let run = FakeFrameLoop(hz: 60).run(dial, g.events)
+        let run = VirtualRun(hz: 60).run(dial, g.events)
         let selected = run.events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
         let rests = run.events.filter(\.isRest)
         #expect(selected == [1, 0])
@@ -112,7 +113,7 @@ import Testing
         let target = dial.pose.items[3].center
         var g = Gesture(center: dial.geometry.center)
         g.tap(at: target, time: 1)
-        let run = FakeFrameLoop(hz: 60).run(dial, g.events)
+        let run = VirtualRun(hz: 60).run(dial, g.events)
         #expect(selected(run.events) == [3])
         #expect(dial.selectedIndex == 3)
         #expect(abs(dial.rotation - dial.layout.nearestSlot(to: dial.rotation)!.rotation) < 1e-12)
@@ -151,7 +152,7 @@ import Testing
         let dial = tenItemDial()
         var g = Gesture(center: dial.geometry.center)
         g.tap(at: Point(x: dial.geometry.center.x + 5, y: dial.geometry.center.y - 3), time: 1)
-        let run = FakeFrameLoop(hz: 60).run(dial, g.events)
+        let run = VirtualRun(hz: 60).run(dial, g.events)
         #expect(run.events.first == .activated(index: 0, path: ["pale-lager"], time: 1.08))
         let anySelected = run.events.contains(where: \.isSelected)
         #expect(!anySelected)
@@ -164,8 +165,8 @@ import Testing
         var second = Gesture(center: solo.geometry.center)
         second.arc(radius: solo.geometry.ringRadius, from: 2, to: 0.5, start: 1.1, duration: 0.3, slot: 1)
         let mixed = (g.events + second.events).sorted { $0.time < $1.time }
-        let a = FakeFrameLoop(hz: 60).run(solo, g.events)
-        let b = FakeFrameLoop(hz: 60).run(duo, mixed)
+        let a = VirtualRun(hz: 60).run(solo, g.events)
+        let b = VirtualRun(hz: 60).run(duo, mixed)
         #expect(solo.rotation == duo.rotation)
         #expect(a.events.last == b.events.last || solo.rotation == duo.rotation)
     }
@@ -176,7 +177,7 @@ import Testing
         g.arc(radius: dial.geometry.ringRadius, from: 0, to: 0.4, start: 1, duration: 0.05, lift: false)
         let last = g.events.last!
         g.events.append(TouchEvent(slot: 0, phase: .cancel, x: last.x, y: last.y, time: last.time + 0.004))
-        let run = FakeFrameLoop(hz: 60).run(dial, g.events)
+        let run = VirtualRun(hz: 60).run(dial, g.events)
         // 8 rad/s would have flung it several slots on; a cancel eases to the nearest one.
         #expect(dial.selectedIndex == 9)
         #expect(abs(dial.rotation - 2 * Double.pi / 10) < 1e-9)
@@ -210,14 +211,14 @@ import Testing
             (.up, .nan, .nan, 0.004), (.up, 400, 5000, .nan), (.cancel, .nan, 0, 0.004), (.cancel, 1e12, 1e12, .infinity),
         ]
         for (phase, x, y, dt) in ends {
-            func drag(_ end: (Double, Double, Double)?) -> (Dial, FakeFrameLoop.Result) {
+            func drag(_ end: (Double, Double, Double)?) -> (Dial, VirtualRun.Result) {
                 let dial = tenItemDial()
                 var g = Gesture(center: dial.geometry.center)
                 g.arc(radius: dial.geometry.ringRadius, from: 0, to: 0.5, start: 1, duration: 0.2, lift: false)
                 let last = g.events.last!
                 let (ex, ey, et) = end ?? (last.x, last.y, dt.isFinite ? last.time + dt : last.time)
                 g.events.append(TouchEvent(slot: 0, phase: phase, x: ex, y: ey, time: et))
-                return (dial, FakeFrameLoop(hz: 60).run(dial, g.events))
+                return (dial, VirtualRun(hz: 60).run(dial, g.events))
             }
             let (dial, run) = drag((x, y, dt.isFinite ? 1.2 + dt : dt))
             let (reference, referenceRun) = drag(nil)

@@ -1,0 +1,128 @@
+import DialCore
+
+/// A display with no device: each present is shown at the next vblank of a virtual refresh,
+/// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and
+/// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
+/// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
+/// missed vblanks and refused presents.
+final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource {
+    /// The vblank clock and the faults to inject.
+    struct Timing {
+        /// Refresh rate in Hz.
+        var refresh: Double
+        /// Each vblank comes up to this many seconds late (uniformly, seeded).
+        var jitter = 0.0
+        var seed: UInt64 = 1
+        /// Flips (numbered from 1) that miss their vblank and land one refresh later, as a
+        /// frame queued too late for a vblank does.
+        var missedFlips: Set<Int> = []
+        /// Presents (every call counts, from 1) that fail, and how: the kernel's answers.
+        var failedPresents: [Int: PresentFailure] = [:]
+    }
+
+    /// A refused present, classified as the kernel's errno would be.
+    struct RefusedPresent: Error, CustomStringConvertible {
+        var failure: PresentFailure
+        var description: String { "virtual display: present refused (\(failure))" }
+    }
+
+    let frameSize: (width: Int, height: Int)
+    /// No descriptor: the loop waits until `nextEventTime`.
+    let pollDescriptor: Int32 = -1
+    private let timing: Timing
+    private let now: () -> Double
+    /// Vblank 0 is at this time (0 on a virtual clock, the start on the real one).
+    private let origin: Double
+    private var rng: SplitMix64
+    private var vblankIndex = 0
+    private var nextVblank: Double
+    /// When the queued frame is shown (nil: nothing queued).
+    private var flipAt: Double?
+    /// Scanout buffers, painted in turn, with the frames since each was last painted.
+    private var buffers: [UnsafeMutableRawPointer]
+    private var ages: [Int?]
+    private var back = 0
+    /// Calls of `present`, successful flips, and vblanks missed on purpose.
+    private(set) var presents = 0
+    private(set) var flips = 0
+    private(set) var missed = 0
+    /// When the last flip event said its frame was shown.
+    private(set) var lastShown: Double?
+
+    init(width: Int, height: Int, timing: Timing, origin: Double = 0, now: @escaping () -> Double) {
+        frameSize = (width, height)
+        self.timing = timing
+        self.origin = origin
+        self.now = now
+        rng = SplitMix64(seed: timing.seed)
+        nextVblank = origin
+        buffers = (0..<2).map { _ in
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, width * height * 4), alignment: 16)
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, width * height * 4))
+            return memory
+        }
+        ages = [nil, nil]
+        nextVblank = vblank(0)
+    }
+
+    deinit { buffers.forEach { $0.deallocate() } }
+
+    /// The refresh period in seconds.
+    var refreshPeriod: Double { 1 / timing.refresh }
+
+    func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
+        presents += 1
+        // A frame queued while one is pending is what the kernel refuses with EBUSY.
+        guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
+        let (width, height) = frameSize
+        let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4,
+                                 frameNumber: presents, age: ages[back])
+        ages[back] = nil  // unknown until the paint and the flip went through
+        _ = try paint(target)
+        if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
+        flips += 1
+        for i in ages.indices where i != back { ages[i] = ages[i].map { $0 + 1 } }
+        ages[back] = 1
+        back = (back + 1) % buffers.count
+        var shown = firstVblank(after: now())
+        if timing.missedFlips.contains(flips) {
+            missed += 1
+            shown = firstVblank(after: shown)
+        }
+        flipAt = shown
+    }
+
+    func nextEventTime(now: Double) -> Double? { flipAt }
+
+    /// Served every turn: the vblanks that passed by now are counted whether or not a frame is
+    /// queued, as a CRTC's counter runs, so the seeded jitter of a vblank depends only on the
+    /// times the loop visited, not on when it presented.
+    func drainDisplayEvents() throws -> [DisplayEvent] {
+        let time = now()
+        _ = firstVblank(after: time)
+        guard let shown = flipAt, shown <= time else { return [] }
+        flipAt = nil
+        lastShown = shown
+        return [.frameShown(time: shown)]
+    }
+
+    private func vblank(_ k: Int) -> Double {
+        origin + Double(k) * refreshPeriod + (timing.jitter > 0 ? Double.random(in: 0..<timing.jitter, using: &rng) : 0)
+    }
+
+    /// The first vblank after `time`. Vblanks that passed while nothing was queued are not
+    /// waited for; the clock stays below `VirtualTime.maximumSeconds`, so the vblank number
+    /// fits an Int exactly.
+    private func firstVblank(after time: Double) -> Double {
+        if nextVblank <= time {
+            let passed = min(((time - origin) / refreshPeriod).rounded(.down), 0x1p53)
+            vblankIndex = max(vblankIndex + 1, Int(passed))
+            nextVblank = vblank(vblankIndex)
+            while nextVblank <= time {
+                vblankIndex += 1
+                nextVblank = vblank(vblankIndex)
+            }
+        }
+        return nextVblank
+    }
+}

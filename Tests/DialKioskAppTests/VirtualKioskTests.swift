@@ -1,0 +1,70 @@
+import DialCore
+import Foundation
+import Testing
+@testable import DialKioskApp
+
+/// Issue 19's acceptance on the virtual display: the same gesture script through `simulate`
+/// and through a whole kiosk (`run --display virtual:800x480@60 --input-script`, the built
+/// binary, in real time) gives the same ring events; blanking and waking work with no GPU.
+@Suite struct VirtualKioskTests {
+    static let config = MenuSimulateTests.config
+
+    /// (event, path) of every selected, activated, opened and closed line.
+    private func ringEvents(_ out: String) -> [String] {
+        jsonLines(out).compactMap { line in
+            guard let event = line["event"] as? String, ["selected", "activated", "opened", "closed"].contains(event) else { return nil }
+            return event + " " + ((line["path"] as? [String]) ?? []).joined(separator: "/")
+        }
+    }
+
+    @Test func simulateAndAVirtualKioskMakeTheSameChoices() throws {
+        let script = fixtures.appendingPathComponent("menu-visit.jsonl").path
+        let simulated = try runDialkiosk(["simulate", "--config", Self.config, "--script", script])
+        #expect(simulated.status == 0, "\(simulated.err)")
+        // The script ends at 7.5 s; the kiosk runs on untouched until --exit-after.
+        let run = try runDialkiosk(["run", "--display", "virtual:800x480@60", "--input-script", script,
+                                    "--config", Self.config, "--exit-after", "8.5"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(ringEvents(simulated.out).count == 5)
+        #expect(ringEvents(run.out) == ringEvents(simulated.out), "run: \(run.out)\nsimulate: \(simulated.out)")
+        #expect(run.err.contains("run: ended by --exit-after"), "\(run.err)")
+    }
+
+    @Test func aVirtualKioskBlanksWhenIdleAndATouchWakesIt() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        writeFile(dir.path + "/blank.yaml", "behaviour:\n  idle: blank\n  idle_after_minutes: 0.02\n")
+        writeFile(dir.path + "/tap.jsonl", "{\"t\": 2.5, \"type\": \"down\", \"x\": 700, \"y\": 400}\n"
+                  + "{\"t\": 2.55, \"type\": \"up\", \"x\": 700, \"y\": 400}\n")
+        let run = try runDialkiosk(["run", "--display", "virtual:320x240@30", "--input-script", dir.path + "/tap.jsonl",
+                                    "--config", dir.path + "/blank.yaml", "--exit-after", "3.5"])
+        #expect(run.status == 0, "\(run.err)")
+        let screen = run.err.split(separator: "\n").filter { $0.contains("screen: ") }.map { String($0) }
+        #expect(screen.contains { $0.hasSuffix("screen: blank") } && screen.last?.hasSuffix("screen: wake") == true,
+                "\(run.err)")
+    }
+
+    @Test(arguments: ["virtual", "virtual:", "virtual:800x480@0", "virtual:10x10", "kms:800x480", "virtual:800x480@x"])
+    func aBadDisplaySpecIsAUsageError(spec: String) throws {
+        let run = try runDialkiosk(["run", "--display", spec, "--exit-after", "1"])
+        #expect(run.status == 64, "\(run.err)")
+        #expect(run.err.contains("--display"), "\(run.err)")
+    }
+
+    /// Issue 18, item 5: a script that ends with the finger held on the hub inside a ring let
+    /// the long press go back after the script, exited 0 and printed neither `unfinished` nor
+    /// the warning (the ring it went back to was at rest).
+    @Test func aFingerHeldInANestedRingIsReported() throws {
+        let script = """
+            {"t": 0.2, "type": "down", "x": 400, "y": 240}
+            {"t": 0.26, "type": "up", "x": 400, "y": 240}
+            {"t": 3.0, "type": "down", "x": 400, "y": 240}
+
+            """
+        let r = try runDialkiosk(["simulate", "--config", Self.config], stdin: script)
+        let last = jsonLines(r.out).last
+        #expect(last?["event"] as? String == "unfinished", "\(r.out)")
+        #expect(last?["reason"] as? String == "finger-down", "\(r.out)")
+        #expect(r.err.contains("finger down"), "\(r.err)")
+    }
+}
