@@ -97,7 +97,13 @@ public final class MQTTConnection {
     public func subscribe(_ patterns: [String]) { subscriptions = patterns }
 
     /// The descriptor to poll: POLLIN, and POLLOUT only while libmosquitto has bytes to write.
+    /// None while waiting to retry: a socket given up on (connect timeout) may still be open
+    /// and would report POLLHUP every turn.
     public var pollDescriptor: pollfd? {
+        switch state {
+        case .connecting, .connected: break
+        case .waiting, .stopped: return nil
+        }
         guard let client, let fd = client.socket else { return nil }
         let events = Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0)
         return pollfd(fd: fd, events: events, revents: 0)

@@ -234,6 +234,35 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         #expect(kiosk.bridge.connection.backoff.next > ReconnectBackoff.first)
     }
 
+    /// A "broker" that accepts TCP and never answers (a listening socket nobody accepts on):
+    /// the connect is given up after 10 s of the loop's clock, said in words, retried with
+    /// backoff, and the given-up socket is not polled while waiting.
+    @Test func anUnansweredConnectTimesOut() throws {
+        let broker = try TestBroker()
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length); return getsockname(silent, $0, &length) }
+        }
+        listen(silent, 8)
+        let kiosk = try MQTTKiosk(mqtt: section(broker, port: Int(UInt16(bigEndian: address.sin_port))))
+        try kiosk.loop.start(at: kiosk.time.now)
+        try kiosk.settle(1)
+        #expect(kiosk.bridge.connection.state == .connecting(since: 100))
+        kiosk.time.now += 11
+        try kiosk.settle(0.5)
+        #expect(kiosk.logs.contains { $0.contains("no answer from 127.0.0.1") && $0.contains("within 10 s") })
+        guard case .waiting = kiosk.bridge.connection.state else {
+            Issue.record("not waiting: \(kiosk.bridge.connection.state)")
+            return
+        }
+        #expect(kiosk.bridge.pollDescriptors.isEmpty)
+    }
+
     @Test func tlsWithTheBrokersCAConnects() throws {
         let broker = try TestBroker()
         let kiosk = try MQTTKiosk(mqtt: section(broker, port: broker.tlsPort, extra: "  tls:\n    ca_file: \(broker.caFile)\n"))
