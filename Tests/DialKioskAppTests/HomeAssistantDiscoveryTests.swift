@@ -52,7 +52,8 @@ import Testing
         for (topic, line) in configs {
             let component = String(topic.split(separator: "/")[1])
             let (keys, required) = try #require(Self.schema[component], "\(component)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any])
+            let object = try JSONSerialization.jsonObject(with: Data(line.text.utf8))
+            let json = try #require(object as? [String: Any])
             for key in required { #expect(json[key] != nil, "\(topic): required \(key) missing") }
             for (key, value) in json {
                 let kind = keys[key] ?? Self.common[key]

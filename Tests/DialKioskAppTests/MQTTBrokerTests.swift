@@ -104,7 +104,8 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         let sub = try TestSubscriber(broker: broker, subscribe: ["dialkiosk/kiosk-test/#", "homeassistant/#"])
         let kiosk = try MQTTKiosk(mqtt: section(broker))
         try kiosk.loop.start(at: kiosk.time.now)
-        #expect(try kiosk.settle(5, subscriber: sub) { sub.on("dialkiosk/kiosk-test/availability").contains("online") })
+        let held1 = try kiosk.settle(5, subscriber: sub) { sub.on("dialkiosk/kiosk-test/availability").contains("online") }
+        #expect(held1)
         let base = "dialkiosk/kiosk-test"
         // Commands in: select a nested item, back, reload (a changed file).
         try sub.publish(base + "/set/select", "drinks/juice")
@@ -142,7 +143,8 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
 
         // The last will: the connection cut without DISCONNECT, as a killed process leaves it.
         kiosk.bridge.connection.dropWithoutGoodbye()
-        #expect(try late.pump(until: { $0.on(base + "/availability").last == "offline" }, seconds: 5))
+        let held2 = try late.pump(until: { $0.on(base + "/availability").last == "offline" }, seconds: 5)
+        #expect(held2)
     }
 
     @Test func screenAndBrightnessCommandsChangeTheRetainedState() throws {
@@ -152,13 +154,16 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         try kiosk.loop.start(at: kiosk.time.now)
         try kiosk.settle(5, subscriber: sub) { kiosk.bridge.connection.isConnected }
         try sub.publish("dialkiosk/kiosk-test/set/screen", "off")
-        #expect(try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"blank\"") == true })
+        let held3 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"blank\"") == true }
+        #expect(held3)
         #expect(kiosk.service.idle.screen == .blanked)
         try sub.publish("dialkiosk/kiosk-test/set/brightness", "40")
-        #expect(try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"brightness\": 40") == true })
+        let held4 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"brightness\": 40") == true }
+        #expect(held4)
         #expect(kiosk.service.idle.screen == .dimmed)
         try sub.publish("dialkiosk/kiosk-test/set/screen", "on")
-        #expect(try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"on\"") == true })
+        let held5 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"on\"") == true }
+        #expect(held5)
     }
 
     /// The broker stopped for 10 s mid-run: every event from the outage arrives once it is
@@ -188,7 +193,8 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         sub = try TestSubscriber(broker: broker, id: "after", subscribe: [base + "/event"])
         // The kiosk's backoff runs on the loop's clock: let it come due.
         kiosk.time.now += 60
-        #expect(try kiosk.settle(10, subscriber: sub) { sub.on(base + "/event").count >= capacity })
+        let held6 = try kiosk.settle(10, subscriber: sub) { sub.on(base + "/event").count >= capacity }
+        #expect(held6)
         try kiosk.settle(1, subscriber: sub)
         let times = sub.on(base + "/event").compactMap { line -> Int? in
             guard let r = line.range(of: "\"t\": ") else { return nil }
@@ -267,7 +273,8 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         let broker = try TestBroker()
         let kiosk = try MQTTKiosk(mqtt: section(broker, port: broker.tlsPort, extra: "  tls:\n    ca_file: \(broker.caFile)\n"))
         try kiosk.loop.start(at: kiosk.time.now)
-        #expect(try kiosk.settle(5) { kiosk.bridge.connection.isConnected })
+        let held7 = try kiosk.settle(5) { kiosk.bridge.connection.isConnected }
+        #expect(held7)
     }
 
     /// 10,000 commands in about a second: frames go on, every command is run or refused and

@@ -18,16 +18,19 @@ import Testing
     }
 
     @Test func absentIsOffAndDefaultsFollowTLS() throws {
-        #expect(try ConfigParser.parse("items: [{id: a, label: A}]\n", file: "k.yaml").mqtt == nil)
-        let plain = try #require(try parse("  host: 192.0.2.10\n"))
+        let held1 = try ConfigParser.parse("items: [{id: a, label: A}]\n", file: "k.yaml").mqtt == nil
+        #expect(held1)
+        let parsedPlain = try parse("  host: 192.0.2.10\n")
+        let plain = try #require(parsedPlain)
         #expect(plain.port == 1883 && plain.keepalive == 60 && plain.tls == nil && plain.discoveryPrefix == "homeassistant")
-        let tls = try #require(try parse("  host: broker.lan\n  tls:\n    ca_file: /etc/ssl/ca.pem\n"))
+        let parsedTLS = try parse("  host: broker.lan\n  tls:\n    ca_file: /etc/ssl/ca.pem\n")
+        let tls = try #require(parsedTLS)
         #expect(tls.port == 8883)
         #expect(tls.tls == MQTTSettings.TLS(caFile: "/etc/ssl/ca.pem", certFile: nil, keyFile: nil))
     }
 
     @Test func everyKey() throws {
-        let s = try #require(try parse("""
+        let parsed = try parse("""
               host: 10.0.0.5
               port: 1884
               tls: {ca_file: /c.pem, cert_file: /k.crt, key_file: /k.key}
@@ -38,7 +41,8 @@ import Testing
               keepalive_seconds: 30
               discovery_prefix: none
 
-            """))
+            """)
+        let s = try #require(parsed)
         #expect(s.port == 1884 && s.username == "hall" && s.password == .credential("mqtt-password"))
         #expect(s.clientID == "hall-7" && s.baseTopic == "site/hall/7" && s.keepalive == 30 && s.discoveryPrefix == nil)
         #expect(s.tls?.certFile == "/k.crt" && s.tls?.keyFile == "/k.key")
