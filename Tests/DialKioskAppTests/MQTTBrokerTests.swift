@@ -166,6 +166,25 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         #expect(held5)
     }
 
+    /// `<base>/metrics` every 60 s of the loop's clock, with the documented keys.
+    @Test func metricsEverySixtySeconds() throws {
+        let broker = try TestBroker()
+        let sub = try TestSubscriber(broker: broker, subscribe: ["dialkiosk/kiosk-test/metrics"])
+        let kiosk = try MQTTKiosk(mqtt: section(broker))
+        try kiosk.loop.start(at: kiosk.time.now)
+        try kiosk.settle(5, subscriber: sub) { kiosk.bridge.connection.isConnected }
+        try kiosk.settle(0.5, subscriber: sub)
+        #expect(sub.on("dialkiosk/kiosk-test/metrics").isEmpty)
+        kiosk.time.now += 61
+        let got = try kiosk.settle(3, subscriber: sub) { !sub.on("dialkiosk/kiosk-test/metrics").isEmpty }
+        #expect(got)
+        let line = sub.on("dialkiosk/kiosk-test/metrics").first ?? ""
+        for key in ["flips", "latency_p50_ms", "latency_p95_ms", "resident_kb", "uptime_s", "dropped_lines"] {
+            #expect(line.contains("\"\(key)\": "), "\(key) missing in \(line)")
+        }
+        #expect(line.contains("\"uptime_s\": 61"))
+    }
+
     /// The broker stopped for 10 s mid-run: every event from the outage arrives once it is
     /// back, up to the bound; past it the dropped count is exact.
     @Test func brokerStoppedTenSecondsQueuedEventsArriveAndTheDroppedAreCounted() throws {

@@ -24,6 +24,8 @@ final class KioskService {
     var brightness = 100
     /// The last selected item's path, for `<base>/state`.
     private var selectedPath: MenuPath?
+    /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
+    private var discoveredOptions: [String]?
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -127,7 +129,8 @@ final class KioskService {
         guard let mqtt else { return }
         let state = MQTTState(path: selectedPath, menu: config.menu, screen: idle.screen, brightness: brightness)
         mqtt.publishState(state.line)
-        if let prefix = mqtt.discoveryPrefix {
+        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
+            discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
                                                                    ringOptions: state.ringOptions) {
                 mqtt.publishRetained(topic: topic, payload: payload.text)
