@@ -184,20 +184,18 @@ public final class MQTTConnection {
         } else {
             retained.append((topic, payload))
         }
-        guard isConnected, let client else { return }
-        do {
-            try client.publish(topic: topic, payload: payload, qos: 1, retain: true)
-            flushWrites()
-        } catch {
-            log(.warning, "mqtt: \(error)")
-        }
+        send(topic: topic, payload: payload, qos: 1, retain: true)
     }
 
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
     public func publishNow(topic: String, payload: String) {
+        send(topic: topic, payload: payload, qos: 0, retain: false)
+    }
+
+    private func send(topic: String, payload: String, qos: Int32, retain: Bool) {
         guard isConnected, let client else { return }
         do {
-            try client.publish(topic: topic, payload: payload, qos: 0, retain: false)
+            try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
             flushWrites()
         } catch {
             log(.warning, "mqtt: \(error)")

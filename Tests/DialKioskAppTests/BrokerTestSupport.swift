@@ -96,8 +96,14 @@ final class TestBroker {
     var log: String { readFile(dir.path + "/broker.log") ?? "" }
 
     static func freePort() -> Int {
+        let (fd, port) = boundLoopbackSocket()
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to 127.0.0.1 on a port the kernel chose, and that port.
+    static func boundLoopbackSocket() -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -105,7 +111,7 @@ final class TestBroker {
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length); return getsockname(fd, $0, &length) }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     static func accepts(_ port: Int) -> Bool {

@@ -264,17 +264,10 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
     /// backoff, and the given-up socket is not polled while waiting.
     @Test func anUnansweredConnectTimesOut() throws {
         let broker = try TestBroker()
-        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (silent, silentPort) = TestBroker.boundLoopbackSocket()
         defer { close(silent) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length); return getsockname(silent, $0, &length) }
-        }
         listen(silent, 8)
-        let kiosk = try MQTTKiosk(mqtt: section(broker, port: Int(UInt16(bigEndian: address.sin_port))))
+        let kiosk = try MQTTKiosk(mqtt: section(broker, port: silentPort))
         try kiosk.loop.start(at: kiosk.time.now)
         try kiosk.settle(1)
         #expect(kiosk.bridge.connection.state == .connecting(since: 100))
