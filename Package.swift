@@ -39,6 +39,7 @@ let package = Package(
         system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
+        system("CMosquitto", "libmosquitto", "libmosquitto-dev"),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -52,10 +53,12 @@ let package = Package(
             name: "InputRecording",
             dependencies: ["DialCore", "LinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
+        // MQTT (issue 22): libmosquitto driven by the frame loop's poll; the core knows nothing of it.
+        .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux",
+                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -70,7 +73,8 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
+        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,7 @@ pkg_build_packages=(
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
   fonts-dejavu-core fonts-noto-core python3-minimal procps systemd man-db dpkg-dev file
   lintian
+  libmosquitto-dev mosquitto openssl
 )
 
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.

@@ -169,6 +169,7 @@ stage() {
   sed '1{/^#!/d}' "$docs/dialkiosk.bash" >"$s/usr/share/bash-completion/completions/dialkiosk"
   install -m 0644 "$docs/_dialkiosk" "$s/usr/share/zsh/vendor-completions/_dialkiosk"
   install -m 0644 "$debian/copyright" "$s/usr/share/doc/dialkiosk/copyright"
+  install -D -m 0644 "$pkg_repo/examples/mqtt.conf" "$s/usr/share/doc/dialkiosk/examples/mqtt.conf"
   gzip -9n <"$debian/changelog" >"$s/usr/share/doc/dialkiosk/changelog.gz"
   install -m 0644 "$debian/lintian-overrides" "$s/usr/share/lintian/overrides/dialkiosk"
   chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"

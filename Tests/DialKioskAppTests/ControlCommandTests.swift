@@ -30,7 +30,7 @@ import Testing
         #expect(ControlLine.parse("select a/b;c") == .invalid("'a/b;c' is not an item id or path"))
         #expect(ControlLine.parse("reload now") == .invalid("reload takes no arguments"))
         #expect(ControlLine.parse("back 2") == .invalid("back takes no arguments"))
-        let commands = "commands: select <id or path>, activate, back, show, hide, reload"
+        let commands = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100"
         #expect(ControlLine.parse("SHOW") == .invalid("unknown command 'SHOW'; " + commands))
         #expect(ControlLine.parse("rm -rf /") == .invalid("unknown command 'rm'; " + commands))
     }
@@ -43,5 +43,17 @@ import Testing
         #expect(PeerCredentials(pid: 1, uid: 1000, gid: 1000, groups: [27, 991]).isAllowed(ownerUID: owner, socketGroup: group))
         #expect(!PeerCredentials(pid: 1, uid: 1000, gid: 1000, groups: [27]).isAllowed(ownerUID: owner, socketGroup: group))
         #expect(!PeerCredentials(pid: 1, uid: 65534, gid: 65534, groups: []).isAllowed(ownerUID: owner, socketGroup: group))
+    }
+}
+
+/// `screen` and `brightness` (issue 22): the socket and MQTT's set/screen and set/brightness.
+@Suite struct ScreenCommandTests {
+    @Test func screenAndBrightnessParse() {
+        #expect(ControlLine.parse("screen off") == .command(.screen(.off)))
+        #expect(ControlLine.parse("screen dim") == .command(.screen(.dim)))
+        #expect(ControlLine.parse("brightness 0") == .command(.brightness(0)))
+        #expect(ControlLine.parse("brightness 100") == .command(.brightness(100)))
+        #expect(ControlLine.parse("brightness 101") == .invalid("brightness needs a whole number from 0 to 100, got '101'"))
+        #expect(ControlLine.parse("screen") == .invalid("screen needs one of on, off, dim"))
     }
 }

@@ -27,6 +27,10 @@ struct CheckConfigCommand: ParsableCommand {
             for warning in ServiceSandbox.warnings(config: config, fontFiles: painter.fontFiles) {
                 JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(warning)"))
             }
+            // The files `mqtt:` names are read at start; say now if they cannot be.
+            for problem in config.mqtt?.fileProblems ?? [] {
+                JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): \(problem)"))
+            }
             print(ConfigSummary.line(config, file: file))
         }
     }

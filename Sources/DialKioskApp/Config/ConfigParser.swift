@@ -7,7 +7,7 @@ import Yams
 /// Built on Yams' node tree (not Codable) so every value keeps its line for the message.
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
-    static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour"]
+    static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt"]
     static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items"]
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
@@ -42,6 +42,7 @@ public enum ConfigParser {
         if let behaviour = try document.section("behaviour", known: behaviourKeys) {
             config.behaviour = try parseBehaviour(behaviour, menu: config.menu)
         }
+        if let mqtt = try document.section("mqtt", known: mqttKeys) { config.mqtt = try parseMQTT(mqtt) }
         return config
     }
 

@@ -15,6 +15,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var display: Display
     public var input: Input
     public var behaviour: Behaviour
+    /// The `mqtt:` section; nil (absent) is no MQTT.
+    public var mqtt: MQTTSettings?
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {

@@ -45,7 +45,19 @@ extension FrameLoop {
             dial.setShown(false, at: time)
         case .reload:
             try reload(at: time)
+        case .screen(let request):
+            let target: IdleSchedule.Screen = request == .on ? .awake : request == .dim ? .dimmed : .blanked
+            try apply(service.setScreen(target, now: time), at: time)
+        case .brightness(let percent):
+            power?.dimLevel = Double(percent) / 100
+            let target: IdleSchedule.Screen = percent == 0 ? .blanked : percent == 100 ? .awake : .dimmed
+            service.brightness = percent
+            var actions = service.setScreen(target, now: time)
+            // Already dimmed at another level: the backlight follows the new one.
+            if actions.isEmpty && target == .dimmed { actions = [.dim] }
+            try apply(actions, at: time)
         }
+        service.publishState()
         try frameIfDue(at: time)
     }
 

@@ -18,6 +18,8 @@ struct FrameStats {
     private var totalLatency = LatencyStats()
     /// Flip events since start.
     private(set) var totalFlips = 0
+    /// Input-to-flip latency since start (MQTT's metrics), nil before any.
+    var latencySummary: LatencyStats.Summary? { totalLatency.summary }
     /// Flip events since the loop last went idle (0 while resting means idle is idle).
     private(set) var flipsSinceIdle = 0
 

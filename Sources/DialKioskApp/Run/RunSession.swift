@@ -96,7 +96,8 @@ final class RunSession {
             }
             loop = FrameLoop(presenter: output.presenter,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: service),
+                                                        inputs: [input.source], service: service)
+                                 + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
                              scene: scene, now: clock, service: service, vt: output.vt,
                              rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
@@ -111,6 +112,9 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
+        service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
+            (flips(), loop?.stats?.latencySummary)
+        }
     }
 
     var flipCount: Int { output.flips() }

@@ -35,6 +35,9 @@ final class ScreenPower {
     /// The output is off: nothing is presented until a wake.
     private(set) var isOutputOff = false
     private(set) var isBacklightDimmed = false
+    /// The backlight's share while dimmed (`brightness N` sets it; `dimFraction` by default).
+    var dimLevel = ScreenPower.dimFraction
+    private var appliedLevel: Double?
 
     /// `noBacklight`: why `backlight` is nil (the Backlight.open refusal), logged at the first dim.
     init(output: OutputPowering?, backlight: BacklightDimming?, noBacklight: String? = nil,
@@ -62,10 +65,11 @@ final class ScreenPower {
                 noBacklight = nil
                 return
             }
-            guard !isBacklightDimmed else { return }
+            guard !isBacklightDimmed || appliedLevel != dimLevel else { return }
             do {
-                try backlight.dim(fraction: ScreenPower.dimFraction)
+                try backlight.dim(fraction: dimLevel)
                 isBacklightDimmed = true
+                appliedLevel = dimLevel
             } catch {
                 log("warning: screen: backlight: \(error); painting the dim frame instead")
             }

@@ -13,6 +13,15 @@ public enum ControlCommand: Sendable, Equatable {
     case hide
     /// Re-read the configuration file (as SIGHUP does).
     case reload
+    /// The screen on (woken), off (blanked) or dimmed, as the idle timers would.
+    case screen(ScreenRequest)
+    /// The backlight's share in percent, 0-100 (0 blanks, 100 is full; painted dim without one).
+    case brightness(Int)
+}
+
+/// `screen on|off|dim`.
+public enum ScreenRequest: String, Sendable, Equatable, CaseIterable {
+    case on, off, dim
 }
 
 /// What one received line means.
@@ -23,7 +32,7 @@ public enum ControlLine: Sendable, Equatable {
     /// Not a command; the message is sent back to the client.
     case invalid(String)
 
-    static let usage = "commands: select <id or path>, activate, back, show, hide, reload"
+    static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -41,6 +50,16 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("'\(text)' is not an item id or path")
             }
             return .command(.select(path: path))
+        case "screen":
+            guard arguments.count == 1, let text = arguments.first, let request = ScreenRequest(rawValue: String(text)) else {
+                return .invalid("screen needs one of on, off, dim")
+            }
+            return .command(.screen(request))
+        case "brightness":
+            guard arguments.count == 1, let text = arguments.first, let percent = Int(text), (0...100).contains(percent) else {
+                return .invalid("brightness needs a whole number from 0 to 100, got '\(arguments.joined(separator: " ").prefix(64))'")
+            }
+            return .command(.brightness(percent))
         case "activate", "back", "show", "hide", "reload":
             guard arguments.isEmpty else { return .invalid("\(verb) takes no arguments") }
             switch verb {

@@ -87,6 +87,18 @@ struct IdleSchedule {
         }
     }
 
+    /// `screen dim|off` (or `on`, which is `wake`) from the control socket or MQTT: the screen
+    /// goes there now; a touch or `show` wakes it as from the idle timers.
+    mutating func force(_ target: Screen, at time: Double) -> [Action] {
+        switch target {
+        case .awake: return touched(at: time)
+        case .dimmed, .blanked:
+            guard screen != target else { return [] }
+            screen = target
+            return [target == .dimmed ? .dim : .blank]
+        }
+    }
+
     /// `show` (or another outside request) wakes the screen and counts as activity.
     mutating func wake(at time: Double) -> [Action] { touched(at: time) }
 

@@ -18,6 +18,14 @@ final class KioskService {
     private let events: OutputQueue
     private(set) var idle: IdleSchedule
     private var stopped = false
+    /// The broker link (the `mqtt:` section); nil without one.
+    let mqtt: MQTTBridge?
+    /// `brightness N` (percent); 100 until one comes.
+    var brightness = 100
+    /// The last selected item's path, for `<base>/state`.
+    private var selectedPath: MenuPath?
+    /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
+    private var discoveredOptions: [String]?
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -43,6 +51,16 @@ final class KioskService {
             }
         }
         idle = IdleSchedule(behaviour: config.behaviour, start: now)
+        mqtt = config.mqtt.flatMap { settings in
+            do {
+                let password = try MQTTBridge.password(settings, environment: environment)
+                return MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
+                                  logger: logger, now: now)
+            } catch {
+                logger.error("mqtt: off: \(error)")
+                return nil
+            }
+        }
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -51,6 +69,7 @@ final class KioskService {
     func started(now: Double) {
         notify([.ready, .status("Showing \(config.items.count) items")])
         emit(.started(time: now, items: config.items.count))
+        publishState()
     }
 
     /// Reports the dial's events; an `activated` item's command is started (found by its path:
@@ -58,10 +77,12 @@ final class KioskService {
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
+            if case .selected(_, let path, _) = event { selectedPath = path }
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
         }
+        if !dialEvents.isEmpty { publishState() }
     }
 
     /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due,
@@ -74,7 +95,9 @@ final class KioskService {
             watchdog = schedule
         }
         runner.reap(now: now)
-        return idle.advance(to: now)
+        let actions = idle.advance(to: now)
+        if !actions.isEmpty { publishState() }
+        return actions
     }
 
     /// The latest time the loop may sleep until (for poll's timeout or a timerfd), or nil.
@@ -89,7 +112,30 @@ final class KioskService {
 
     /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
-        idle.input(event)
+        let result = idle.input(event)
+        if !result.actions.isEmpty { publishState() }
+        return result
+    }
+
+    /// `screen on|off|dim` and `brightness`: the screen goes there now.
+    func setScreen(_ target: IdleSchedule.Screen, now: Double) -> [IdleSchedule.Action] {
+        let actions = idle.force(target, at: now)
+        publishState()
+        return actions
+    }
+
+    /// The retained `<base>/state` and Home Assistant's select options, when they changed.
+    func publishState() {
+        guard let mqtt else { return }
+        let state = MQTTState(path: selectedPath, menu: config.menu, screen: idle.screen, brightness: brightness)
+        mqtt.publishState(state.line)
+        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
+            discoveredOptions = state.ringOptions
+            for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
+                                                                   ringOptions: state.ringOptions) {
+                mqtt.publishRetained(topic: topic, payload: payload.text)
+            }
+        }
     }
 
     /// The queues the loop flushes when their descriptors become writable: event lines, and the
@@ -111,6 +157,10 @@ final class KioskService {
 
     /// Tells one control client a command failed (for example `select` of an unknown id).
     func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
+        if request.client == .mqtt {
+            logger.warning("mqtt: \(message); nothing changed")
+            return
+        }
         control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
     }
 
@@ -140,9 +190,12 @@ final class KioskService {
             } catch {
                 return refuseReload("\(source): \(error)")
             }
+            let mqttChanged = new.mqtt != config.mqtt
             config = new
             idle = IdleSchedule(behaviour: new.behaviour, start: now)
             emit(.reloaded(time: now, items: new.items.count))
+            if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
+            publishState()
             notify([.status("Showing \(new.items.count) items")])
             return (built, changes)
         }
@@ -162,6 +215,7 @@ final class KioskService {
         if now.isFinite { emit(.stopping(time: now, reason: reason)) }
         // The last lines get a moment, never more: systemd's stop timeout is running.
         events.drain(within: 0.5)
+        mqtt?.stop()
         control?.close()
         notifier.close()
     }
@@ -170,6 +224,7 @@ final class KioskService {
         let line = EventLine.kiosk(event, menu: config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
+        mqtt?.publishEvent(line)
     }
 
     private func notify(_ messages: [NotifyMessage]) {

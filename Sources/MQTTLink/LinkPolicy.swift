@@ -1,0 +1,86 @@
+/// How long to wait before the next connection attempt: 1 s after the first failure, doubling
+/// to at most 60 s, back to 1 s once a broker accepted us. A pure value; time is an argument.
+public struct ReconnectBackoff: Sendable, Equatable {
+    public static let first = 1.0
+    public static let longest = 60.0
+    /// The delay the next failure waits.
+    public private(set) var next = ReconnectBackoff.first
+
+    public init() {}
+
+    /// A failed or lost connection at `now`: when to try again.
+    public mutating func failed(at now: Double) -> Double {
+        defer { next = min(next * 2, Self.longest) }
+        return now + next
+    }
+
+    /// The broker accepted the connection.
+    public mutating func connected() { next = Self.first }
+}
+
+/// Event lines waiting for the broker: first in, first out, at most `capacity`; when full the
+/// oldest line goes and is counted. `takeOverflowNotice` says once per overflow that lines are
+/// being dropped (the journal gets one line, not one per drop).
+public struct EventBacklog: Sendable, Equatable {
+    /// Event lines kept while the broker is away: at 3 lines per selection this is over 300
+    /// selections, about 300 KB at most, which bounds the kiosk's memory whatever the outage.
+    public static let defaultCapacity = 1000
+
+    public let capacity: Int
+    public private(set) var lines: [String] = []
+    private var head = 0
+    /// Lines dropped since the process started (the metrics' `dropped_lines`).
+    public private(set) var droppedTotal = 0
+    /// Lines dropped since the last `takeDroppedSinceReport`.
+    public private(set) var droppedSinceReport = 0
+    private var overflowNoticed = false
+
+    public init(capacity: Int = EventBacklog.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
+
+    public var count: Int { lines.count - head }
+    public var isEmpty: Bool { count == 0 }
+
+    public mutating func append(_ line: String) {
+        if count >= capacity {
+            head += 1
+            droppedTotal += 1
+            droppedSinceReport += 1
+        }
+        lines.append(line)
+        // Reclaim the consumed prefix now and then, not on every line.
+        if head > 256 && head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// The oldest waiting line, without taking it.
+    public var first: String? { isEmpty ? nil : lines[head] }
+
+    public mutating func removeFirst() {
+        guard !isEmpty else { return }
+        head += 1
+        if head == lines.count {
+            lines.removeAll(keepingCapacity: true)
+            head = 0
+        }
+    }
+
+    /// True once after lines began to be dropped (until `takeDroppedSinceReport`).
+    public mutating func takeOverflowNotice() -> Bool {
+        guard droppedSinceReport > 0, !overflowNoticed else { return false }
+        overflowNoticed = true
+        return true
+    }
+
+    /// The count dropped since the last report (the broker is back: say how many were lost).
+    public mutating func takeDroppedSinceReport() -> Int {
+        defer {
+            droppedSinceReport = 0
+            overflowNoticed = false
+        }
+        return droppedSinceReport
+    }
+}

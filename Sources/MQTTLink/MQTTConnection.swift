@@ -1,0 +1,336 @@
+import CMosquitto
+import Glibc
+import LinuxSystem
+
+/// Where and as whom to connect.
+public struct MQTTEndpoint: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var clientID: String
+    public var keepalive: Int
+    public var username: String?
+    public var password: String?
+    /// CA file, optional client certificate and key; nil: plain TCP.
+    public var tls: (caFile: String, certFile: String?, keyFile: String?)?
+    /// Where `online`/`offline` go (retained; `offline` is the last will).
+    public var availabilityTopic: String
+
+    public init(host: String, port: Int, clientID: String, keepalive: Int, username: String?, password: String?,
+                tls: (caFile: String, certFile: String?, keyFile: String?)?, availabilityTopic: String) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+        self.keepalive = keepalive
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.availabilityTopic = availabilityTopic
+    }
+
+    public static func == (a: MQTTEndpoint, b: MQTTEndpoint) -> Bool {
+        a.host == b.host && a.port == b.port && a.clientID == b.clientID && a.keepalive == b.keepalive
+            && a.username == b.username && a.password == b.password && a.availabilityTopic == b.availabilityTopic
+            && a.tls?.caFile == b.tls?.caFile && a.tls?.certFile == b.tls?.certFile && a.tls?.keyFile == b.tls?.keyFile
+    }
+}
+
+/// The kiosk's one broker connection, driven by the frame loop's poll: never a thread, never a
+/// wait. Why not libmosquitto's own thread (mosquitto_loop_start): the loop already polls every
+/// descriptor it has, so one more socket costs nothing; a thread would need locks or a queue
+/// and a wake-up descriptor back into the loop, and its callbacks would race the dial's state.
+/// Here every callback runs inside a call the loop made, in the loop's turn, and a turn's
+/// MQTT work is bounded (`readsPerTurn` packets, `inflightLimit` publishes in flight).
+///
+/// Event lines go through a bounded `EventBacklog` (QoS 1), handed to libmosquitto only while
+/// connected and at most `inflightLimit` unacknowledged; libmosquitto resends those after a
+/// reconnect. Retained topics are kept and published again on every connect (a restarted
+/// broker without persistence has forgotten them).
+public final class MQTTConnection {
+    /// Why there is no connection, or what it is doing.
+    public enum State: Equatable, Sendable {
+        /// Waiting until `retryAt` for the next attempt.
+        case waiting(retryAt: Double)
+        /// TCP (and TLS) connect or CONNACK pending since `since`.
+        case connecting(since: Double)
+        case connected
+        case stopped
+    }
+
+    /// Packets read per loop turn at most; the rest wait in the socket.
+    public static let readsPerTurn = 32
+    /// QoS 1 event lines handed to libmosquitto and not yet acknowledged, at most.
+    public static let inflightLimit = 20
+    /// A connect (TCP, TLS, CONNACK) not finished in this time is given up.
+    public static let connectTimeout = 10.0
+
+    public let endpoint: MQTTEndpoint
+    public private(set) var state: State
+    public private(set) var backoff = ReconnectBackoff()
+    public private(set) var backlog: EventBacklog
+    private var client: MosquittoClient?
+    private var inflight: [Int32: String] = [:]
+    private var retained: [(topic: String, payload: String)] = []
+    /// Event lines the broker acknowledged (for tests and metrics).
+    public private(set) var acknowledged = 0
+    private let eventTopic: String
+    private let log: (MQTTLogLevel, String) -> Void
+    /// Called after each accepted connection, after `online` and the subscriptions went out.
+    public var onConnect: (() -> Void)?
+    private var subscriptions: [String] = []
+    private var lastMisc = -Double.infinity
+
+    /// Nothing touches the network here; the first attempt is made by the first `serve`.
+    public init(endpoint: MQTTEndpoint, eventTopic: String, backlogCapacity: Int = EventBacklog.defaultCapacity,
+                now: Double, log: @escaping (MQTTLogLevel, String) -> Void) {
+        self.endpoint = endpoint
+        self.eventTopic = eventTopic
+        self.backlog = EventBacklog(capacity: backlogCapacity)
+        self.log = log
+        state = .waiting(retryAt: now)
+    }
+
+    deinit { client?.close() }
+
+    public var isConnected: Bool { state == .connected }
+
+    /// Topics to subscribe to (QoS 1) on every connect.
+    public func subscribe(_ patterns: [String]) { subscriptions = patterns }
+
+    /// The descriptor to poll: POLLIN, and POLLOUT only while libmosquitto has bytes to write.
+    /// None while waiting to retry: a socket given up on (connect timeout) may still be open
+    /// and would report POLLHUP every turn.
+    public var pollDescriptor: pollfd? {
+        switch state {
+        case .connecting, .connected: break
+        case .waiting, .stopped: return nil
+        }
+        guard let client, let fd = client.socket else { return nil }
+        let events = Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0)
+        return pollfd(fd: fd, events: events, revents: 0)
+    }
+
+    /// When the loop must come back: the next attempt, the connect timeout, the keepalive check.
+    public func wakeUp(now: Double) -> Double? {
+        switch state {
+        case .waiting(let retryAt): return retryAt
+        case .connecting(let since): return since + Self.connectTimeout
+        case .connected: return lastMisc + Self.miscInterval(endpoint.keepalive)
+        case .stopped: return nil
+        }
+    }
+
+    /// mosquitto_loop_misc's pace: a few times per keepalive, at most once a second.
+    static func miscInterval(_ keepalive: Int) -> Double { max(1, Double(keepalive) / 4) }
+
+    /// One loop turn: the attempt when due, the socket's reads and writes (`revents` from
+    /// poll, 0 when it was not polled or nothing happened), keepalive, and what the broker sent.
+    public func serve(revents: Int16, now: Double) -> [MQTTMessage] {
+        switch state {
+        case .stopped:
+            return []
+        case .waiting(let retryAt):
+            guard now >= retryAt else { return [] }
+            attempt(now: now)
+        case .connecting(let since):
+            if now - since >= Self.connectTimeout {
+                lost("no answer from \(endpoint.host):\(endpoint.port) within \(Int(Self.connectTimeout)) s", now: now)
+                return []
+            }
+        case .connected:
+            break
+        }
+        guard let client, client.socket != nil else { return [] }
+        var messages: [MQTTMessage] = []
+        do {
+            if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                for _ in 0..<Self.readsPerTurn {
+                    try client.loopRead(maxPackets: 1)
+                    let before = messages.count
+                    messages += handle(client.takeEvents(), now: now)
+                    if messages.count == before || client.socket == nil { break }
+                }
+            }
+            if client.socket != nil, isConnected, now - lastMisc >= Self.miscInterval(endpoint.keepalive) {
+                lastMisc = now
+                try client.loopMisc()
+            }
+            pump()
+            if client.socket != nil, client.wantsWrite { try client.loopWrite() }
+            messages += handle(client.takeEvents(), now: now)
+        } catch {
+            messages += handle(client.takeEvents(), now: now)
+            lost(Self.words(error), now: now)
+        }
+        return messages
+    }
+
+    /// An event line, QoS 1 on the event topic, in order; waits in the backlog while the
+    /// broker is away.
+    public func publishEvent(_ line: String) {
+        backlog.append(line)
+        if backlog.takeOverflowNotice() {
+            log(.warning, "mqtt: \(backlog.capacity) event lines wait for the broker; dropping the oldest from now on")
+        }
+        guard isConnected else { return }
+        pump()
+        flushWrites()
+    }
+
+    /// A retained topic: published now when connected, and again on every connect.
+    public func publishRetained(topic: String, payload: String) {
+        if let i = retained.firstIndex(where: { $0.topic == topic }) {
+            guard retained[i].payload != payload else { return }
+            retained[i].payload = payload
+        } else {
+            retained.append((topic, payload))
+        }
+        send(topic: topic, payload: payload, qos: 1, retain: true)
+    }
+
+    /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
+    public func publishNow(topic: String, payload: String) {
+        send(topic: topic, payload: payload, qos: 0, retain: false)
+    }
+
+    private func send(topic: String, payload: String, qos: Int32, retain: Bool) {
+        guard isConnected, let client else { return }
+        do {
+            try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+            flushWrites()
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
+    }
+
+    /// On the way out: `offline` (retained) and DISCONNECT, written as far as the socket takes
+    /// them without waiting, then the handle goes. Safe to call twice.
+    public func stop() {
+        guard state != .stopped else { return }
+        if isConnected, let client {
+            pump()
+            _ = try? client.publish(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
+            _ = try? client.disconnect()
+            for _ in 0..<8 where client.socket != nil && client.wantsWrite { _ = try? client.loopWrite() }
+        }
+        client?.close()
+        client = nil
+        state = .stopped
+    }
+
+    /// Cuts the connection without DISCONNECT, as a killed process would (tests).
+    public func dropWithoutGoodbye() {
+        client?.dropConnection()
+    }
+
+    // MARK: steps
+
+    private func attempt(now: Double) {
+        do {
+            let client = try self.client ?? makeClient()
+            self.client = client
+            try client.connectAsync(host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
+            state = .connecting(since: now)
+        } catch {
+            lost(Self.words(error), now: now)
+        }
+    }
+
+    private func makeClient() throws(MosquittoError) -> MosquittoClient {
+        let client = try MosquittoClient(clientID: endpoint.clientID)
+        try client.setWill(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
+        if let username = endpoint.username { try client.setCredentials(username: username, password: endpoint.password) }
+        if let tls = endpoint.tls { try client.setTLS(caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile) }
+        return client
+    }
+
+    private func handle(_ events: [MosquittoEvent], now: Double) -> [MQTTMessage] {
+        var messages: [MQTTMessage] = []
+        for event in events {
+            switch event {
+            case .connected(let code, let reason):
+                if code == 0 {
+                    accepted(now: now)
+                } else {
+                    log(.error, "mqtt: \(endpoint.host):\(endpoint.port) refused the connection: \(reason)")
+                }
+            case .disconnected:
+                break  // the failing call that follows says why
+            case .message(let message):
+                messages.append(message)
+            case .published(let mid):
+                if inflight.removeValue(forKey: mid) != nil { acknowledged += 1 }
+            }
+        }
+        return messages
+    }
+
+    private func accepted(now: Double) {
+        guard let client else { return }
+        state = .connected
+        backoff.connected()
+        lastMisc = now
+        log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)")
+        let dropped = backlog.takeDroppedSinceReport()
+        if dropped > 0 {
+            log(.warning, "mqtt: dropped \(dropped) event lines while the broker was away (the queue holds \(backlog.capacity))")
+        }
+        do {
+            try client.publish(topic: endpoint.availabilityTopic, payload: "online", qos: 1, retain: true)
+            for pattern in subscriptions { try client.subscribe(pattern, qos: 1) }
+            for (topic, payload) in retained { try client.publish(topic: topic, payload: payload, qos: 1, retain: true) }
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
+        onConnect?()
+        pump()
+    }
+
+    /// Hands waiting event lines to libmosquitto while fewer than `inflightLimit` await PUBACK.
+    private func pump() {
+        guard isConnected, let client else { return }
+        while inflight.count < Self.inflightLimit, let line = backlog.first {
+            do {
+                let mid = try client.publish(topic: eventTopic, payload: line, qos: 1, retain: false)
+                inflight[mid] = line
+                backlog.removeFirst()
+            } catch {
+                log(.warning, "mqtt: \(error)")
+                return
+            }
+        }
+    }
+
+    private func flushWrites() {
+        guard let client, client.socket != nil, client.wantsWrite else { return }
+        do { try client.loopWrite() } catch { /* the next turn's read reports the lost connection */ }
+    }
+
+    private func lost(_ why: String, now: Double) {
+        let retryAt = backoff.failed(at: now)
+        let was = state
+        state = .waiting(retryAt: retryAt)
+        let delay = Int((retryAt - now).rounded())
+        switch was {
+        case .connected: log(.warning, "mqtt: lost the connection to \(endpoint.host):\(endpoint.port): \(why); reconnecting in \(delay) s")
+        default: log(.warning, "mqtt: cannot connect to \(endpoint.host):\(endpoint.port): \(why); trying again in \(delay) s")
+        }
+        // Lines in flight stay with libmosquitto, which sends them again after the reconnect.
+        if let fd = client?.socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// The failure in words a person can act on.
+    static func words(_ error: Error) -> String {
+        guard let error = error as? MosquittoError else { return "\(error)" }
+        var text = error.description
+        if text.hasPrefix("Failed to ") { text = String(text.dropFirst("Failed to ".count)) }
+        if error.call.code == Int32(MOSQ_ERR_TLS.rawValue) || error.call.code == Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue) {
+            text += " (TLS: check mqtt.tls.ca_file, the broker's certificate name and that the port speaks TLS)"
+        }
+        return text
+    }
+}
+
+/// How loud a connection message is (the kiosk maps it onto its journal priorities).
+public enum MQTTLogLevel: Sendable {
+    case info, warning, error
+}

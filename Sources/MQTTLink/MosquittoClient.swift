@@ -1,0 +1,174 @@
+import CMosquitto
+import Glibc
+import LinuxSystem
+
+/// A message from the broker, copied out of libmosquitto's struct at once.
+public struct MQTTMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    public var retained: Bool
+
+    public init(topic: String, payload: [UInt8], retained: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.retained = retained
+    }
+
+    /// The payload as text (MQTT payloads are bytes; ours are UTF-8).
+    public var text: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// What libmosquitto's callbacks reported, in order, as plain values.
+public enum MosquittoEvent: Sendable, Equatable {
+    /// CONNACK: `code` 0 is accepted; otherwise the broker's refusal (`reason` in words).
+    case connected(code: Int32, reason: String)
+    /// The connection ended; `code` 0 means we asked for it.
+    case disconnected(code: Int32)
+    case message(MQTTMessage)
+    /// A QoS 1 publish was acknowledged (PUBACK); QoS 0 ones report when written.
+    case published(mid: Int32)
+}
+
+/// One libmosquitto client handle (mosquitto_new ... mosquitto_destroy), driven by the caller's
+/// poll: no thread of libmosquitto's, no call here waits on the network. `connectAsync` starts
+/// a non-blocking connect; the caller polls `socket` (POLLOUT only while `wantsWrite`) and calls
+/// `loopRead`, `loopWrite` and `loopMisc`; callbacks run inside those calls, on the caller's
+/// thread, and are queued in `events` for the caller to take.
+public final class MosquittoClient {
+    private var handle: OpaquePointer?
+    /// Callback results since the last `takeEvents`.
+    private var events: [MosquittoEvent] = []
+
+    /// libmosquitto's global setup, once per process (it initialises OpenSSL).
+    private static let library: Void = { _ = mosquitto_lib_init() }()
+
+    /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier.
+    public init(clientID: String) throws(MosquittoError) {
+        Self.library
+        let handle = mosquitto_new(clientID, true, nil)
+        guard let handle else { throw MosquittoError("create MQTT client '\(clientID)'", result: Int32(MOSQ_ERR_ERRNO.rawValue)) }
+        self.handle = handle
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_callback_set(handle) { _, owner, code in
+            let reason = String(cString: mosquitto_connack_string(code))
+            MosquittoClient.owner(owner)?.events.append(.connected(code: code, reason: reason))
+        }
+        mosquitto_disconnect_callback_set(handle) { _, owner, code in
+            MosquittoClient.owner(owner)?.events.append(.disconnected(code: code))
+        }
+        mosquitto_publish_callback_set(handle) { _, owner, mid in
+            MosquittoClient.owner(owner)?.events.append(.published(mid: mid))
+        }
+        mosquitto_message_callback_set(handle) { _, owner, message in
+            guard let message, let client = MosquittoClient.owner(owner) else { return }
+            let m = message.pointee
+            let bytes = m.payloadlen > 0 && m.payload != nil
+                ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
+            client.events.append(.message(MQTTMessage(topic: m.topic.map { String(cString: $0) } ?? "",
+                                                      payload: bytes, retained: m.retain)))
+        }
+    }
+
+    deinit { close() }
+
+    private static func owner(_ pointer: UnsafeMutableRawPointer?) -> MosquittoClient? {
+        pointer.map { Unmanaged<MosquittoClient>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func live(_ operation: String) throws(MosquittoError) -> OpaquePointer {
+        guard let handle else { throw MosquittoError(operation, result: Int32(MOSQ_ERR_INVAL.rawValue)) }
+        return handle
+    }
+
+    /// What the callbacks reported since the last call, oldest first.
+    public func takeEvents() -> [MosquittoEvent] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// mosquitto_will_set: what the broker publishes if we vanish without DISCONNECT.
+    public func setWill(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) {
+        let h = try live("set the last will on \(topic)")
+        let bytes = Array(payload.utf8)
+        try MosquittoError.check("set the last will on \(topic)", mosquitto_will_set(h, topic, Int32(bytes.count), bytes, qos, retain))
+    }
+
+    /// mosquitto_username_pw_set.
+    public func setCredentials(username: String, password: String?) throws(MosquittoError) {
+        let h = try live("set the MQTT user name")
+        try MosquittoError.check("set the MQTT user name '\(username)'", mosquitto_username_pw_set(h, username, password))
+    }
+
+    /// mosquitto_tls_set: verify the broker against `caFile`; `certFile`/`keyFile` for a client
+    /// certificate (unencrypted key). The broker's name is checked against its certificate.
+    public func setTLS(caFile: String, certFile: String?, keyFile: String?) throws(MosquittoError) {
+        let h = try live("set up TLS")
+        try MosquittoError.check("set up TLS with CA file \(caFile)", mosquitto_tls_set(h, caFile, nil, certFile, keyFile, nil))
+    }
+
+    /// mosquitto_connect_async: resolves `host` (use an address or a name /etc/hosts answers:
+    /// getaddrinfo may wait on DNS) and starts a non-blocking connect; CONNECT goes out when the
+    /// socket becomes writable.
+    public func connectAsync(host: String, port: Int, keepalive: Int) throws(MosquittoError) {
+        let h = try live("connect to broker \(host):\(port)")
+        try MosquittoError.check("connect to broker \(host):\(port)", mosquitto_connect_async(h, host, Int32(port), Int32(keepalive)))
+    }
+
+    /// mosquitto_socket: the connection's descriptor, or nil when there is none.
+    public var socket: Int32? {
+        guard let handle else { return nil }
+        let fd = mosquitto_socket(handle)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// mosquitto_want_write: bytes wait to go out (or TLS needs to write).
+    public var wantsWrite: Bool { handle.map { mosquitto_want_write($0) } ?? false }
+
+    /// mosquitto_loop_read: reads what the socket holds, at most `maxPackets` packets.
+    public func loopRead(maxPackets: Int32) throws(MosquittoError) {
+        try MosquittoError.check("read from the MQTT broker", mosquitto_loop_read(try live("read from the MQTT broker"), maxPackets))
+    }
+
+    /// mosquitto_loop_write: writes what waits, as far as the socket takes it.
+    public func loopWrite() throws(MosquittoError) {
+        try MosquittoError.check("write to the MQTT broker", mosquitto_loop_write(try live("write to the MQTT broker"), 1))
+    }
+
+    /// mosquitto_loop_misc: keepalive PINGREQ and the PINGRESP timeout.
+    public func loopMisc() throws(MosquittoError) {
+        try MosquittoError.check("keep the MQTT connection alive", mosquitto_loop_misc(try live("keep the MQTT connection alive")))
+    }
+
+    /// mosquitto_publish; returns the message id (its PUBACK reports it in `events`).
+    @discardableResult
+    public func publish(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
+        let h = try live("publish on \(topic)")
+        var mid: Int32 = 0
+        let bytes = Array(payload.utf8)
+        try MosquittoError.check("publish on \(topic)", mosquitto_publish(h, &mid, topic, Int32(bytes.count), bytes, qos, retain))
+        return mid
+    }
+
+    /// mosquitto_subscribe.
+    public func subscribe(_ pattern: String, qos: Int32) throws(MosquittoError) {
+        let h = try live("subscribe to \(pattern)")
+        try MosquittoError.check("subscribe to \(pattern)", mosquitto_subscribe(h, nil, pattern, qos))
+    }
+
+    /// mosquitto_disconnect: DISCONNECT queued (the broker then drops the last will).
+    public func disconnect() throws(MosquittoError) {
+        try MosquittoError.check("disconnect from the MQTT broker", mosquitto_disconnect(try live("disconnect from the MQTT broker")))
+    }
+
+    /// Cuts the connection without DISCONNECT, as a crash would (tests of the last will).
+    public func dropConnection() {
+        if let fd = socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// mosquitto_destroy; safe to call twice.
+    public func close() {
+        guard let handle else { return }
+        self.handle = nil
+        mosquitto_destroy(handle)
+    }
+}

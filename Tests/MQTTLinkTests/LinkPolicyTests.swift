@@ -1,0 +1,44 @@
+import Testing
+@testable import MQTTLink
+
+@Suite struct LinkPolicyTests {
+    @Test func backoffDoublesFromOneSecondToSixtyAndResetsOnConnect() {
+        var backoff = ReconnectBackoff()
+        let delays = (0..<9).map { _ in backoff.failed(at: 100) - 100 }
+        #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60, 60])
+        backoff.connected()
+        #expect(backoff.failed(at: 0) == 1)
+    }
+
+    @Test func backlogKeepsTheNewestAndCountsTheDroppedOnce() {
+        var backlog = EventBacklog(capacity: 3)
+        for i in 1...5 { backlog.append("\(i)") }
+        #expect(backlog.count == 3)
+        #expect(backlog.first == "3")
+        #expect(backlog.droppedTotal == 2)
+        let first = backlog.takeOverflowNotice(), second = backlog.takeOverflowNotice()
+        #expect(first && !second)
+        let reported = backlog.takeDroppedSinceReport()
+        #expect(reported == 2)
+        backlog.append("6")
+        let again = backlog.takeOverflowNotice()
+        #expect(again)
+        var order: [String] = []
+        while let line = backlog.first { order.append(line); backlog.removeFirst() }
+        #expect(order == ["4", "5", "6"])
+        #expect(backlog.droppedTotal == 3)
+    }
+
+    @Test func backlogReclaimsItsConsumedPrefixAndStaysInOrder() {
+        var backlog = EventBacklog(capacity: 100)
+        var taken: [String] = []
+        for i in 0..<2000 {
+            backlog.append("\(i)")
+            if i % 3 != 0, let first = backlog.first { taken.append(first); backlog.removeFirst() }
+        }
+        while let line = backlog.first { taken.append(line); backlog.removeFirst() }
+        let numbers = taken.compactMap(Int.init)
+        #expect(numbers == numbers.sorted())
+        #expect(numbers.count + backlog.droppedTotal == 2000)
+    }
+}
