@@ -4,6 +4,9 @@ import LinuxSystem
 import Testing
 @testable import DialKioskApp
 import KMSOutput
+import DialRender
+import Dispatch
+import Synchronization
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
@@ -660,5 +663,118 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.dial.selectedIndex == 2)
         #expect(k.dial.geometry.center.x == 160, "laid out for 320 x 240")
         #expect(k.display.presents == presents + 1)
+    }
+}
+
+/// Issue 18, item 1: a reload's icons are decoded on a worker while the loop keeps serving the
+/// old menu (input, commands, frames, the watchdog ping); the turn that sees the worker done
+/// swaps the new menu in. It was decoded in the reload's own turn: 20 s for 512 items, and
+/// systemd's watchdog (10 s) killed the kiosk.
+@Suite struct KioskReloadWorkerTests {
+    /// A decoder held until the test opens it (bounded at 10 s, so a decode on the loop's turn
+    /// shows as failed expectations, not as a hang).
+    private final class Gate: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let opened = DispatchSemaphore(value: 0)
+        let decodes = Mutex(0)
+        func decode(_ path: String) throws -> RGBAImage {
+            decodes.withLock { $0 += 1 }
+            entered.signal()
+            _ = opened.wait(timeout: .now() + 10)
+            return try PNGReader.readRGBA(path)
+        }
+    }
+
+    @Test func aReloadDecodesOffTheLoopWhileTheOldMenuKeepsRunning() throws {
+        let gate = Gate()
+        let icons = IconCache { try gate.decode($0) }
+        let size = KioskLoop.size
+        let k = try KioskLoop(config: threeItems, watchdogUSec: "2000000", rebuild: { config, index in
+            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
+                                 rotation: .none, painter: .dial, icons: icons)
+        })
+        k.service.reloadWorker = ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob }
+        let icon = k.dir.path + "/cup.png"
+        var picture = PixelBuffer(width: 8, height: 8)
+        let count = picture.rowPitch * 8
+        picture.withUnsafeMutablePixels { p in for i in 0..<count { p[i] = 0xFF8000 } }
+        try PNGWriter.write(picture, to: icon)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        _ = k.stdout()
+        _ = k.notifications()
+
+        // Three items naming one icon, relabelled.
+        writeFile(k.configPath, "items:\n" + ["a", "b", "c"].map { "  - id: \($0)\n    label: New \($0)\n    icon: \(icon)\n" }.joined())
+        k.signal(.hangUp)
+        try k.step()
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success, "the worker started decoding")
+        #expect(k.dial.items.map(\.label) == ["Apple", "Banana", "Cherry"], "the old menu runs while the icons decode")
+        #expect(k.notifications().contains { $0.hasPrefix("RELOADING=1") })
+
+        // The loop goes on: a command is served, frames flow, the watchdog is pinged.
+        writeAll(client, "select c\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 2)
+        k.clock += 3
+        try k.step()
+        #expect(k.notifications().contains("WATCHDOG=1"))
+        #expect(!k.stdout().contains("reloaded"))
+
+        // The decode ends; the next turn swaps the new menu in, still on c.
+        gate.opened.signal()
+        var done = k.service.reloadWorker?.pollDescriptors ?? []
+        #expect(done.count == 1)
+        _ = poll(&done, nfds_t(done.count), 10_000)
+        try k.step()
+        #expect(k.dial.items.map(\.label) == ["New a", "New b", "New c"])
+        #expect(k.dial.selectedIndex == 2)
+        #expect(k.stdout().contains("\"event\": \"reloaded\""))
+        #expect(k.notifications().contains("READY=1"))
+        #expect(gate.decodes.withLock { $0 } == 1, "one file, one decode")
+        #expect(k.service.reloadWorker?.isBusy == false)
+    }
+
+    /// Reloads asked for while one is prepared: the prepared one is dropped and the file read
+    /// again when it is done, so the latest file wins.
+    @Test func aReloadDuringAPreparedOneMakesTheLatestFileWin() throws {
+        let gate = Gate()
+        let icons = IconCache { try gate.decode($0) }
+        let size = KioskLoop.size
+        let k = try KioskLoop(config: threeItems, rebuild: { config, index in
+            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
+                                 rotation: .none, painter: .dial, icons: icons)
+        })
+        k.service.reloadWorker = ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob }
+        let icon = k.dir.path + "/cup.png"
+        var picture = PixelBuffer(width: 8, height: 8)
+        let count = picture.rowPitch * 8
+        picture.withUnsafeMutablePixels { p in for i in 0..<count { p[i] = 0x0080FF } }
+        try PNGWriter.write(picture, to: icon)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+
+        writeFile(k.configPath, "items:\n  - id: a\n    label: First\n    icon: \(icon)\n")
+        k.signal(.hangUp)
+        try k.step()
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+        writeFile(k.configPath, "items:\n  - id: a\n    label: Second\n    icon: \(icon)\n  - id: b\n")
+        k.signal(.hangUp)
+        try k.step()
+        gate.opened.signal()
+        var done = k.service.reloadWorker?.pollDescriptors ?? []
+        _ = poll(&done, nfds_t(done.count), 10_000)
+        try k.step()
+        // The first prepared reload was dropped; the second reads the latest file (its icon is
+        // cached: no second decode, so it is ready at once).
+        #expect(k.dial.items.map(\.label) != ["First"])
+        for _ in 0..<100 where k.service.reloadWorker?.isBusy == true {
+            var fds = k.service.reloadWorker?.pollDescriptors ?? []
+            _ = poll(&fds, nfds_t(fds.count), 10_000)
+            try k.step()
+        }
+        #expect(k.dial.items.map(\.label) == ["Second", "b"])
+        #expect(k.stdout().split(separator: "\n").filter { $0.contains("\"reloaded\"") }.count == 1, "one reload applied")
     }
 }

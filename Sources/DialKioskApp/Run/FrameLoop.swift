@@ -109,7 +109,10 @@ final class FrameLoop {
         list += [signals, timer].compactMap { $0 }
         list += displays.map(DisplayEvents.init) as [any PollSource]
         list += inputs.map(InputEvents.init) as [any PollSource]
-        if let service { list += [ControlSocket(service: service), ServiceDeadlines(service: service)] as [any PollSource] }
+        if let service {
+            list += [ControlSocket(service: service), ReloadCompletion(service: service),
+                     ServiceDeadlines(service: service)] as [any PollSource]
+        }
         return list
     }
 
@@ -188,6 +191,8 @@ final class FrameLoop {
             try perform(request, at: time)
         case .behaviour(let actions):
             try apply(actions, at: time)
+        case .reloadPrepared(let config, let changes):
+            try reloadPrepared(config, changes, at: time)
         }
         return nil
     }

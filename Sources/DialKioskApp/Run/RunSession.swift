@@ -60,13 +60,17 @@ final class RunSession {
             let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
             logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
 
-            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
-                // The mode's size now: a hotplug may have set a new one.
+            // Decoded icons, each distinct file once; a reload's worker fills it off the loop.
+            let icons = IconCache()
+            // The configuration as painted, at the mode's size now (a hotplug may have set a new one).
+            let setup = { (config: KioskConfig) -> DialSetup in
                 let logical = rotation.logicalSize(panelWidth: display.selection.mode.width, panelHeight: display.selection.mode.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return try RunSession.scene(config: config, restingOn: index, width: logical.width, height: logical.height,
-                                            rotation: rotation, painter: options.painter)
+                return DialSetup(config: config, width: logical.width, height: logical.height)
+            }
+            let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
+                try RunSession.scene(setup(config), restingOn: index, rotation: rotation, painter: options.painter, icons: icons)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
@@ -82,6 +86,7 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            service.reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -100,7 +105,8 @@ final class RunSession {
                              vt: console.map { ConsoleSwitch(display: display, console: $0) },
                              rebuild: makeScene, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
-                             power: ScreenPower.forDisplay(display, logger: logger),
+                             power: ScreenPower.forDisplay(display, stateDirectory: environment["RUNTIME_DIRECTORY"],
+                                                               logger: logger),
                              resize: { width, height, index in
                                  input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
                                  return try makeScene(service.config, index)
@@ -134,12 +140,18 @@ final class RunSession {
     /// works on the upright frame in RAM; the copy turns it onto the panel, writing the dumb
     /// buffer once and never reading it (it may be write-combined).
     static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
-                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
-        let setup = DialSetup(config: config, width: width, height: height)
+                      rotation: DisplayRotation, painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
+        try scene(DialSetup(config: config, width: width, height: height), restingOn: index, rotation: rotation,
+                  painter: choice, icons: icons)
+    }
+
+    /// The scene of `setup`; `icons`: the decoded icons to reuse (a reload's worker filled them).
+    static func scene(_ setup: DialSetup, restingOn index: Int?, rotation: DisplayRotation, painter choice: PainterChoice,
+                      icons: IconCache) throws -> Scene {
         let dial = setup.makeDial(restingOn: index)
         switch choice {
         case .dial:
-            let painter = try setup.makePainter()
+            let painter = try setup.makePainter(icons: icons)
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)

@@ -18,6 +18,9 @@ final class KioskService {
     private let events: OutputQueue
     private(set) var idle: IdleSchedule
     private var stopped = false
+    /// Decodes a reload's icons off the loop (`run` sets one; without it a reload is built in
+    /// the turn that asked for it).
+    var reloadWorker: ReloadWorker?
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -123,11 +126,14 @@ final class KioskService {
     /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
     /// comes back, and a later reload of the same file tries again (the running configuration is
     /// still the old one, so the file counts as changed).
-    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
-        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+    ///
+    /// `decided`: what `readForReload` found in the file (RELOADING=1 went out then; READY=1
+    /// goes out here, whatever the outcome).
+    func reload<Built>(_ decided: ConfigReload.Outcome, now: Double,
+                       build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         defer { notify([.ready]) }
         let source = configPath ?? "demo menu"
-        switch ConfigReload.reload(path: configPath, current: config) {
+        switch decided {
         case .keep(let error):
             return refuseReload(error.description)
         case .unchanged:
@@ -145,6 +151,29 @@ final class KioskService {
             emit(.reloaded(time: now, items: new.items.count))
             notify([.status("Showing \(new.items.count) items")])
             return (built, changes)
+        }
+    }
+
+    /// Both halves in one call: the file read again, then `reload(_:now:build:)`.
+    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
+        reload(readForReload(now: now), now: now, build: build)
+    }
+
+    /// The first half of a reload: RELOADING=1, and the file read again and compared with the
+    /// running configuration (parsing only, and the icons' PNG headers for their budget).
+    func readForReload(now: Double) -> ConfigReload.Outcome {
+        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        return ConfigReload.reload(path: configPath, current: config)
+    }
+
+    /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
+    /// logged, READY=1.
+    func endReload(_ decided: ConfigReload.Outcome, now: Double) {
+        defer { notify([.ready]) }
+        switch decided {
+        case .keep(let error): let _: Void? = refuseReload(error.description)
+        case .unchanged: logger.info("reload: \(configPath ?? "demo menu"): no change")
+        case .apply: break
         }
     }
 
