@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import DialCore
 import LinuxSystem
@@ -776,5 +777,88 @@ private final class FakeBacklight: BacklightDimming {
         }
         #expect(k.dial.items.map(\.label) == ["Second", "b"])
         #expect(k.stdout().split(separator: "\n").filter { $0.contains("\"reloaded\"") }.count == 1, "one reload applied")
+    }
+}
+
+/// Issue 18, item 4: every state a client can see follows from the event lines it got. A client
+/// model built only from `opened`, `closed` and `selected` lines must equal the dial's open ring
+/// and selected slot after every step of random navigation, reloads (also in the middle of a
+/// ring change, also ones that remove the open ring) and a start on a nested default item.
+@Suite struct EventStreamPropertyTests {
+    /// The client: the open ring and the selected slot, from the lines alone.
+    private struct Client {
+        var ring: [String] = []
+        var selected: [String]?
+        mutating func read(_ text: String) {
+            for line in text.split(separator: "\n") {
+                guard let data = line.data(using: .utf8),
+                      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                      let event = object["event"] as? String else { continue }
+                let path = object["path"] as? [String]
+                switch event {
+                case "opened": ring = path ?? ring
+                case "closed": ring = Array((path ?? ring).dropLast())
+                case "selected": selected = path
+                default: break
+                }
+            }
+        }
+    }
+
+    private static let menus = [
+        "items:\n  - id: a\n  - id: drinks\n    items:\n      - id: coffee\n      - id: tea\n        items: [{id: green}, {id: black}]\n  - id: c\n",
+        "items:\n  - id: drinks\n    items:\n      - id: tea\n      - id: water\n  - id: a\n  - id: d\n",
+        "items:\n  - id: a\n  - id: b\n",
+    ]
+    private static let paths = ["a", "c", "d", "b", "drinks", "drinks/coffee", "drinks/tea", "drinks/water",
+                                "drinks/tea/green", "drinks/tea/black", "drinks/..", "drinks/tea/.."]
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func aClientModelFromTheEventsEqualsTheDial(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let start = Self.menus[0] + "behaviour:\n  default_item: drinks/tea/green\n"
+        let k = try KioskLoop(config: start)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        var model = Client()
+        func check(_ what: String) {
+            model.read(k.stdout())
+            #expect(model.ring == k.menuDial.ring.ids, "seed \(seed), after \(what)")
+            #expect(model.selected == k.menuDial.selectedPath?.ids, "seed \(seed), after \(what)")
+        }
+        check("the start on drinks/tea/green")
+        for step in 0..<40 {
+            let what: String
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0, 1:
+                let path = Self.paths.randomElement(using: &random)!
+                writeAll(client, "select \(path)\n")
+                what = "select \(path)"
+            case 2:
+                writeAll(client, "back\n")
+                what = "back"
+            case 3:
+                writeAll(client, "activate\n")
+                what = "activate"
+            default:
+                let menu = Self.menus.randomElement(using: &random)!
+                writeFile(k.configPath, menu + "theme:\n  ring: \"#0000\(String(format: "%02d", step))\"\n")
+                k.signal(.hangUp)
+                what = "a reload"
+            }
+            try k.step()
+            check("step \(step): \(what)")
+            // Sometimes into the middle of the ring change or the turn, sometimes to rest.
+            if Bool.random(using: &random) {
+                try k.flipUntilIdle()
+            } else {
+                for _ in 0..<Int.random(in: 0..<5, using: &random) where k.loop.schedule.awaitsFlip {
+                    k.clock += 1.0 / 60
+                    k.display.report(.frameShown(time: k.clock))
+                    try k.step()
+                }
+            }
+            check("step \(step): \(what), then frames")
+        }
     }
 }

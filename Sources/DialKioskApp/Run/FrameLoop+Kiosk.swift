@@ -66,6 +66,7 @@ extension FrameLoop {
     func finishReload(_ decided: ConfigReload.Outcome, at time: Double) throws {
         guard let service else { return }
         let oldItems = service.config.items
+        let oldMenu = service.config.menu
         // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
         let ring = dial.pose.ring
         let keptID = ring.ids.first ?? dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
@@ -75,7 +76,10 @@ extension FrameLoop {
             return try rebuild?(config, index)
         }
         guard let (scene, changes) = applied else { return }
-        if let scene { replaceScene(scene) }
+        if let scene {
+            replaceScene(scene)
+            resyncEvents(at: time, previousMenu: oldMenu)
+        }
         if changes.needsOutputRestart {
             service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }

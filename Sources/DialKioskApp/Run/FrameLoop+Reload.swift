@@ -1,3 +1,5 @@
+import DialCore
+
 /// A reload whose icons are decoded off the loop (`ReloadWorker`): the file is read in the
 /// turn that asked (parsing is bounded by the file-size limit), the worker decodes while the old
 /// menu keeps running and the watchdog keeps being pinged, and the turn that sees it done builds
@@ -37,5 +39,12 @@ extension FrameLoop {
         // The old menu's icons go; the new painter holds its own.
         let job = worker.job(service.config)
         worker.icons.keepOnly(paths: job.paths, box: job.box)
+    }
+
+    /// After a dial change that made no events of its own (start, reload, new scene): the
+    /// event lines that bring clients' view of the menu to the dial's (`KioskService.resync`).
+    func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
+        guard let service, let menu = dial as? MenuDial else { return }
+        service.resync(ring: menu.ring, selected: menu.selectedPath, now: time, previousMenu: previousMenu)
     }
 }

@@ -119,6 +119,7 @@ final class FrameLoop {
     /// Shows the first frame at `time` (the modeset).
     func start(at time: Double) throws {
         report(dial.advance(to: time))
+        resyncEvents(at: time)
         try presentFrame(at: time)
     }
 
@@ -236,7 +237,10 @@ final class FrameLoop {
             log("display: suspended")
         case .resized(let width, let height):
             log("display: new mode \(width)x\(height)")
-            if let resize { replaceScene(try resize(width, height, dial.selectedIndex)) }
+            if let resize {
+                replaceScene(try resize(width, height, dial.selectedIndex))
+                resyncEvents(at: time)
+            }
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()

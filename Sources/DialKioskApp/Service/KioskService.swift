@@ -21,6 +21,8 @@ final class KioskService {
     /// Decodes a reload's icons off the loop (`run` sets one; without it a reload is built in
     /// the turn that asked for it).
     var reloadWorker: ReloadWorker?
+    /// What the event lines told clients of the menu so far: the open ring and the selected slot.
+    private(set) var told = EventStreamView()
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -61,6 +63,7 @@ final class KioskService {
     func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
+            told.apply(event)
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
@@ -177,6 +180,21 @@ final class KioskService {
         }
     }
 
+    /// The dial changed without events of its own (a start on a nested item, a reload, a new
+    /// scene): prints what brings clients' view to `ring` with `selected` at the top (`closed`
+    /// per ring left, `opened` per ring entered, `selected`). `previousMenu` words the `closed`
+    /// lines of rings that a reload took away.
+    func resync(ring: MenuPath, selected: MenuPath?, now: Double, previousMenu: MenuTree? = nil) {
+        for event in told.events(toReach: ring, selected: selected, at: now, index: { config.menu.index(of: $0) }) {
+            if case .closed = event, let previousMenu {
+                emit(.dial(event, frames: 0), menu: previousMenu)
+            } else {
+                emit(.dial(event, frames: 0))
+            }
+            told.apply(event)
+        }
+    }
+
     private func refuseReload<Built>(_ reason: String) -> Built? {
         logger.error("reload: \(reason); keeping the running configuration")
         notify([.status("Reload failed: \(reason)")])
@@ -195,8 +213,8 @@ final class KioskService {
         notifier.close()
     }
 
-    private func emit(_ event: KioskEvent) {
-        let line = EventLine.kiosk(event, menu: config.menu)
+    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
     }
