@@ -32,7 +32,7 @@ import Testing
         close(fd)
     }
 
-    /// 17 distinct files of 4 megapixels: 68 > 64, refused at the 17th icon's line.
+    /// 17 distinct files of 4 megapixels: 68 > 32, refused at the 9th icon's line (it passes 32).
     @Test func aMenuOverTheBudgetIsRefusedAtTheIconThatPassesIt() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -43,9 +43,9 @@ import Testing
         }
         let file = dir.path + "/config.yaml"
         writeFile(file, text)
-        #expect(throws: ConfigError(file: file, line: 2 + 16 * 2 + 1, key: "items[16].icon",
+        #expect(throws: ConfigError(file: file, line: 2 + 8 * 2 + 1, key: "items[8].icon",
                                     message: "the menu's icons decode to 68.0 megapixels (71303168 pixels, each distinct file "
-                                        + "once), more than the budget of 64 megapixels; this icon passes it (use smaller "
+                                        + "once), more than the budget of 32 megapixels; this icon passes it (use smaller "
                                         + "images, or the same file for several items)")) {
             try ConfigLoader.load(path: file)
         }
@@ -75,7 +75,7 @@ import Testing
             Issue.record("a menu over the budget was accepted at reload")
             return
         }
-        #expect(error.key == "items[16].icon" && error.message.contains("budget of 64 megapixels"))
+        #expect(error.key == "items[8].icon" && error.message.contains("budget of 32 megapixels"))
     }
 
     private func checkConfigStatus(_ file: String) -> Int32 {

@@ -686,8 +686,9 @@ private final class FakeBacklight: BacklightDimming {
         }
     }
 
-    @Test func aReloadDecodesOffTheLoopWhileTheOldMenuKeepsRunning() throws {
-        let gate = Gate()
+    /// The kiosk rig with `run`'s painter and a reload worker whose decodes go through `gate`,
+    /// and an 8x8 icon file in its directory.
+    private func rig(_ gate: Gate) throws -> (KioskLoop, icon: String) {
         let icons = IconCache { try gate.decode($0) }
         let size = KioskLoop.size
         let k = try KioskLoop(config: threeItems, watchdogUSec: "2000000", rebuild: { config, index in
@@ -700,6 +701,12 @@ private final class FakeBacklight: BacklightDimming {
         let count = picture.rowPitch * 8
         picture.withUnsafeMutablePixels { p in for i in 0..<count { p[i] = 0xFF8000 } }
         try PNGWriter.write(picture, to: icon)
+        return (k, icon)
+    }
+
+    @Test func aReloadDecodesOffTheLoopWhileTheOldMenuKeepsRunning() throws {
+        let gate = Gate()
+        let (k, icon) = try rig(gate)
         let client = try k.startWithControlClient()
         defer { close(client) }
         _ = k.stdout()
@@ -741,18 +748,7 @@ private final class FakeBacklight: BacklightDimming {
     /// again when it is done, so the latest file wins.
     @Test func aReloadDuringAPreparedOneMakesTheLatestFileWin() throws {
         let gate = Gate()
-        let icons = IconCache { try gate.decode($0) }
-        let size = KioskLoop.size
-        let k = try KioskLoop(config: threeItems, rebuild: { config, index in
-            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
-                                 rotation: .none, painter: .dial, icons: icons)
-        })
-        k.service.reloadWorker = ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob }
-        let icon = k.dir.path + "/cup.png"
-        var picture = PixelBuffer(width: 8, height: 8)
-        let count = picture.rowPitch * 8
-        picture.withUnsafeMutablePixels { p in for i in 0..<count { p[i] = 0x0080FF } }
-        try PNGWriter.write(picture, to: icon)
+        let (k, icon) = try rig(gate)
         try k.loop.start(at: k.clock)
         try k.flipUntilIdle()
 

@@ -85,7 +85,7 @@ import Testing
     @Test func theDecodedPixelBudgetIsRefusedBeforeDecoding() throws {
         let dir = HostileFileTests.temporaryDirectory()
         defer { HostileFileTests.removeTree(dir) }
-        // 17 distinct files declaring 2048x2048 (4 megapixels each): 68 > 64.
+        // 17 distinct files declaring 2048x2048 (4 megapixels each): 68 > 32.
         var items: [MenuItem] = []
         for i in 0..<17 {
             HostileFileTests.write(HostileFileTests.declaredPNG(width: 2048, height: 2048), to: dir + "/\(i).png")
@@ -96,7 +96,7 @@ import Testing
         #expect {
             _ = try DialPainter(menu: MenuTree(items.map { MenuNode($0) }), width: 200, height: 200,
                                 icons: IconCache { try counter.decode($0) })
-        } throws: { "\($0)".contains("budget of 64 megapixels") }
+        } throws: { "\($0)".contains("budget of 32 megapixels") }
         #expect(counter.calls.withLock { $0.isEmpty }, "refused from the headers")
         // The same file 17 times is one file.
         #expect(IconCache.declaredPixels(Array(repeating: dir + "/0.png", count: 17)) == 2048 * 2048)
