@@ -134,14 +134,20 @@ private final class FakeSysfs {
         }
     }
 
-    /// Issue 18, item 2: a kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop
-    /// timeout) never runs `restore`. Without the state file each start took the quarter as
-    /// normal: 200, 50, 13, 3, 1 after four such restarts.
-    @Test func restartsAfterAKillWhileDimmedKeepTheNormalBrightness() throws {
+    /// An eDP panel whose backlight is at 200 of 255, and an empty run/ for the state file.
+    private func panelAt200() -> FakeSysfs {
         let sys = FakeSysfs()
         sys.connector("card0", "eDP-1")
         sys.backlight("intel_backlight", brightness: 200, max: 255, device: eDP)
         sys.mkdirs("run")
+        return sys
+    }
+
+    /// Issue 18, item 2: a kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop
+    /// timeout) never runs `restore`. Without the state file each start took the quarter as
+    /// normal: 200, 50, 13, 3, 1 after four such restarts.
+    @Test func restartsAfterAKillWhileDimmedKeepTheNormalBrightness() throws {
+        let sys = panelAt200()
         var seen: [String] = []
         for _ in 0..<4 {
             let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1",
@@ -162,10 +168,7 @@ private final class FakeSysfs {
     /// The administrator set a brightness while the kiosk was dimmed: neither a restart nor a
     /// wake overwrites it.
     @Test func aBrightnessSetWhileDimmedIsKept() throws {
-        let sys = FakeSysfs()
-        sys.connector("card0", "eDP-1")
-        sys.backlight("intel_backlight", brightness: 200, max: 255, device: eDP)
-        sys.mkdirs("run")
+        let sys = panelAt200()
         let state = sys.root + "/run"
         let first = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: state).get()
         try first.dim(fraction: 0.25)
@@ -186,10 +189,7 @@ private final class FakeSysfs {
     /// Issue 18, item 9: a brightness that reads negative (a broken driver, a hand-edited state
     /// file) is never written back.
     @Test func aNegativeBrightnessIsNeverWrittenBack() throws {
-        let sys = FakeSysfs()
-        sys.connector("card0", "eDP-1")
-        sys.backlight("intel_backlight", brightness: 200, max: 255, device: eDP)
-        sys.mkdirs("run")
+        let sys = panelAt200()
         let state = sys.root + "/run"
         sys.write("run/backlight-intel_backlight", "-5 200\n")
         let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: state).get()
@@ -209,9 +209,7 @@ private final class FakeSysfs {
 
     /// No state file can be written: no dimming (the dim frame is painted instead).
     @Test func noDimmingWithoutAPlaceForTheValueToRestore() throws {
-        let sys = FakeSysfs()
-        sys.connector("card0", "eDP-1")
-        sys.backlight("intel_backlight", brightness: 200, max: 255, device: eDP)
+        let sys = panelAt200()
         let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1",
                                        stateDirectory: sys.root + "/missing").get()
         #expect(throws: Backlight.Unavailable.self) { try light.dim(fraction: 0.25) }
