@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reverses a source install by scripts/install.sh: stops and disables the service, removes the
 # binary, the unit and the sysusers file, and reloads systemd. /etc/dialkiosk (your
-# configuration) stays unless --purge is given. The dialkiosk user stays (removing a system user
+# configuration) and /var/cache/dialkiosk stay unless --purge is given. The dialkiosk user stays (removing a system user
 # can orphan files it owns). A package goes with `apt remove dialkiosk` (or `apt purge`).
 #
 #   sudo scripts/uninstall.sh [--purge]
@@ -44,6 +44,9 @@ esac
 
 if [ "$purge" = 1 ]; then
   rm -rf "$DESTDIR/etc/dialkiosk"
+  # The unit's CacheDirectory= (fontconfig's cache) and the RuntimeDirectory= that
+  # RuntimeDirectoryPreserve=yes keeps after the stop (the backlight's value to restore).
+  rm -rf "$DESTDIR/var/cache/dialkiosk" "$DESTDIR/run/dialkiosk"
 else
   [ -d "$DESTDIR/etc/dialkiosk" ] && echo "uninstall.sh: kept /etc/dialkiosk (use --purge to remove it)"
 fi

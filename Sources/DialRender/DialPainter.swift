@@ -57,12 +57,15 @@ public final class DialPainter {
     /// an icon cannot be loaded.
     public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int) throws {
         try self.init(items: items, names: items.map(\.id), ringSlots: [.top: (Array(items.indices), nil)],
-                      theme: theme, width: width, height: height)
+                      theme: theme, width: width, height: height, icons: IconCache())
     }
 
     /// A painter for every ring of `menu`. Throws when a font or the icon of any item cannot be
-    /// loaded.
-    public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int) throws {
+    /// loaded, or the icons' distinct files decode to more than `IconCache.pixelBudget` pixels.
+    /// `icons`: decoded icons to reuse (a reload's worker filled it); by default each distinct
+    /// file is decoded once for this painter.
+    public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int,
+                            icons: IconCache = IconCache()) throws {
         var items: [MenuItem] = [], names: [String] = [], byPath: [MenuPath: Int] = [:]
         var ringSlots: [MenuPath: (slots: [Int], hub: Int?)] = [:]
         for ring in menu.ringPaths {
@@ -77,11 +80,12 @@ public final class DialPainter {
             // `ringPaths` lists a ring after the ring holding its item.
             ringSlots[ring] = (slots, ring.isTop ? nil : byPath[ring])
         }
-        try self.init(items: items, names: names, ringSlots: ringSlots, theme: theme, width: width, height: height)
+        try self.init(items: items, names: names, ringSlots: ringSlots, theme: theme, width: width, height: height,
+                      icons: icons)
     }
 
     private init(items: [MenuItem], names: [String], ringSlots: [MenuPath: (slots: [Int], hub: Int?)],
-                 theme: Theme, width: Int, height: Int) throws {
+                 theme: Theme, width: Int, height: Int, icons cache: IconCache) throws {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.items = items
         self.ringSlots = ringSlots
@@ -91,15 +95,19 @@ public final class DialPainter {
         catalog = try FontCatalog()
         labelText = try TextRenderer(catalog: catalog, fontName: theme.fontName)
         hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
-        // A disc never outgrows the frame's short side, so neither does its icon.
-        let largestBox = Int((Double(min(width, height)) / 2 * Self.iconBoxRatio(theme)).rounded(.up))
+        let largestBox = Self.iconBox(width: width, height: height, theme: theme)
+        let paths = items.compactMap(\.iconPath)
+        let pixels = IconCache.declaredPixels(paths)
+        if pixels > IconCache.pixelBudget {
+            throw RenderError(.inputFile, "load the icons of \(paths.count) items",
+                              "their distinct files decode to \(pixels) pixels, more than the budget of "
+                                  + "\(IconCache.pixelBudget >> 20) megapixels")
+        }
         iconSources = try zip(items, names).map { item, name in
             guard let path = item.iconPath else { return nil }
-            let image: RGBAImage
-            do { image = try PNGReader.readRGBA(path) } catch let e as RenderError {
+            do { return try cache.sprite(path, box: largestBox) } catch let e as RenderError {
                 throw RenderError(.inputFile, "load the icon of item '\(name)' from \(path)", e.reason)
             }
-            return IconSprite(image, box: min(largestBox, max(image.width, image.height)))
         }
         labelColors = items.map {
             ($0.color.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
@@ -337,6 +345,13 @@ public final class DialPainter {
 
     /// An icon's box as a fraction of its disc's radius.
     private static func iconBoxRatio(_ theme: Theme) -> Double { theme.iconReplacesLabel ? 1.15 : 0.85 }
+
+    /// The square every icon is scaled to fit once, at build: the largest it can be drawn on a
+    /// `width` x `height` frame (a disc never outgrows the frame's short side, so neither does
+    /// its icon). A reload's worker decodes at this box ahead of the painter.
+    public static func iconBox(width: Int, height: Int, theme: Theme) -> Int {
+        Int((Double(min(width, height)) / 2 * iconBoxRatio(theme)).rounded(.up))
+    }
 
     /// The font files of the labels and of the hub (after fontconfig resolved the family).
     public var fontFiles: [String] { [labelText.shaper.primary.path, hubText.shaper.primary.path] }

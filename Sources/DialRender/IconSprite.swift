@@ -1,7 +1,7 @@
 import DialCore
 
 /// A PNG icon scaled to one size, premultiplied, ready to blend.
-struct IconSprite {
+struct IconSprite: Sendable {
     let width: Int
     let height: Int
     /// Premultiplied 0x00RRGGBB and alpha per pixel.

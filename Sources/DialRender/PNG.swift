@@ -150,11 +150,32 @@ public enum PNGReader {
         return RGBAImage(width: w, height: h, bytes: bytes)
     }
 
+    /// The size the header of the PNG at `path` declares (png_image_begin_read_from_stdio reads
+    /// the header only, no pixel); nil when it is not a readable PNG file.
+    public static func declaredSize(_ path: String) -> (width: Int, height: Int)? {
+        guard let fd = try? RegularFile.open(path) else { return nil }
+        guard let file = fdopen(fd, "rb") else {
+            close(fd)
+            return nil
+        }
+        defer { fclose(file) }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&image) }
+        guard png_image_begin_read_from_stdio(&image, file) != 0 else { return nil }
+        return (Int(image.width), Int(image.height))
+    }
+
     /// Why an image declared as `width` x `height` is refused, or nil.
+    /// The message names the limit that was exceeded: a side, or the pixel count.
     static func sizeProblem(width: Int, height: Int) -> String? {
-        guard width > maximumSide || height > maximumSide || width * height > maximumPixels else { return nil }
-        return "declared size \(width)x\(height) is larger than the limit of \(maximumSide)x\(maximumSide) "
-            + "and \(maximumPixels >> 20) megapixels; scale the image down"
+        if width > maximumSide || height > maximumSide {
+            return "declared size \(width)x\(height) is larger than the limit of \(maximumSide)x\(maximumSide); "
+                + "scale the image down"
+        }
+        guard width * height > maximumPixels else { return nil }
+        return "declared size \(width)x\(height) has \(width * height) pixels, more than the limit of "
+            + "\(maximumPixels >> 20) megapixels (\(maximumPixels) pixels); scale the image down"
     }
 
     /// The image at `path` as an opaque XRGB8888 buffer (alpha composited over black).

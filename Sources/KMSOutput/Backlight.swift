@@ -6,6 +6,11 @@ import LinuxSystem
 ///
 /// The brightness file is root's by default; the package's udev rule
 /// (70-dialkiosk-backlight.rules) gives group video write access, the service user's group.
+///
+/// The value to restore also lives in a state file (`<stateDirectory>/backlight-NAME`, under
+/// /run/dialkiosk in the service), written before dimming and removed after the restore: a
+/// kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop timeout) would otherwise leave
+/// a quarter of the brightness, which the next start takes as normal and quarters again.
 public final class Backlight {
     /// Why a connector gets no backlight: logged once, and the dim frame is painted instead.
     public enum Unavailable: Error, Equatable, CustomStringConvertible {
@@ -15,6 +20,9 @@ public final class Backlight {
         case unreadable(path: String)
         /// `brightness` cannot be opened for writing (errno); the udev rule is missing.
         case notWritable(path: String, Errno)
+        /// The state file keeping the value to restore cannot be written (errno): no dimming
+        /// without it, or a restart could take the dimmed value as the normal one.
+        case stateNotWritable(path: String, Errno)
 
         public var description: String {
             switch self {
@@ -22,6 +30,8 @@ public final class Backlight {
             case .unreadable(let path): return "\(path) is missing or not a number"
             case .notWritable(let path, let errno):
                 return "\(path) is not writable (\(errno); the package's udev rule 70-dialkiosk-backlight.rules grants group video)"
+            case .stateNotWritable(let path, let errno):
+                return "cannot keep the brightness to restore in \(path) (\(errno))"
             }
         }
     }
@@ -31,10 +41,29 @@ public final class Backlight {
     public let maxBrightness: Int
     /// The brightness before `dim`, put back by `restore`; nil while not dimmed.
     public private(set) var saved: Int?
+    /// The value `dim` wrote: `restore` writes `saved` back only while it is still there.
+    public private(set) var dimmedTo: Int?
+    /// Where the value to restore is kept across a restart; nil: in memory only.
+    public let stateFile: String?
+    /// What `open` found in the state file a previous run left.
+    public private(set) var recovered: Recovery = .nothing
 
-    private init(directory: String, maxBrightness: Int) {
+    /// A previous run's state file, found at `open`.
+    public enum Recovery: Equatable, Sendable {
+        /// No state file (the last run restored the brightness, or never dimmed).
+        case nothing
+        /// The brightness was still the dimmed value: the saved one was written back.
+        case restored(Int)
+        /// The brightness was changed while dimmed (the administrator's value): kept.
+        case keptChanged(Int)
+        /// The file did not hold two numbers within 0...max: removed, nothing written.
+        case discarded
+    }
+
+    private init(directory: String, maxBrightness: Int, stateFile: String?) {
         self.directory = directory
         self.maxBrightness = maxBrightness
+        self.stateFile = stateFile
     }
 
     /// The backlight of `connector` (the kernel's name, "eDP-1") on `card` ("card0"), checked
@@ -43,7 +72,13 @@ public final class Backlight {
     /// `class/drm/CARD-CONNECTOR` (i915's intel_backlight, most DSI panels); otherwise, when
     /// exactly one backlight exists and the connector is internal (eDP, LVDS, DSI), that one
     /// (acpi_video0, a platform PWM backlight).
-    public static func open(sysfsRoot: String, card: String, connector: String) -> Result<Backlight, Unavailable> {
+    ///
+    /// `stateDirectory` (the service's RuntimeDirectory): where the value to restore is kept as
+    /// `backlight-NAME`. A file left by a run killed while dimmed is applied here: when the
+    /// brightness is still the value that run dimmed to, the saved one is written back; when it
+    /// differs (the administrator set one meanwhile), theirs stays. Either way the file goes.
+    public static func open(sysfsRoot: String, card: String, connector: String,
+                            stateDirectory: String? = nil) -> Result<Backlight, Unavailable> {
         let classDir = sysfsRoot + "/class/backlight"
         let names = directoryEntries(classDir).sorted()
         let connectorDir = realPath(sysfsRoot + "/class/drm/\(card)-\(connector)")
@@ -54,14 +89,39 @@ public final class Backlight {
             return .failure(.none(connector: connector))
         }
         let dir = "\(classDir)/\(name)"
-        guard let max = readNumber(dir + "/max_brightness"), max > 0, readNumber(dir + "/brightness") != nil else {
+        guard let max = readNumber(dir + "/max_brightness"), max > 0,
+              let current = readNumber(dir + "/brightness"), current >= 0 else {
             return .failure(.unreadable(path: dir))
         }
         // Opened once to check the permission; the owner closes it at once.
         if case .failure(let errno) = FileDescriptor.open(dir + "/brightness", flags: O_WRONLY | O_CLOEXEC).map({ $0.close() }) {
             return .failure(.notWritable(path: dir + "/brightness", errno))
         }
-        return .success(Backlight(directory: dir, maxBrightness: max))
+        let light = Backlight(directory: dir, maxBrightness: max, stateFile: stateDirectory.map { "\($0)/backlight-\(name)" })
+        light.recover(current: current)
+        return .success(light)
+    }
+
+    /// Applies and removes a previous run's state file (see `open`).
+    private func recover(current: Int) {
+        guard let stateFile, let text = Backlight.readText(stateFile) else { return }
+        unlink(stateFile)
+        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ (0...maxBrightness).contains($0) }) else {
+            recovered = .discarded
+            return
+        }
+        let (saved, dimmed) = (numbers[0], numbers[1])
+        guard current == dimmed else {
+            recovered = .keptChanged(current)
+            return
+        }
+        do {
+            try write(saved)
+            recovered = .restored(saved)
+        } catch {
+            recovered = .discarded
+        }
     }
 
     /// eDP, LVDS and DSI are panels built into the device: the only connectors a lone backlight
@@ -77,22 +137,52 @@ public final class Backlight {
         return Swift.min(current, Swift.max(target, Swift.min(1, max)))
     }
 
-    /// Saves the current brightness and writes `fraction` of it. A second call while dimmed
-    /// keeps the first saved value.
+    /// Saves the current brightness (in memory and in the state file, first) and writes
+    /// `fraction` of it. A second call while dimmed keeps the first saved value. A brightness
+    /// that does not read as a number of 0 or more is refused, never saved to be written back.
     public func dim(fraction: Double) throws(Unavailable) {
         guard saved == nil else { return }
-        guard let current = Backlight.readNumber(directory + "/brightness") else {
+        guard let current = Backlight.readNumber(directory + "/brightness"), current >= 0 else {
             throw .unreadable(path: directory + "/brightness")
         }
-        try write(Backlight.dimmed(current: current, max: maxBrightness, fraction: fraction))
+        let target = Backlight.dimmed(current: current, max: maxBrightness, fraction: fraction)
+        if let stateFile { try Backlight.writeState(stateFile, "\(current) \(target)\n") }
+        do {
+            try write(target)
+        } catch {
+            if let stateFile { unlink(stateFile) }
+            throw error
+        }
         saved = current
+        dimmedTo = target
     }
 
-    /// Writes the saved brightness back (wake and exit); nothing when not dimmed.
+    /// Writes the saved brightness back (wake and exit); nothing when not dimmed. When the
+    /// brightness is no longer the dimmed value, someone set it while dimmed: theirs stays.
     public func restore() throws(Unavailable) {
         guard let saved else { return }
-        try write(saved)
+        let current = Backlight.readNumber(directory + "/brightness")
+        if current == nil || current == dimmedTo { try write(saved) }
         self.saved = nil
+        dimmedTo = nil
+        if let stateFile { unlink(stateFile) }
+    }
+
+    /// Writes `text` to `path` through a temporary file and rename(2): a kill half-way leaves
+    /// the old file or none, never half a number.
+    private static func writeState(_ path: String, _ text: String) throws(Unavailable) {
+        let temporary = path + ".tmp"
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .stateNotWritable(path: path, .current) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let failure: Errno? = written == bytes.count ? nil : .current
+        Glibc.close(fd)
+        guard failure == nil, rename(temporary, path) == 0 else {
+            let why = failure ?? .current
+            unlink(temporary)
+            throw .stateNotWritable(path: path, why)
+        }
     }
 
     private func write(_ value: Int) throws(Unavailable) {
@@ -112,12 +202,17 @@ public final class Backlight {
     }
 
     private static func readNumber(_ path: String) -> Int? {
+        // sysfs attributes end in a newline.
+        readText(path).flatMap { Int($0.filter { $0 != "\n" }) }
+    }
+
+    /// The first 64 bytes of `path` (a sysfs attribute, the state file); nil when unreadable.
+    private static func readText(_ path: String) -> String? {
         guard let file = try? FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC).get() else { return nil }
         defer { file.close() }
-        var bytes = [UInt8](repeating: 0, count: 32)
+        var bytes = [UInt8](repeating: 0, count: 64)
         guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get(), n > 0 else { return nil }
-        // sysfs attributes end in a newline.
-        return Int(String(decoding: bytes[0..<n].filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
+        return String(decoding: bytes[0..<n], as: UTF8.self)
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -1,9 +1,13 @@
+import Foundation
 import Glibc
 import DialCore
 import LinuxSystem
 import Testing
 @testable import DialKioskApp
 import KMSOutput
+import DialRender
+import Dispatch
+import Synchronization
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
@@ -705,5 +709,197 @@ private final class FakeBacklight: BacklightDimming {
         try k.flipUntilIdle()
         #expect(k.menuDial.selectedPath == ["drinks", "water"])
         #expect(k.menuDial.ring == ["drinks"])
+    }
+}
+
+/// Issue 18, item 1: a reload's icons are decoded on a worker while the loop keeps serving the
+/// old menu (input, commands, frames, the watchdog ping); the turn that sees the worker done
+/// swaps the new menu in. It was decoded in the reload's own turn: 20 s for 512 items, and
+/// systemd's watchdog (10 s) killed the kiosk.
+@Suite struct KioskReloadWorkerTests {
+    /// A decoder held until the test opens it (bounded at 10 s, so a decode on the loop's turn
+    /// shows as failed expectations, not as a hang).
+    private final class Gate: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let opened = DispatchSemaphore(value: 0)
+        let decodes = Mutex(0)
+        func decode(_ path: String) throws -> RGBAImage {
+            decodes.withLock { $0 += 1 }
+            entered.signal()
+            _ = opened.wait(timeout: .now() + 10)
+            return try PNGReader.readRGBA(path)
+        }
+    }
+
+    /// The kiosk rig with `run`'s painter and a reload worker whose decodes go through `gate`,
+    /// and an 8x8 icon file in its directory.
+    private func rig(_ gate: Gate) throws -> (KioskLoop, icon: String) {
+        let icons = IconCache { try gate.decode($0) }
+        let size = KioskLoop.size
+        let k = try KioskLoop(config: threeItems, watchdogUSec: "2000000", rebuild: { config, index in
+            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
+                                 rotation: .none, painter: .dial, icons: icons)
+        })
+        k.service.reloadWorker = ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob }
+        let icon = k.dir.path + "/cup.png"
+        var picture = PixelBuffer(width: 8, height: 8)
+        let count = picture.rowPitch * 8
+        picture.withUnsafeMutablePixels { p in for i in 0..<count { p[i] = 0xFF8000 } }
+        try PNGWriter.write(picture, to: icon)
+        return (k, icon)
+    }
+
+    @Test func aReloadDecodesOffTheLoopWhileTheOldMenuKeepsRunning() throws {
+        let gate = Gate()
+        let (k, icon) = try rig(gate)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        _ = k.stdout()
+        _ = k.notifications()
+
+        // Three items naming one icon, relabelled.
+        writeFile(k.configPath, "items:\n" + ["a", "b", "c"].map { "  - id: \($0)\n    label: New \($0)\n    icon: \(icon)\n" }.joined())
+        k.signal(.hangUp)
+        try k.step()
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success, "the worker started decoding")
+        #expect(k.dial.items.map(\.label) == ["Apple", "Banana", "Cherry"], "the old menu runs while the icons decode")
+        #expect(k.notifications().contains { $0.hasPrefix("RELOADING=1") })
+
+        // The loop goes on: a command is served, frames flow, the watchdog is pinged.
+        writeAll(client, "select c\n")
+        try k.step()
+        try k.flipUntilIdle()
+        #expect(k.dial.selectedIndex == 2)
+        k.clock += 3
+        try k.step()
+        #expect(k.notifications().contains("WATCHDOG=1"))
+        #expect(!k.stdout().contains("reloaded"))
+
+        // The decode ends; the next turn swaps the new menu in, still on c.
+        gate.opened.signal()
+        var done = k.service.reloadWorker?.pollDescriptors ?? []
+        #expect(done.count == 1)
+        _ = poll(&done, nfds_t(done.count), 10_000)
+        try k.step()
+        #expect(k.dial.items.map(\.label) == ["New a", "New b", "New c"])
+        #expect(k.dial.selectedIndex == 2)
+        #expect(k.stdout().contains("\"event\": \"reloaded\""))
+        #expect(k.notifications().contains("READY=1"))
+        #expect(gate.decodes.withLock { $0 } == 1, "one file, one decode")
+        #expect(k.service.reloadWorker?.isBusy == false)
+    }
+
+    /// Reloads asked for while one is prepared: the prepared one is dropped and the file read
+    /// again when it is done, so the latest file wins.
+    @Test func aReloadDuringAPreparedOneMakesTheLatestFileWin() throws {
+        let gate = Gate()
+        let (k, icon) = try rig(gate)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+
+        writeFile(k.configPath, "items:\n  - id: a\n    label: First\n    icon: \(icon)\n")
+        k.signal(.hangUp)
+        try k.step()
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+        writeFile(k.configPath, "items:\n  - id: a\n    label: Second\n    icon: \(icon)\n  - id: b\n")
+        k.signal(.hangUp)
+        try k.step()
+        gate.opened.signal()
+        var done = k.service.reloadWorker?.pollDescriptors ?? []
+        _ = poll(&done, nfds_t(done.count), 10_000)
+        try k.step()
+        // The first prepared reload was dropped; the second reads the latest file (its icon is
+        // cached: no second decode, so it is ready at once).
+        #expect(k.dial.items.map(\.label) != ["First"])
+        for _ in 0..<100 where k.service.reloadWorker?.isBusy == true {
+            var fds = k.service.reloadWorker?.pollDescriptors ?? []
+            _ = poll(&fds, nfds_t(fds.count), 10_000)
+            try k.step()
+        }
+        #expect(k.dial.items.map(\.label) == ["Second", "b"])
+        #expect(k.stdout().split(separator: "\n").filter { $0.contains("\"reloaded\"") }.count == 1, "one reload applied")
+    }
+}
+
+/// Issue 18, item 4: every state a client can see follows from the event lines it got. A client
+/// model built only from `opened`, `closed` and `selected` lines must equal the dial's open ring
+/// and selected slot after every step of random navigation, reloads (also in the middle of a
+/// ring change, also ones that remove the open ring) and a start on a nested default item.
+@Suite struct EventStreamPropertyTests {
+    /// The client: the open ring and the selected slot, from the lines alone.
+    private struct Client {
+        var ring: [String] = []
+        var selected: [String]?
+        mutating func read(_ text: String) {
+            for line in text.split(separator: "\n") {
+                guard let data = line.data(using: .utf8),
+                      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                      let event = object["event"] as? String else { continue }
+                let path = object["path"] as? [String]
+                switch event {
+                case "opened": ring = path ?? ring
+                case "closed": ring = Array((path ?? ring).dropLast())
+                case "selected": selected = path
+                default: break
+                }
+            }
+        }
+    }
+
+    private static let menus = [
+        "items:\n  - id: a\n  - id: drinks\n    items:\n      - id: coffee\n      - id: tea\n        items: [{id: green}, {id: black}]\n  - id: c\n",
+        "items:\n  - id: drinks\n    items:\n      - id: tea\n      - id: water\n  - id: a\n  - id: d\n",
+        "items:\n  - id: a\n  - id: b\n",
+    ]
+    private static let paths = ["a", "c", "d", "b", "drinks", "drinks/coffee", "drinks/tea", "drinks/water",
+                                "drinks/tea/green", "drinks/tea/black", "drinks/..", "drinks/tea/.."]
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    func aClientModelFromTheEventsEqualsTheDial(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let start = Self.menus[0] + "behaviour:\n  default_item: drinks/tea/green\n"
+        let k = try KioskLoop(config: start)
+        let client = try k.startWithControlClient()
+        defer { close(client) }
+        var model = Client()
+        func check(_ what: String) {
+            model.read(k.stdout())
+            #expect(model.ring == k.menuDial.ring.ids, "seed \(seed), after \(what)")
+            #expect(model.selected == k.menuDial.selectedPath?.ids, "seed \(seed), after \(what)")
+        }
+        check("the start on drinks/tea/green")
+        for step in 0..<40 {
+            let what: String
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0, 1:
+                let path = Self.paths.randomElement(using: &random)!
+                writeAll(client, "select \(path)\n")
+                what = "select \(path)"
+            case 2:
+                writeAll(client, "back\n")
+                what = "back"
+            case 3:
+                writeAll(client, "activate\n")
+                what = "activate"
+            default:
+                let menu = Self.menus.randomElement(using: &random)!
+                writeFile(k.configPath, menu + "theme:\n  ring: \"#0000\(String(format: "%02d", step))\"\n")
+                k.signal(.hangUp)
+                what = "a reload"
+            }
+            try k.step()
+            check("step \(step): \(what)")
+            // Sometimes into the middle of the ring change or the turn, sometimes to rest.
+            if Bool.random(using: &random) {
+                try k.flipUntilIdle()
+            } else {
+                for _ in 0..<Int.random(in: 0..<5, using: &random) where k.loop.schedule.awaitsFlip {
+                    k.clock += 1.0 / 60
+                    k.display.report(.frameShown(time: k.clock))
+                    try k.step()
+                }
+            }
+            check("step \(step): \(what), then frames")
+        }
     }
 }

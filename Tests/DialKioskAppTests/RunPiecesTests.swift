@@ -100,7 +100,7 @@ import KMSOutput
         #expect(throws: (any Error).self) { try RunOptions.parse(["--rotate", "45"]) }
         #expect(throws: (any Error).self) { try RunOptions.parse(["--mode", "1024"]) }
         #expect(throws: (any Error).self) { try RunOptions.parse(["--exit-after", "-1"]) }
-        #expect(throws: (any Error).self) { try RunOptions.parse(["--items", "2"]) }
+        #expect(throws: (any Error).self) { try RunOptions.parse(["--items", "65"]) }
         #expect(throws: (any Error).self) { try RunOptions.parse(["--buffers", "4"]) }
         let ok = try RunOptions.parse(["--rotate", "270", "--mode", "1920x1080@60", "--exit-after", "6"])
         #expect(ok.rotation == .threeQuarters)

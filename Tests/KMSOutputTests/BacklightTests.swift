@@ -133,4 +133,87 @@ private final class FakeSysfs {
             try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1").get()
         }
     }
+
+    /// An eDP panel whose backlight is at 200 of 255, and an empty run/ for the state file.
+    private func panelAt200() -> FakeSysfs {
+        let sys = FakeSysfs()
+        sys.connector("card0", "eDP-1")
+        sys.backlight("intel_backlight", brightness: 200, max: 255, device: eDP)
+        sys.mkdirs("run")
+        return sys
+    }
+
+    /// Issue 18, item 2: a kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop
+    /// timeout) never runs `restore`. Without the state file each start took the quarter as
+    /// normal: 200, 50, 13, 3, 1 after four such restarts.
+    @Test func restartsAfterAKillWhileDimmedKeepTheNormalBrightness() throws {
+        let sys = panelAt200()
+        var seen: [String] = []
+        for _ in 0..<4 {
+            let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1",
+                                           stateDirectory: sys.root + "/run").get()
+            seen.append(sys.read("class/backlight/intel_backlight/brightness"))
+            try light.dim(fraction: 0.25)
+            #expect(sys.read("run/backlight-intel_backlight") == "\(light.saved ?? -1) 50\n")
+            // Killed: no restore.
+        }
+        let last = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1",
+                                      stateDirectory: sys.root + "/run").get()
+        seen.append(sys.read("class/backlight/intel_backlight/brightness"))
+        #expect(seen == ["200\n", "200\n", "200\n", "200\n", "200\n"])
+        #expect(last.recovered == .restored(200))
+        #expect(access(sys.root + "/run/backlight-intel_backlight", F_OK) != 0, "the state file goes after the restore")
+    }
+
+    /// The administrator set a brightness while the kiosk was dimmed: neither a restart nor a
+    /// wake overwrites it.
+    @Test func aBrightnessSetWhileDimmedIsKept() throws {
+        let sys = panelAt200()
+        let state = sys.root + "/run"
+        let first = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: state).get()
+        try first.dim(fraction: 0.25)
+        sys.write("devices/backlights/intel_backlight/brightness", "120\n")
+        // Killed; the next start finds 120, not the 50 it dimmed to.
+        let second = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: state).get()
+        #expect(second.recovered == .keptChanged(120))
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "120\n")
+        #expect(access(state + "/backlight-intel_backlight", F_OK) != 0)
+        // Within one run: dimmed to 30, set to 90 meanwhile, the wake keeps 90.
+        try second.dim(fraction: 0.25)
+        sys.write("devices/backlights/intel_backlight/brightness", "90\n")
+        try second.restore()
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "90\n")
+        #expect(access(state + "/backlight-intel_backlight", F_OK) != 0)
+    }
+
+    /// Issue 18, item 9: a brightness that reads negative (a broken driver, a hand-edited state
+    /// file) is never written back.
+    @Test func aNegativeBrightnessIsNeverWrittenBack() throws {
+        let sys = panelAt200()
+        let state = sys.root + "/run"
+        sys.write("run/backlight-intel_backlight", "-5 200\n")
+        let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: state).get()
+        #expect(light.recovered == .discarded)
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "200\n")
+        sys.write("devices/backlights/intel_backlight/brightness", "-3\n")
+        #expect(throws: Backlight.Unavailable.unreadable(path: light.directory + "/brightness")) {
+            try light.dim(fraction: 0.25)
+        }
+        #expect(light.saved == nil)
+        try light.restore()
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "-3\n", "nothing was saved, nothing written")
+        #expect(throws: Backlight.Unavailable.unreadable(path: sys.root + "/class/backlight/intel_backlight")) {
+            try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1").get()
+        }
+    }
+
+    /// No state file can be written: no dimming (the dim frame is painted instead).
+    @Test func noDimmingWithoutAPlaceForTheValueToRestore() throws {
+        let sys = panelAt200()
+        let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1",
+                                       stateDirectory: sys.root + "/missing").get()
+        #expect(throws: Backlight.Unavailable.self) { try light.dim(fraction: 0.25) }
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "200\n")
+        #expect(light.saved == nil)
+    }
 }

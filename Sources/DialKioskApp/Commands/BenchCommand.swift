@@ -43,7 +43,7 @@ struct BenchCommand: ParsableCommand {
 
     func validate() throws {
         if frames < 1 { throw ValidationError("--frames must be at least 1, not \(frames)") }
-        if let items, !(1...256).contains(items) { throw ValidationError("--items must be between 1 and 256, not \(items)") }
+        try ItemCount.validate(items)
         if items != nil && size == nil { throw ValidationError("--items needs --size") }
         if !(1...4).contains(buffers) { throw ValidationError("--buffers must be between 1 and 4, not \(buffers)") }
         if DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)") }

@@ -15,6 +15,12 @@ struct ListOutputsCommand: ParsableCommand {
         "Show which API run would use with this --kms-api.", valueName: "auto|atomic|legacy"))
     var kmsAPI: KMSAPI.Request = .auto
 
+    func validate() throws {
+        if let device, device.isEmpty {
+            throw ValidationError("--device needs a DRM card node such as /dev/dri/card0")
+        }
+    }
+
     func run() throws {
         try reportingErrors {
             let scan = try CardScan.run(device: device)

@@ -30,7 +30,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Rotation of the ring in radians (positive turns clockwise).", valueName: "RAD"))
     var angle: Double = 0
 
-    @Option(help: ArgumentHelp("Show N numbered items instead of the demo menu.", valueName: "N"))
+    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
     var items: Int?
 
     @Option(help: ArgumentHelp("Output rotation in degrees: 0, 90, 180 or 270.", valueName: "DEG"))
@@ -50,9 +50,7 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     func validate() throws {
-        if let items, !(1...256).contains(items) {
-            throw ValidationError("--items must be between 1 and 256, not \(items)")
-        }
+        try ItemCount.validate(items)
         if DisplayRotation(degrees: rotate) == nil {
             throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)")
         }

@@ -38,7 +38,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seed of the jitter's random numbers (same seed, same run).")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Use N numbered items instead of the demo menu.", valueName: "n"))
+    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
     var items: Int?
 
     @Option(help: ArgumentHelp("Stop after this much simulated time even if the ring still moves.", valueName: "seconds"))
@@ -80,9 +80,7 @@ struct SimulateCommand: ParsableCommand {
         guard jitter.isFinite, jitter >= 0, jitter / 1000 < 1 / refresh else {
             throw ValidationError("--jitter must be at least 0 and less than one frame (\(1000 / refresh) ms), got \(jitter)")
         }
-        if let items, !(1...ConfigLimits.items).contains(items) {
-            throw ValidationError("--items must be between 1 and \(ConfigLimits.items), got \(items)")
-        }
+        try ItemCount.validate(items)
         guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= VirtualTime.maximumSeconds else {
             throw ValidationError("--max-seconds must be a positive number of at most 1e9, got \(maxSeconds)")
         }

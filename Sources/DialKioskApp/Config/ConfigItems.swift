@@ -1,4 +1,5 @@
 import DialCore
+import DialRender
 import Yams
 
 /// The `items:` lists: the top ring's, and through any item's own `items:` the rings below it.
@@ -12,6 +13,8 @@ struct ConfigItemReader {
     private var count = 0
     /// Where each item stands in the file, by its indices (`[2, 0]` is `items[2].items[0]`).
     private var places: [[Int]: Place] = [:]
+    /// Every `icon:` in document order, with its line and key, for the decoding budget.
+    private var icons: [(path: String, line: Int?, key: String)] = []
 
     /// The lines of an item's id and of its `items:` list.
     private struct Place {
@@ -29,11 +32,34 @@ struct ConfigItemReader {
         guard let node = document.entryNode("items") else { return nil }
         var reader = ConfigItemReader(file: document.file)
         let top = try reader.ring(node, key: "items", indices: [])
+        let tree: MenuTree
         do {
-            return try MenuTree(top, maximumDepth: reader.maximumDepth)
+            tree = try MenuTree(top, maximumDepth: reader.maximumDepth)
         } catch let error as MenuTreeError {
             throw reader.error(for: error.problems[0])
         }
+        try reader.checkIconBudget()
+        return tree
+    }
+
+    /// Refuses a menu whose icons' distinct files decode to more than `IconCache.pixelBudget`
+    /// pixels (read from the PNG headers), at the icon that passes the budget: the painter's
+    /// build at start and at each reload stays well inside the 10 s watchdog. Icons whose
+    /// header cannot be read, or over the per-file limit, count 0 here; the painter reports them.
+    private func checkIconBudget() throws {
+        var seen = Set<IconCache.FileKey>()
+        var total = 0
+        var crossing: (line: Int?, key: String)?
+        for icon in icons where seen.insert(IconCache.fileKey(icon.path)).inserted {
+            total += IconCache.decodedPixels(icon.path)
+            if total > IconCache.pixelBudget && crossing == nil { crossing = (icon.line, icon.key) }
+        }
+        guard let crossing else { return }
+        let megapixels = (Double(total) / Double(1 << 20) * 10).rounded() / 10
+        throw ConfigError(file: file, line: crossing.line, key: crossing.key,
+                          message: "the menu's icons decode to \(megapixels) megapixels (\(total) pixels, each distinct "
+                              + "file once), more than the budget of \(IconCache.pixelBudget >> 20) megapixels; this icon "
+                              + "passes it (use smaller images, or the same file for several items)")
     }
 
     /// `items[2].items[0]` for indices [2, 0].
@@ -93,6 +119,7 @@ struct ConfigItemReader {
         if let icon, !icon.hasPrefix("/") {
             throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
         }
+        if let icon { icons.append((icon, item.value("icon")?.mark?.line, item.keyPath("icon"))) }
         let command = try item.argv("command")
         let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 }, "of seconds between 1 and 86400")
         let menuItem = MenuItem(id: id, label: label, color: color, iconPath: icon, command: command, commandTimeout: timeout)

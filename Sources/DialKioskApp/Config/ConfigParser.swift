@@ -131,14 +131,15 @@ public enum ConfigParser {
             }
             behaviour.defaultItem = text
         }
-        if let s = try section.number("return_after_seconds", where: { $0 >= 0 && $0 <= 86_400 },
-                                      "of seconds between 0 (never) and 86400") {
+        // A timer of a few milliseconds would fire between two frames of any touch.
+        if let s = try section.number("return_after_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 86_400) },
+                                      "of seconds: 0 (never), or between 1 and 86400") {
             behaviour.returnAfter = s > 0 ? s : nil
         }
         if let start = try section.choice("start", KioskConfig.StartState.self) { behaviour.start = start }
         if let idle = try section.choice("idle", KioskConfig.IdleAction.self) { behaviour.idle = idle }
-        if let m = try section.number("idle_after_minutes", where: { $0 >= 0 && $0 <= 10_080 },
-                                      "of minutes between 0 (never) and 10080") {
+        if let m = try section.number("idle_after_minutes", where: { $0 == 0 || ($0 * 60 >= 1 && $0 <= 10_080) },
+                                      "of minutes: 0 (never), or at least one second (0.017) and at most 10080") {
             behaviour.idleAfterMinutes = m > 0 ? m : nil
         }
         if let wake = try section.bool("wake_on_touch") { behaviour.wakeOnTouch = wake }

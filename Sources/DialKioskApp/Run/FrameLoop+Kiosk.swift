@@ -68,17 +68,30 @@ extension FrameLoop {
     /// ids and commands stay the old menu's (the service logged why).
     func reload(at time: Double) throws {
         guard let service else { return }
+        // With a worker (run), the icons are decoded off the loop first (FrameLoop+Reload.swift).
+        if let worker = service.reloadWorker { return try startReload(worker, service, at: time) }
+        try finishReload(service.readForReload(now: time), at: time)
+    }
+
+    /// The second half of a reload: the configuration `decided` (read from the file) becomes a
+    /// new dial and painter and is swapped in, in this turn.
+    func finishReload(_ decided: ConfigReload.Outcome, at time: Double) throws {
+        guard let service else { return }
         let oldItems = service.config.items
+        let oldMenu = service.config.menu
         // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
         let ring = dial.pose.ring
         let keptID = ring.ids.first ?? dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let rebuild = self.rebuild
-        let applied = service.reload(now: time) { config, _ -> Scene? in
+        let applied = service.reload(decided, now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
             return try rebuild?(config, index)
         }
         guard let (scene, changes) = applied else { return }
-        if let scene { replaceScene(scene) }
+        if let scene {
+            replaceScene(scene)
+            resyncEvents(at: time, previousMenu: oldMenu)
+        }
         if changes.needsOutputRestart {
             service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }

@@ -115,13 +115,17 @@ final class FrameLoop {
         list += [signals, timer].compactMap { $0 }
         list += displays.map(DisplayEvents.init) as [any PollSource]
         list += inputs.map(InputEvents.init) as [any PollSource]
-        if let service { list += [ControlSocket(service: service), ServiceDeadlines(service: service)] as [any PollSource] }
+        if let service {
+            list += [ControlSocket(service: service), ReloadCompletion(service: service),
+                     ServiceDeadlines(service: service)] as [any PollSource]
+        }
         return list
     }
 
     /// Shows the first frame at `time` (the modeset).
     func start(at time: Double) throws {
         report(dial.advance(to: time))
+        resyncEvents(at: time)
         try presentFrame(at: time)
     }
 
@@ -208,6 +212,8 @@ final class FrameLoop {
             try perform(request, at: time)
         case .behaviour(let actions):
             try apply(actions, at: time)
+        case .reloadPrepared(let config, let changes):
+            try reloadPrepared(config, changes, at: time)
         }
         return nil
     }
@@ -251,7 +257,10 @@ final class FrameLoop {
             log("display: suspended")
         case .resized(let width, let height):
             log("display: new mode \(width)x\(height)")
-            if let resize { replaceScene(try resize(width, height, dial.selectedPath)) }
+            if let resize {
+                replaceScene(try resize(width, height, dial.selectedPath))
+                resyncEvents(at: time)
+            }
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()

@@ -30,6 +30,8 @@ enum LoopEvent {
     case command(ControlServer.Request)
     /// What the behaviour timers decided.
     case behaviour([IdleSchedule.Action])
+    /// A reload's worker decoded the icons of this configuration (`ReloadWorker`).
+    case reloadPrepared(KioskConfig, ConfigReload.Changes)
 }
 
 /// Readable, hung up or failed: the source has something to read (or an error to report).

@@ -39,7 +39,7 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("exit-after"), help: "Leave cleanly after this many seconds (a timerfd, not a sleep).")
     var exitAfter: Double?
 
-    @Option(help: "Show N numbered items instead of the demo menu (3...24).")
+    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
     var items: Int?
 
     @Option(name: .customLong("demo-fling"), help: ArgumentHelp(
@@ -101,9 +101,7 @@ struct RunOptions: ParsableArguments {
         if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
             throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
         }
-        if let items, !(3...24).contains(items) {
-            throw ValidationError("--items \(items) must be between 3 and 24")
-        }
+        try ItemCount.validate(items)
         if let demoFling, !demoFling.isFinite || abs(demoFling) > 200 {
             throw ValidationError("--demo-fling \(demoFling) must be a speed within ±200 rad/s")
         }
@@ -126,6 +124,9 @@ struct RunOptions: ParsableArguments {
         }
         if let inputScript, inputScript.isEmpty {
             throw ValidationError("--input-script needs a file name")
+        }
+        if let device, device.isEmpty {
+            throw ValidationError("--device needs a DRM card node such as /dev/dri/card0")
         }
         if let connector, connector.isEmpty {
             throw ValidationError("--connector needs a name such as HDMI-A-1")

@@ -33,8 +33,9 @@ struct RunOutput {
 
     /// The console, the DRM card's output, its hotplug monitor and its screen power, each on
     /// `resources` (run's steps, in order).
+    /// `stateDirectory`: where the backlight keeps the brightness to restore across a restart.
     static func kms(options: RunOptions, config: KioskConfig, resources: ResourceStack,
-                    logger: JournalLogger) throws -> RunOutput {
+                    stateDirectory: String?, logger: JournalLogger) throws -> RunOutput {
         typealias Step = RunSession.Step
         // `display.on_exit: keep` leaves the dial's last frame in the console's framebuffer:
         // the console stays in graphics mode, or it would draw its text over it.
@@ -65,7 +66,7 @@ struct RunOutput {
         } catch {
             logger.warning("run: no hotplug monitor (\(error)); an unplugged, replugged or re-moded output is not followed")
         }
-        let power = resources.acquire(Step.power.rawValue, ScreenPower.forDisplay(display, logger: logger)) { $0.restore() }
+        let power = resources.acquire(Step.power.rawValue, ScreenPower.forDisplay(display, stateDirectory: stateDirectory, logger: logger)) { $0.restore() }
         let note = "\(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : "")"
         return RunOutput(presenter: display, events: [display] + (hotplug.map { [$0] } ?? []),
                          panelSize: { (display.selection.mode.width, display.selection.mode.height) },

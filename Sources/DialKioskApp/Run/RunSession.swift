@@ -57,18 +57,23 @@ final class RunSession {
             let output = try options.virtualDisplay.map { spec in
                 resources.acquire(Step.display.rawValue, RunOutput.virtual(
                     spec, rotation: options.rotation ?? .none, origin: clock(), now: clock)) { _ in }
-            } ?? RunOutput.kms(options: options, config: config, resources: resources, logger: logger)
+            } ?? RunOutput.kms(options: options, config: config, resources: resources,
+                                stateDirectory: environment["RUNTIME_DIRECTORY"], logger: logger)
             self.output = output
             let rotation = output.rotation
 
-            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
-                // The mode's size now: a hotplug may have set a new one.
+            // Decoded icons, each distinct file once; a reload's worker fills it off the loop.
+            let icons = IconCache()
+            // The configuration as painted, at the mode's size now (a hotplug may have set a new one).
+            let setup = { (config: KioskConfig) -> DialSetup in
                 let panel = output.panelSize()
                 let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
                 var config = config
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return try RunSession.scene(config: config, resting: resting, width: logical.width, height: logical.height,
-                                            rotation: rotation, painter: options.painter)
+                return DialSetup(config: config, width: logical.width, height: logical.height)
+            }
+            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
+                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
@@ -84,6 +89,7 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            service.reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -124,8 +130,16 @@ final class RunSession {
     /// works on the upright frame in RAM; the copy turns it onto the panel, writing the dumb
     /// buffer once and never reading it (it may be write-combined).
     static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
-                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
-        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation, painter: choice)
+                      rotation: DisplayRotation, painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
+        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation,
+                  painter: choice, icons: icons)
+    }
+
+    /// `scene(config:restingOn:...)` resting on `resting`.
+    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int, rotation: DisplayRotation,
+                      painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
+        try scene(DialSetup(config: config, width: width, height: height), resting: resting, rotation: rotation,
+                  painter: choice, icons: icons)
     }
 
     /// Where a new scene's dial rests: a top item's index (a reload keeps the top item by id)
@@ -135,10 +149,10 @@ final class RunSession {
         case path(MenuPath?)
     }
 
-    /// `scene(config:restingOn:...)` resting on `resting`.
-    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int,
-                      rotation: DisplayRotation, painter choice: PainterChoice) throws -> Scene {
-        let setup = DialSetup(config: config, width: width, height: height)
+    /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
+    /// reload's worker filled them).
+    static func scene(_ setup: DialSetup, resting: Resting, rotation: DisplayRotation, painter choice: PainterChoice,
+                      icons: IconCache) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -146,7 +160,7 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let painter = try setup.makePainter()
+            let painter = try setup.makePainter(icons: icons)
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)

@@ -26,6 +26,11 @@ final class KioskService {
     private var selectedPath: MenuPath?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
+    /// Decodes a reload's icons off the loop (`run` sets one; without it a reload is built in
+    /// the turn that asked for it).
+    var reloadWorker: ReloadWorker?
+    /// What the event lines told clients of the menu so far: the open ring and the selected slot.
+    private(set) var told = EventStreamView()
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -78,6 +83,7 @@ final class KioskService {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
             if case .selected(_, let path, _) = event { selectedPath = path }
+            told.apply(event)
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
             }
@@ -173,11 +179,14 @@ final class KioskService {
     /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
     /// comes back, and a later reload of the same file tries again (the running configuration is
     /// still the old one, so the file counts as changed).
-    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
-        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+    ///
+    /// `decided`: what `readForReload` found in the file (RELOADING=1 went out then; READY=1
+    /// goes out here, whatever the outcome).
+    func reload<Built>(_ decided: ConfigReload.Outcome, now: Double,
+                       build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         defer { notify([.ready]) }
         let source = configPath ?? "demo menu"
-        switch ConfigReload.reload(path: configPath, current: config) {
+        switch decided {
         case .keep(let error):
             return refuseReload(error.description)
         case .unchanged:
@@ -201,6 +210,44 @@ final class KioskService {
         }
     }
 
+    /// Both halves in one call: the file read again, then `reload(_:now:build:)`.
+    func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
+        reload(readForReload(now: now), now: now, build: build)
+    }
+
+    /// The first half of a reload: RELOADING=1, and the file read again and compared with the
+    /// running configuration (parsing only, and the icons' PNG headers for their budget).
+    func readForReload(now: Double) -> ConfigReload.Outcome {
+        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        return ConfigReload.reload(path: configPath, current: config)
+    }
+
+    /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
+    /// logged, READY=1.
+    func endReload(_ decided: ConfigReload.Outcome, now: Double) {
+        defer { notify([.ready]) }
+        switch decided {
+        case .keep(let error): let _: Void? = refuseReload(error.description)
+        case .unchanged: logger.info("reload: \(configPath ?? "demo menu"): no change")
+        case .apply: break
+        }
+    }
+
+    /// The dial changed without events of its own (a start on a nested item, a reload, a new
+    /// scene): prints what brings clients' view to `ring` with `selected` at the top (`closed`
+    /// per ring left, `opened` per ring entered, `selected`). `previousMenu` words the `closed`
+    /// lines of rings that a reload took away.
+    func resync(ring: MenuPath, selected: MenuPath?, now: Double, previousMenu: MenuTree? = nil) {
+        for event in told.events(toReach: ring, selected: selected, at: now, index: { config.menu.index(of: $0) }) {
+            if case .closed = event, let previousMenu {
+                emit(.dial(event, frames: 0), menu: previousMenu)
+            } else {
+                emit(.dial(event, frames: 0))
+            }
+            told.apply(event)
+        }
+    }
+
     private func refuseReload<Built>(_ reason: String) -> Built? {
         logger.error("reload: \(reason); keeping the running configuration")
         notify([.status("Reload failed: \(reason)")])
@@ -220,8 +267,8 @@ final class KioskService {
         notifier.close()
     }
 
-    private func emit(_ event: KioskEvent) {
-        let line = EventLine.kiosk(event, menu: config.menu)
+    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
         mqtt?.publishEvent(line)

@@ -66,14 +66,23 @@ struct DialSetup {
         return makeDial(at: first).rotation
     }
 
+    /// The icon files of every ring and the box the painter fits them to: what a reload's worker
+    /// decodes ahead of the painter (plain data, handed to another thread).
+    var iconJob: IconJob {
+        IconJob(paths: menu.everyItem.compactMap(\.item.iconPath),
+                box: DialPainter.iconBox(width: width, height: height, theme: theme))
+    }
+
     /// The configured theme, its label size resolved for this geometry.
     var theme: Theme { config.theme.sized(forItemRadius: geometry.itemRadius) }
 
     /// The painter for this configuration, with its icons and fonts loaded and its background
     /// and labels prepared (so no frame pays for them). `check-config` builds it too: whatever
     /// `run` would refuse, it refuses.
-    func makePainter() throws -> DialPainter {
-        let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height)
+    /// `icons`: decoded icons to reuse (the kiosk's, which a reload's worker fills ahead of the
+    /// build); by default each distinct icon file is decoded once for this painter.
+    func makePainter(icons: IconCache = IconCache()) throws -> DialPainter {
+        let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
         painter.prepare(for: geometry)
         return painter
     }

@@ -1,0 +1,109 @@
+import DialRender
+import Glibc
+import LinuxSystem
+
+/// What a reload's worker decodes: the icon files of every ring and the box the painter fits
+/// them to. Plain data, handed to another thread.
+struct IconJob: Sendable, Equatable {
+    var paths: [String]
+    var box: Int
+}
+
+/// Decodes a reloaded menu's icons on a thread of its own while the loop keeps running the old
+/// menu (frames, input, commands, the watchdog ping), so a reload never holds a loop turn for
+/// the decoding (up to `IconCache.pixelBudget`: seconds on a slow board). The loop then builds
+/// the new dial and painter from the filled cache in one turn and swaps them in.
+///
+/// The thread gets plain data (`IconJob`) and the `IconCache` (Sendable, behind a mutex) and
+/// returns nothing: what it decoded is in the cache. It owns the write end of a pipe and closes
+/// it when done; the read end's hang-up wakes the loop's poll (`ReloadCompletion`). Nothing is
+/// written to the pipe, so a worker outliving the loop never writes to a reused descriptor.
+///
+/// One reload at a time: a reload asked for while one is being prepared is remembered
+/// (`pending`), and when the prepared one is done it is dropped and the file is read again, so
+/// the latest request wins and sees the latest file.
+final class ReloadWorker {
+    /// The kiosk's decoded icons, shared with the painter builds on the loop.
+    let icons: IconCache
+    /// The job of a configuration at the current frame size.
+    let job: (KioskConfig) -> IconJob
+    /// The reload being prepared and the read end of its pipe.
+    private var inFlight: (config: KioskConfig, changes: ConfigReload.Changes, done: FileDescriptor)?
+    /// A reload came while one was being prepared.
+    var pending = false
+
+    init(icons: IconCache, job: @escaping (KioskConfig) -> IconJob) {
+        self.icons = icons
+        self.job = job
+    }
+
+    /// A reload is being prepared.
+    var isBusy: Bool { inFlight != nil }
+
+    /// The descriptor to poll while a reload is being prepared.
+    var pollDescriptors: [pollfd] {
+        inFlight.map { [pollfd(fd: $0.done.rawValue, events: Int16(POLLIN), revents: 0)] } ?? []
+    }
+
+    /// Starts decoding the icons of `config` on a new thread.
+    func start(config: KioskConfig, changes: ConfigReload.Changes) throws {
+        precondition(inFlight == nil, "one reload at a time")
+        var fds: [Int32] = [-1, -1]
+        // pipe2 is not in Glibc's Swift module without _GNU_SOURCE: pipe, then the flags.
+        guard pipe(&fds) == 0 else { throw SystemCallError("create the reload worker's pipe", errno: errno) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        let done = FileDescriptor(adopting: fds[0])
+        let task = IconTask(icons: icons, job: job(config), finished: fds[1])
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            Unmanaged<IconTask>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, Unmanaged.passRetained(task).toOpaque())
+        guard rc == 0 else {
+            Unmanaged.passUnretained(task).release()
+            close(fds[1])
+            throw SystemCallError("start the reload worker thread", errno: rc)
+        }
+        pthread_detach(thread)
+        inFlight = (config, changes, done)
+    }
+
+    /// The prepared reload once its worker is done (its pipe hung up), else nil.
+    func finished(_ polled: [pollfd]) -> (config: KioskConfig, changes: ConfigReload.Changes)? {
+        guard let inFlight, polled.contains(where: { $0.fd == inFlight.done.rawValue && $0.revents != 0 }) else {
+            return nil
+        }
+        self.inFlight = nil
+        return (inFlight.config, inFlight.changes)
+    }
+}
+
+/// One reload's decoding, run on its own thread: only Sendable state.
+private final class IconTask: Sendable {
+    let icons: IconCache
+    let job: IconJob
+    /// The pipe's write end, closed when done (the loop sees the hang-up).
+    let finished: Int32
+
+    init(icons: IconCache, job: IconJob, finished: Int32) {
+        self.icons = icons
+        self.job = job
+        self.finished = finished
+    }
+
+    func run() {
+        icons.warm(paths: job.paths, box: job.box)
+        close(finished)
+    }
+}
+
+/// The reload worker's pipe: its hang-up says the icons are decoded.
+struct ReloadCompletion: PollSource {
+    let service: KioskService
+    var pollDescriptors: [pollfd] { service.reloadWorker?.pollDescriptors ?? [] }
+    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard let worker = service.reloadWorker, let prepared = worker.finished(polled) else { return [] }
+        return [.reloadPrepared(prepared.config, prepared.changes)]
+    }
+}
