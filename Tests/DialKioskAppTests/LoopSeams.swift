@@ -32,9 +32,5 @@ final class PipeSignals: PollSource {
 }
 
 /// The clock a loop under test reads (tests never read the real one): moved by the test, and by
-/// a fake paint that takes time.
-final class FakeClock {
-    var now: Double
-
-    init(now: Double = 0) { self.now = now }
-}
+/// a fake paint that takes time. The app's virtual clock (`simulate`'s) is that clock.
+typealias FakeClock = VirtualClock
