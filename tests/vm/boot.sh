@@ -130,6 +130,10 @@ if [ -n "$root" ]; then
   done
   kargs+=("dk.root=guestroot" "dk.bind=$vm_repo" "dk.bind=$tools")
 fi
+# Plymouth is installed on the host (boot-handover needs it) and so in every guest: a case that
+# does not ask for the splash boots without it, so plymouth-start cannot take the card from the
+# case on a machine where systemd runs it (here /.dockerenv makes systemd skip it).
+[[ " ${kargs[*]} " == *" splash "* ]] || kargs+=("plymouth.enable=0")
 serial="$out/serial.log"
 if [ "$arch" = arm64 ]; then
   # cortex-a72 (a Raspberry Pi 4's core): -cpu max would add pointer authentication, which TCG
