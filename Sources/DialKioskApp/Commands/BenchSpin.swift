@@ -23,6 +23,8 @@ struct BenchSpin {
     /// The same for a second, identical fling right after (sprites and labels of every size the
     /// first one needed are cached by then, as in a kiosk that has been used for a while).
     var warmSeconds: [Double] = []
+    /// Bytes of the painter's caches after both spins.
+    var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) = (0, 0, 0, 0)
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
     init(items menu: [MenuItem], panel: FrameSize, rotation: DisplayRotation, buffers count: Int,
@@ -73,6 +75,7 @@ struct BenchSpin {
                 frames += 1
             }
         }
+        cacheBytes = painter.cacheBytes
     }
 
     var total: Int { bytes.reduce(0, +) }

@@ -58,6 +58,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Print the resident memory to standard error at start, every N frames and at the end.", valueName: "n"))
     var memoryEvery: Int?
 
+    @Option(help: ArgumentHelp("With --paint, build a new painter every N frames, as a configuration reload does (for soak runs).", valueName: "n"))
+    var reloadEvery: Int?
+
     @Flag(help: "Do not print the dial's events (for soak runs).")
     var quiet = false
 
@@ -67,6 +70,8 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         if let n = generateFrames, n < 1 { throw ValidationError("--generate-frames must be at least 1, got \(n)") }
         if let n = memoryEvery, n < 1 { throw ValidationError("--memory-every must be at least 1, got \(n)") }
+        if let n = reloadEvery, n < 1 { throw ValidationError("--reload-every must be at least 1, got \(n)") }
+        if reloadEvery != nil && !paint { throw ValidationError("--reload-every needs --paint") }
         if [generateFrames != nil, script != nil, libinputRecord != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--script, --libinput-record and --generate-frames exclude each other")
         }
@@ -93,7 +98,7 @@ struct SimulateCommand: ParsableCommand {
             let geometry = setup.geometry
             let dial = setup.makeDial()
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
-            let painter = paint ? try setup.makePainter() : nil
+            var painter = paint ? try setup.makePainter() : nil
             var simulation = FrameClockSimulation(refresh: refresh, jitter: jitter / 1000, seed: seed,
                                                   maxSeconds: maxSeconds)
             var out = LineWriter.standardOutput
@@ -103,19 +108,21 @@ struct SimulateCommand: ParsableCommand {
             }
             func onFrame(_ time: Double, _ pose: DialPose, _ frame: Int) throws {
                 try recorder?.write(pose)
+                // A reload builds the new painter while the old one still exists, as `run` does.
+                if let every = reloadEvery, frame > 0, frame % every == 0 { painter = try setup.makePainter() }
                 painter?.paint(pose)
                 if let every = memoryEvery, frame % every == 0 {
-                    try memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
+                    try memory.write("memory: frames=\(frame) \(memoryText())")
                     try memory.flush()
                 }
             }
             if let frames = generateFrames {
                 simulation.maxFrames = frames
                 simulation.maxSeconds = .infinity
-                if memoryEvery != nil { try memory.write("memory: start rss_kb=\(residentKilobytes())") }
+                if memoryEvery != nil { try memory.write("memory: start \(memoryText())") }
                 let summary = try simulation.run(dial, inputs: GestureLoad(seed: seed, geometry: geometry),
                                                  onEvent: onEvent, onFrame: onFrame)
-                if memoryEvery != nil { try memory.write("memory: end frames=\(summary.frames) rss_kb=\(residentKilobytes())") }
+                if memoryEvery != nil { try memory.write("memory: end frames=\(summary.frames) \(memoryText())") }
             } else {
                 let input = try touchSource()
                 // A file is read twice: a malformed line is reported before any output. A pipe
@@ -134,6 +141,11 @@ struct SimulateCommand: ParsableCommand {
             try out.flush()
             try memory.flush()
         }
+    }
+
+    /// The figures of `ProcessMemory` (rss_kb first, as scripts/soak.sh reads it).
+    private func memoryText() -> String {
+        ProcessMemory.current()?.text() ?? "rss_kb=\(residentKilobytes())"
     }
 
     /// The touch samples: a `libinput record` file, a script file, or standard input.

@@ -89,7 +89,7 @@ final class RunSession {
             let period = sel.mode.refreshHz > 0 ? 1 / sel.mode.refreshHz : 1.0 / 60
             var stats: FrameStats?
             if options.stats {
-                stats = FrameStats(refreshPeriod: period)
+                stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
                 logger.info("stats: frame clock \(display.monotonicTimestamps ? "CLOCK_MONOTONIC flip timestamps" : "read time (no DRM_CAP_TIMESTAMP_MONOTONIC)"), KMS API \(display.api.rawValue)\(display.takesDamageClips ? " (FB_DAMAGE_CLIPS)" : ""), render late \(options.renderLate.rawValue)")
             }
             let displays: [DisplayEventSource] = [display] + (hotplug.map { [$0] } ?? [])
