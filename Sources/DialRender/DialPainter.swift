@@ -133,7 +133,7 @@ public final class DialPainter {
         /// `spritesAndLabels` (24 items at 1920x1080 need 0.5 MiB of sprites and more labels
         /// than the demo menu's 10, whose sprites take 3 MiB).
         public var labels = 1 << 20
-        public var spritesAndLabels = 4 << 20 + 256 << 10
+        public var spritesAndLabels = 4 << 20
         public var rings = 512 << 10
         public var icons = 1 << 20
         public init() {}
