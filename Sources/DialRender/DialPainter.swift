@@ -36,17 +36,24 @@ public final class DialPainter {
     private let iconSources: [IconSprite?]
     private let labelColors: [UInt32]
 
+    /// The background of `box` only: outside it nothing is drawn after the background, so
+    /// there the frame keeps it (at 1920x1080 the box is about 1300x1080: 2.6 MB less).
     private var background: PixelBuffer
     private var backgroundGeometry: DialGeometry?
+    /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
+    private var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
 
     /// Disc sprites; `prepare` builds those of the radii a spin draws.
     let discs: DiscSpriteCache
-    private var labels: [LabelKey: TextMask?] = [:]
+    /// Item labels per half-pixel radius, selection rings per quarter-pixel radius and icons
+    /// per half-pixel radius, each bounded by bytes (see `CacheBounds`).
+    private var labels: BoundedCache<LabelKey, TextMask?>
     private var hubLabels: [Int: TextMask?] = [:]
-    private var icons: [LabelKey: IconSprite] = [:]
-    private var rings: [Int: TextMask] = [:]
+    private var icons: BoundedCache<LabelKey, IconSprite>
+    private var rings: BoundedCache<Int, TextMask>
+    private let labelBound: Int, spritesAndLabels: Int
 
     private struct LabelKey: Hashable {
         let item: Int
@@ -55,9 +62,10 @@ public final class DialPainter {
 
     /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
     /// an icon cannot be loaded.
-    public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int) throws {
+    public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int,
+                            bounds: CacheBounds = CacheBounds()) throws {
         try self.init(items: items, names: items.map(\.id), ringSlots: [.top: (Array(items.indices), nil)],
-                      theme: theme, width: width, height: height, icons: IconCache())
+                      theme: theme, width: width, height: height, icons: IconCache(), bounds: bounds)
     }
 
     /// A painter for every ring of `menu`. Throws when a font or the icon of any item cannot be
@@ -65,7 +73,7 @@ public final class DialPainter {
     /// `icons`: decoded icons to reuse (a reload's worker filled it); by default each distinct
     /// file is decoded once for this painter.
     public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int,
-                            icons: IconCache = IconCache()) throws {
+                            icons: IconCache = IconCache(), bounds: CacheBounds = CacheBounds()) throws {
         var items: [MenuItem] = [], names: [String] = [], byPath: [MenuPath: Int] = [:]
         var ringSlots: [MenuPath: (slots: [Int], hub: Int?)] = [:]
         for ring in menu.ringPaths {
@@ -81,11 +89,11 @@ public final class DialPainter {
             ringSlots[ring] = (slots, ring.isTop ? nil : byPath[ring])
         }
         try self.init(items: items, names: names, ringSlots: ringSlots, theme: theme, width: width, height: height,
-                      icons: icons)
+                      icons: icons, bounds: bounds)
     }
 
     private init(items: [MenuItem], names: [String], ringSlots: [MenuPath: (slots: [Int], hub: Int?)],
-                 theme: Theme, width: Int, height: Int, icons cache: IconCache) throws {
+                 theme: Theme, width: Int, height: Int, icons cache: IconCache, bounds: CacheBounds = CacheBounds()) throws {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.items = items
         self.ringSlots = ringSlots
@@ -113,8 +121,39 @@ public final class DialPainter {
             ($0.color.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
         }
         frame = PixelBuffer(width: width, height: height)
-        background = PixelBuffer(width: width, height: height)
-        discs = DiscSpriteCache(theme: theme)
+        background = PixelBuffer(width: 1, height: 1)
+        discs = DiscSpriteCache(theme: theme, bound: bounds.sprites)
+        labels = BoundedCache(bound: bounds.labels) { ($0?.byteCount ?? 0) + 64 }
+        labelBound = bounds.labels
+        spritesAndLabels = bounds.spritesAndLabels
+        rings = BoundedCache(bound: bounds.rings) { $0.byteCount }
+        icons = BoundedCache(bound: bounds.icons) { $0.byteCount }
+    }
+
+    /// Bytes each of the painter's caches may hold. The defaults keep a 1920x1080 kiosk's own
+    /// memory (two frames: the painted one and the background, 15.8 MiB) under 24 MiB with the
+    /// runtime and fonts (about 4 MiB).
+    public struct CacheBounds: Sendable, Equatable {
+        public var sprites = DiscSpriteCache.defaultBound
+        /// The labels' least bound; `prepare` raises it to what the prepared sprites leave of
+        /// `spritesAndLabels` (24 items at 1920x1080 need 0.5 MiB of sprites and more labels
+        /// than the demo menu's 10, whose sprites take 3 MiB).
+        public var labels = 1 << 20
+        public var spritesAndLabels = 4 << 20
+        public var rings = 512 << 10
+        public var icons = 1 << 20
+        public init() {}
+    }
+
+    /// The bounds the caches were made with.
+    public var cacheBounds: CacheBounds {
+        var b = CacheBounds()
+        b.sprites = discs.bound
+        b.labels = labelBound
+        b.spritesAndLabels = spritesAndLabels
+        b.rings = rings.bound
+        b.icons = icons.bound
+        return b
     }
 
     /// Paints the background for `geometry`, and builds the disc sprite and every item's label
@@ -127,7 +166,9 @@ public final class DialPainter {
         let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
             ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
         guard keys.lowerBound >= 4 else { return }
-        discs.prepare(keys)
+        // The two sizes of a ring at rest first: the item at 12 o'clock and the far ones.
+        discs.prepare(keys, first: [keys.upperBound, keys.lowerBound])
+        labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
         prebuildLabels(keys)
     }
 
@@ -141,10 +182,10 @@ public final class DialPainter {
         let restored: [PixelRect]?
         if let dirty {
             restored = Damage.union(dirty, width: width, height: height)
-            for r in restored ?? [] { frame.copyRect(from: background, r) }
+            for r in restored ?? [] { frame.copyRect(from: background, r, originX: box.x0, originY: box.y0) }
         } else {
             restored = nil
-            frame.copyRect(from: background, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+            frame.copyRect(from: background, box, originX: box.x0, originY: box.y0)
         }
         let drawn = draw(pose, into: &frame)
         dirty = drawn
@@ -155,7 +196,9 @@ public final class DialPainter {
     public func paint(_ pose: DialPose, into buffer: inout PixelBuffer) {
         precondition(buffer.width == width && buffer.height == height, "buffer size differs from the painter's")
         ensureBackground(pose.geometry)
-        buffer.copyRect(from: background, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+        // Outside the box the frame holds the background.
+        buffer.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
+        buffer.copyRect(from: background, box, originX: box.x0, originY: box.y0)
         _ = draw(pose, into: &buffer)
     }
 
@@ -166,7 +209,11 @@ public final class DialPainter {
         backgroundGeometry = g
         dirty = nil
         hubLabels.removeAll()
-        var b = PixelBuffer(width: width, height: height)
+        box = Self.drawingBox(g, theme: theme, width: width, height: height)
+        // Painted into the frame (all of it is repainted now), then the box kept: no second
+        // frame-sized buffer, even for a moment.
+        var b = PixelBuffer(width: 1, height: 1)
+        swap(&b, &frame)
         b.fillVerticalGradient(top: theme.backgroundTop, bottom: theme.backgroundBottom)
         let c = g.center
         let half = theme.ringWidthRatio * g.itemRadius / 2
@@ -193,8 +240,31 @@ public final class DialPainter {
         // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
-        background = b
+        frame = b
+        if background.width != box.x1 - box.x0 || background.height != box.y1 - box.y0 {
+            background = PixelBuffer(width: 1, height: 1)
+            background = PixelBuffer(width: box.x1 - box.x0, height: box.y1 - box.y0)
+        }
+        background.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: background.width, y1: background.height),
+                            originX: -box.x0, originY: -box.y0)
         warmLabels(g)
+    }
+
+    /// Where per-frame drawing may land for `g`: around the ring by the largest disc with its
+    /// shadow and selection ring, with room for the show animation's overshoot (items fly up
+    /// to 10% of the ring radius past their place: 15% here) and discs up to 1.66 item radii
+    /// (the inflate range ends at 1.33). Drawing is clipped to it. The whole frame when the
+    /// box would be most of it.
+    static func drawingBox(_ g: DialGeometry, theme: Theme, width: Int, height: Int) -> PixelRect {
+        let disc = g.itemRadius * 1.66
+        let reach = g.ringRadius * 1.15 + disc * (1 + theme.shadowBlurRatio + abs(theme.shadowOffsetRatio))
+            + theme.selectionWidth + 8
+        let c = g.center
+        let box = PixelRect(x0: Int((c.x - reach).rounded(.down)), y0: Int((c.y - reach).rounded(.down)),
+                            x1: Int((c.x + reach).rounded(.up)), y1: Int((c.y + reach).rounded(.up)))
+            .clipped(width: width, height: height)
+        guard !box.isEmpty, box.area * 10 < width * height * 9 else { return PixelRect(x0: 0, y0: 0, x1: width, y1: height) }
+        return box
     }
 
     /// Fits each item's hub label and its label at scale 1 for a new geometry, outside any
@@ -216,15 +286,19 @@ public final class DialPainter {
     private func draw(_ pose: DialPose, into buffer: inout PixelBuffer) -> [PixelRect] {
         var touched: [PixelRect] = []
         let g = pose.geometry
-        let w = width, h = height, pitch = buffer.rowPitch
+        let pitch = buffer.rowPitch
+        // Drawn into the box: clipped to it, in its coordinates (`at` moves a point there, and
+        // `touched` gets frame coordinates).
+        let bx = box.x0, by = box.y0, w = box.x1 - box.x0, h = box.y1 - box.y0
         // A ring this painter was not made for has nothing to draw.
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let order = pose.items.indices.filter { $0 < slots.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        buffer.withUnsafeMutablePixels { p in
+        buffer.withUnsafeMutablePixels { frame in
+            let p = frame + by * pitch + bx
             if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
-                let x = Int(g.center.x.rounded()), y = Int(g.center.y.rounded())
+                let x = Int(g.center.x.rounded()) - bx, y = Int(g.center.y.rounded()) - by
                 mask.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
                           color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility))
                 touched.append(mask.rect(atX: x, y: y))
@@ -234,7 +308,7 @@ public final class DialPainter {
                 let radius = g.itemRadius * ip.scale
                 let opacity = PixelMath.byte(ip.alpha)
                 guard opacity > 0, radius >= 1 else { continue }
-                let x = Int(ip.center.x.rounded()), y = Int(ip.center.y.rounded())
+                let x = Int(ip.center.x.rounded()) - bx, y = Int(ip.center.y.rounded()) - by
                 let sprite = discs.sprite(radius: radius)
                 sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
                             color: items[slots[i]].color.xrgb, opacity: opacity)
@@ -248,15 +322,20 @@ public final class DialPainter {
                         touched.append(ring.rect(atX: x, y: y))
                     }
                 }
-                drawContent(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch, &touched)
+                drawContent(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch,
+                            clipWidth: w, clipHeight: h, &touched)
             }
         }
-        return touched
+        return touched.compactMap { r in
+            let c = r.clipped(width: w, height: h)
+            return c.isEmpty ? nil : PixelRect(x0: c.x0 + bx, y0: c.y0 + by, x1: c.x1 + bx, y1: c.y1 + by)
+        }
     }
 
     /// The item's icon and label inside its disc.
     private func drawContent(_ i: Int, radius: Double, x: Int, y: Int, opacity: UInt32,
-                             _ p: UnsafeMutablePointer<UInt32>, _ pitch: Int, _ touched: inout [PixelRect]) {
+                             _ p: UnsafeMutablePointer<UInt32>, _ pitch: Int, clipWidth width: Int, clipHeight height: Int,
+                             _ touched: inout [PixelRect]) {
         let key = LabelKey(item: i, halfPixels: Int((radius * 2).rounded()))
         var labelY = y
         if iconSources[i] != nil, let icon = icon(key, radius: radius) {
@@ -300,35 +379,47 @@ public final class DialPainter {
     /// `drawContent` keys them), unless that makes more than `preparedLabelLimit` masks (a large
     /// nested menu): then they are fitted on demand.
     private func prebuildLabels(_ keys: ClosedRange<Int>) {
-        let halves = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
-        guard halves.count * items.count <= Self.preparedLabelLimit else { return }
-        for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
-            for h in halves { _ = label(LabelKey(item: i, halfPixels: h), hasIcon: iconSources[i] != nil) }
+        let all = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
+        // The sizes at rest first (largest and smallest), then from the smallest up, while they
+        // fit in the bound without pushing out one of these sizes.
+        let rest = [all.max()!, all.min()!]
+        let halves = rest + all.subtracting(rest).sorted()
+        for h in halves {
+            for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
+                let key = LabelKey(item: i, halfPixels: h)
+                if labels.contains(key) { continue }
+                let mask = fitLabel(key, hasIcon: iconSources[i] != nil)
+                let size = labels.bytes(of: mask)
+                guard labels.bytes + size <= labels.bound
+                    || labels.bytes - labels.bytes(notKept: { all.contains($0.halfPixels) }) + size <= labels.bound
+                else { return }
+                labels.insert(mask, for: key)
+            }
         }
     }
 
-    /// Half of the label cache's size, so that labels fitted on demand do not clear it in a spin.
-    private static let preparedLabelLimit = 4096
-
     private func selectionRing(_ sprite: DiscSprite) -> TextMask {
         let key = Int((sprite.radius * 4).rounded())
-        if let cached = rings[key] { return cached }
-        if rings.count > 2048 { rings.removeAll() }
+        if let cached = rings.get(key) { return cached }
         let ring = TextMask.ring(inner: sprite.radius + 1.5, outer: sprite.radius + 1.5 + theme.selectionWidth)
-        rings[key] = ring
+        rings.insert(ring, for: key)
         return ring
     }
 
     private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
-        if let cached = labels[key] { return cached }
-        if labels.count > 8192 { labels.removeAll() }
+        if let cached = labels.get(key) { return cached }
+        let mask = fitLabel(key, hasIcon: hasIcon)
+        labels.insert(mask, for: key)
+        return mask
+    }
+
+    private func fitLabel(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
         let r = Double(key.halfPixels) / 2
         let nominal = r * theme.labelSizeRatio * (hasIcon ? 0.75 : 1)
         let fit = r * (hasIcon ? 0.5 : 0.84)
         // Too small to read (items collapsing into the hub): no label at all.
         let mask = nominal < 5 ? nil : labelText.fittedMask(items[key.item].label, nominalPx: nominal,
                                                             minPx: min(nominal, theme.minimumLabelPixels), radius: fit)
-        labels[key] = mask
         return mask
     }
 
@@ -341,6 +432,12 @@ public final class DialPainter {
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask
         return mask
+    }
+
+    /// Bytes the painter's caches hold: disc sprites, item labels, selection rings, icons at
+    /// drawn sizes (frames and background not counted: two frames' worth).
+    public var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) {
+        (discs.bytes, labels.bytes, rings.bytes, icons.bytes)
     }
 
     /// An icon's box as a fraction of its disc's radius.
@@ -363,13 +460,12 @@ public final class DialPainter {
     var iconSourceBytes: [Int] { iconSources.map { $0?.byteCount ?? 0 } }
 
     private func icon(_ key: LabelKey, radius: Double) -> IconSprite? {
-        if let cached = icons[key] { return cached }
+        if let cached = icons.get(key) { return cached }
         guard let source = iconSources[key.item] else { return nil }
-        if icons.count > 4096 { icons.removeAll() }
         let box = Int((radius * Self.iconBoxRatio(theme)).rounded())
         guard box >= 2 else { return nil }
         let sprite = IconSprite(source, box: box)
-        icons[key] = sprite
+        icons.insert(sprite, for: key)
         return sprite
     }
 }

@@ -5,27 +5,33 @@ import DialCore
 /// shadow), `light` how much of the item's colour is added (disc coverage times a top-to-bottom
 /// shade). A pixel becomes `(colour * light + backdrop * (255 - alpha)) / 255`.
 ///
-/// Rows record where any ink is and where the disc is fully opaque; the opaque middle of a row
-/// has one shade and is a plain fill, so only the rim and the shadow are blended, four pixels at
-/// a time. Each pixel's alpha and light share one 32-bit word, as the bytes alpha, light, alpha,
-/// light from the low end, so that one vector load fetches both for four pixels and two masks
-/// put each in both 16-bit halves of the pixel's lane, as the blend wants them.
+/// Only what differs between pixels is stored, and only the left half of each row (the right
+/// half is its mirror image). Along a half row, from the outside in, the disc's coverage only
+/// grows, so a row is: shadow only (coverage 0, light 0: one alpha byte a pixel), the rim
+/// (partial coverage: alpha and light bytes), and the opaque middle (alpha 255 and the row's
+/// shade: a plain fill, nothing stored). That is about a sixteenth of a square of 32-bit words,
+/// so a kiosk can keep every radius a spin shows (the demo menu at 1920x1080 draws 276).
 final class DiscSprite {
     /// Side of the square sprite; the disc's centre is the corner between pixels `half - 1` and `half`.
     let size: Int
     let half: Int
     let radius: Double
-    private let masks: [UInt32]
+    /// Per row from `Row.offset`: the shadow's alpha bytes, then the rim's alpha and light pairs.
+    private let bytes: [UInt8]
     private let rows: [Row]
     /// The box of the pixels with any ink, in sprite coordinates: the shadow drops downwards, so
     /// it is smaller than the square, above and at the sides (about 20% less area to restore and
     /// copy per item).
     private let ink: PixelRect
 
+    /// Columns of one row's left half: shadow [inkStart, rimStart), rim [rimStart, solidStart),
+    /// opaque [solidStart, half); the right half mirrors them (column size-1-x is column x).
     struct Row {
-        var inkStart: Int32, inkEnd: Int32, solidStart: Int32, solidEnd: Int32
+        /// Columns (a sprite is at most 2 * 16384 * 1.34 pixels wide, which 16 bits hold).
+        var inkStart: UInt16, rimStart: UInt16, solidStart: UInt16
         /// Shade of the opaque span, 0...255.
-        var shade: UInt32
+        var shade: UInt16
+        var offset: UInt32
     }
 
     /// A disc of `radius` shaded from 1 at the top to `bottomShade`, with a shadow `blur` wide,
@@ -34,10 +40,11 @@ final class DiscSprite {
         self.radius = radius
         half = Int((radius + shadowBlur + abs(shadowOffset) + 2).rounded(.up))
         size = 2 * half
-        var masks = [UInt32](repeating: 0, count: size * size)
+        var bytes: [UInt8] = []
         var rows: [Row] = []
         rows.reserveCapacity(size)
         var ink = PixelRect(x0: size, y0: size, x1: 0, y1: 0)
+        var alpha = [UInt8](repeating: 0, count: half), light = [UInt8](repeating: 0, count: half)
         let c = Double(half)
         for y in 0..<size {
             let dy = Double(y) + 0.5 - c
@@ -45,46 +52,47 @@ final class DiscSprite {
             let t = max(0, min(1, (dy + radius) / (2 * radius)))
             let shade = 1 + (bottomShade - 1) * t
             let shadeByte = PixelMath.byte(shade)
-            var row = Row(inkStart: Int32(size), inkEnd: 0, solidStart: 0, solidEnd: 0, shade: shadeByte)
-            // Left and right halves are mirror images: column size-1-x has exactly -dx (all
-            // values are small multiples of 0.5), so the left half is computed and mirrored, and
-            // a row's ink and solid spans end where they start, mirrored.
+            // All values are small multiples of 0.5, so column size-1-x has exactly -dx: the
+            // left half is computed, up to where the disc turns opaque (coverage 1 makes alpha
+            // 255 and light the shade for every pixel further in).
+            var inkStart = half, rimStart = half, solidStart = half
             for x in 0..<half {
                 let dx = Double(x) + 0.5 - c
                 let d = (dx * dx + dy * dy).squareRoot()
                 let cov = Coverage.disc(distance: d, radius: radius)
+                if cov >= 1 {
+                    solidStart = x
+                    break
+                }
                 let sd = (dx * dx + sdy * sdy).squareRoot()
                 let sh = Coverage.softDisc(distance: sd, radius: radius, blur: shadowBlur) * shadowOpacity
                 let a = PixelMath.byte(cov + sh * (1 - cov))
-                let l = cov >= 1 ? shadeByte : min(a, PixelMath.byte(cov * shade))
-                let word = (a | l << 8) * 0x0001_0001
-                masks[y * size + x] = word
-                masks[y * size + size - 1 - x] = word
-                if a > 0 && row.inkEnd == 0 {
-                    row.inkStart = Int32(x)
-                    row.inkEnd = Int32(size - x)
-                }
-                if cov >= 1 && a == 255 && row.solidEnd == 0 {
-                    row.solidStart = Int32(x)
-                    row.solidEnd = Int32(size - x)
-                }
+                alpha[x] = UInt8(a)
+                light[x] = UInt8(min(a, PixelMath.byte(cov * shade)))
+                if a > 0 && inkStart == half { inkStart = x }
+                if cov > 0 && rimStart == half { rimStart = x }
             }
-            if row.inkEnd == 0 {
-                row.inkStart = 0
-            } else {
-                ink = PixelRect(x0: min(ink.x0, Int(row.inkStart)), y0: min(ink.y0, y),
-                                x1: max(ink.x1, Int(row.inkEnd)), y1: y + 1)
+            rimStart = min(max(rimStart, inkStart), solidStart)
+            if inkStart == half { inkStart = solidStart }
+            let row = Row(inkStart: UInt16(inkStart), rimStart: UInt16(rimStart), solidStart: UInt16(solidStart),
+                          shade: UInt16(shadeByte), offset: UInt32(bytes.count))
+            bytes.append(contentsOf: alpha[inkStart..<rimStart])
+            for x in rimStart..<solidStart {
+                bytes.append(alpha[x])
+                bytes.append(light[x])
             }
-            if row.solidEnd == 0 { row.solidStart = row.inkStart; row.solidEnd = row.inkStart }
+            if inkStart < half {
+                ink = PixelRect(x0: min(ink.x0, inkStart), y0: min(ink.y0, y), x1: max(ink.x1, size - inkStart), y1: y + 1)
+            }
             rows.append(row)
         }
-        self.masks = masks
+        self.bytes = bytes
         self.rows = rows
         self.ink = ink.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : ink
     }
 
-    /// Bytes held, for the cache's budget.
-    var byteCount: Int { size * size * 4 + rows.count * MemoryLayout<Row>.stride }
+    /// Bytes held, for the cache's bound.
+    var byteCount: Int { bytes.count + rows.count * MemoryLayout<Row>.stride }
 
     /// The pixels this sprite may touch with the disc's centre at (`x`, `y`).
     func rect(atX x: Int, y: Int) -> PixelRect {
@@ -99,72 +107,108 @@ final class DiscSprite {
         let y0 = max(ink.y0, -top), y1 = min(ink.y1, clipHeight - top)
         let cx0 = max(0, -left), cx1 = min(size, clipWidth - left)
         guard y0 < y1, cx0 < cx1 else { return }
-        masks.withUnsafeBufferPointer { mb in
+        let size = self.size
+        bytes.withUnsafeBufferPointer { bb in
             rows.withUnsafeBufferPointer { rb in
                 for sy in y0..<y1 {
                     let r = rb[sy]
-                    let s0 = max(cx0, Int(r.inkStart)), s1 = min(cx1, Int(r.inkEnd))
-                    guard s0 < s1 else { continue }
+                    let inkStart = Int(r.inkStart), rimStart = Int(r.rimStart), solidStart = Int(r.solidStart)
+                    guard inkStart < size - inkStart else { continue }
                     let dst = pixels + (top + sy) * pitch + left
-                    let m = mb.baseAddress! + sy * size
-                    if opacity == 255 {
-                        let o0 = min(max(s0, Int(r.solidStart)), s1), o1 = max(o0, min(s1, Int(r.solidEnd)))
-                        Self.blendSpan(dst, m, s0, o0, color, opacity: 255)
-                        if o0 < o1 {
-                            (dst + o0).update(repeating: PixelMath.scale(color, r.shade), count: o1 - o0)
+                    let shadow = bb.baseAddress! + Int(r.offset)
+                    let rim = shadow + (rimStart - inkStart)
+                    // Left to right: shadow, rim, opaque middle, rim and shadow mirrored; each
+                    // part clipped to [cx0, cx1).
+                    func clip(_ a: Int, _ b: Int) -> (Int, Int) { (max(a, cx0), min(b, cx1)) }
+                    var (a, b) = clip(inkStart, rimStart)
+                    if a < b { Self.blendShadow(dst, shadow - inkStart, a, b, mirrored: false, opacity: opacity) }
+                    (a, b) = clip(rimStart, solidStart)
+                    if a < b { Self.blendRim(dst, rim, rimStart, a, b, mirrored: false, color, opacity: opacity) }
+                    (a, b) = clip(solidStart, size - solidStart)
+                    if a < b {
+                        if opacity == 255 {
+                            (dst + a).update(repeating: PixelMath.scale(color, UInt32(r.shade)), count: b - a)
+                        } else {
+                            Self.blendSolid(dst, a, b, color, shade: UInt32(r.shade), opacity: opacity)
                         }
-                        Self.blendSpan(dst, m, o1, s1, color, opacity: 255)
-                    } else {
-                        Self.blendSpan(dst, m, s0, s1, color, opacity: opacity)
                     }
+                    (a, b) = clip(size - solidStart, size - rimStart)
+                    if a < b { Self.blendRim(dst, rim, size - 1 - rimStart, a, b, mirrored: true, color, opacity: opacity) }
+                    (a, b) = clip(size - rimStart, size - inkStart)
+                    if a < b { Self.blendShadow(dst, shadow + (size - 1 - inkStart), a, b, mirrored: true, opacity: opacity) }
                 }
             }
         }
     }
 
-    /// Blends pixels [from, to) of one row: `(color * light + dst * (255 - alpha)) / 255` with
-    /// alpha and light first scaled by `opacity`. Four pixels per step with each channel in a
-    /// 16-bit lane (red and blue of a pixel in one pair of lanes, green in the next), then the
-    /// remainder one by one. A sprite's light never exceeds its alpha, so a channel's
-    /// `color * light + dst * (255 - alpha)` is at most 255 * 255 and, with the rounding, fits
-    /// 16 bits: the same sums as 32-bit lanes, with multiplies x86-64's baseline has (pmullw;
-    /// 32-bit lane multiplies need SSE4.1 and cost several instructions without it).
+    /// `v` (0...255) times `opacity` / 255, rounded as the blends round.
     @inline(__always)
-    private static func blendSpan(_ dst: UnsafeMutablePointer<UInt32>, _ m: UnsafePointer<UInt32>,
-                                  _ from: Int, _ to: Int, _ color: UInt32, opacity: UInt32) {
+    private static func scaled(_ v: UInt32, _ opacity: UInt32) -> UInt32 {
+        let s = v &* opacity &+ 128
+        return (s &+ (s >> 8)) >> 8
+    }
+
+    /// The rim, pixel by pixel (one to a few pixels a row): the alpha and light pair of column
+    /// x is at `rim[2 * (x - first)]`, or at `rim[2 * (first - x)]` when `mirrored`.
+    @inline(__always)
+    private static func blendRim(_ dst: UnsafeMutablePointer<UInt32>, _ rim: UnsafePointer<UInt8>, _ first: Int,
+                                 _ from: Int, _ to: Int, mirrored: Bool, _ color: UInt32, opacity: UInt32) {
+        for x in from..<to {
+            let k = 2 * (mirrored ? first - x : x - first)
+            var a = UInt32(rim[k]), l = UInt32(rim[k + 1])
+            if opacity != 255 { a = scaled(a, opacity); l = scaled(l, opacity) }
+            if a != 0 { dst[x] = PixelMath.mix(dst[x], color, s: l, a: a) }
+        }
+    }
+
+    /// The opaque middle below full opacity: alpha 255 and the row's shade, scaled.
+    @inline(__always)
+    private static func blendSolid(_ dst: UnsafeMutablePointer<UInt32>, _ from: Int, _ to: Int, _ color: UInt32,
+                                   shade: UInt32, opacity: UInt32) {
+        let a = scaled(255, opacity), l = scaled(shade, opacity)
+        guard a != 0 else { return }
+        for x in from..<to { dst[x] = PixelMath.mix(dst[x], color, s: l, a: a) }
+    }
+
+    /// The shadow: `dst * (255 - alpha) / 255` per channel (no light), alpha of column x at
+    /// `alpha[x]`, or at `alpha[-x]` when `mirrored`. Four pixels per step with each channel in a
+    /// 16-bit lane (red and blue of a pixel in one pair of lanes, green in the next), then the
+    /// remainder one by one: the same sums and rounding as `PixelMath.mix` with light 0
+    /// (`dst * (255 - alpha)` fits 16 bits), with multiplies x86-64's baseline has (pmullw;
+    /// 32-bit lane multiplies need SSE4.1).
+    @inline(__always)
+    private static func blendShadow(_ dst: UnsafeMutablePointer<UInt32>, _ alpha: UnsafePointer<UInt8>,
+                                    _ from: Int, _ to: Int, mirrored: Bool, opacity: UInt32) {
         typealias V = SIMD4<UInt32>
         typealias H = SIMD8<UInt16>
         func h(_ v: V) -> H { unsafeBitCast(v, to: H.self) }
         func v(_ h: H) -> V { unsafeBitCast(h, to: V.self) }
-        let crb = h(V(repeating: color & 0x00FF_00FF)), cg = h(V(repeating: (color >> 8) & 0xFF))
         let lowRB = V(repeating: 0x00FF_00FF), low8 = V(repeating: 0xFF)
         let op = H(repeating: UInt16(truncatingIfNeeded: opacity))
         var i = from
         while i + 4 <= to {
-            let mv = UnsafeRawPointer(m + i).loadUnaligned(as: V.self)
-            // Alpha and light of each pixel in both 16-bit halves of its lane.
-            var a = h(mv & lowRB), l = h((mv &>> 8) & lowRB)
+            // Alpha of four pixels, each in both 16-bit halves of its lane.
+            var four = UnsafeRawPointer(mirrored ? alpha - (i + 3) : alpha + i).loadUnaligned(as: UInt32.self)
+            if mirrored { four = four.byteSwapped }
+            let w = V(truncatingIfNeeded: unsafeBitCast(four, to: SIMD4<UInt8>.self))
+            var a = h(w | w &<< 16)
             if opacity != 255 {
                 a = a &* op &+ 128; a = (a &+ (a &>> 8)) &>> 8
-                l = l &* op &+ 128; l = (l &+ (l &>> 8)) &>> 8
             }
             let raw = UnsafeMutableRawPointer(dst + i)
             let d = raw.loadUnaligned(as: V.self)
             let ia = 255 &- a
-            let rb = crb &* l &+ h(d & lowRB) &* ia
-            let g = cg &* l &+ h((d &>> 8) & low8) &* ia
+            let rb = h(d & lowRB) &* ia
+            let g = h((d &>> 8) & low8) &* ia
             let rbq = (rb &+ 0x80 &+ (rb &>> 8)) &>> 8
             let gq = (g &+ 0x80 &+ (g &>> 8)) &>> 8
             raw.storeBytes(of: v(rbq) | ((v(gq) & low8) &<< 8), as: V.self)
             i += 4
         }
         while i < to {
-            var a = m[i] & 0xFF, l = (m[i] >> 8) & 0xFF
-            if opacity != 255 {
-                a = (a &* opacity &+ 128); a = (a &+ (a >> 8)) >> 8
-                l = (l &* opacity &+ 128); l = (l &+ (l >> 8)) >> 8
-            }
-            if a != 0 { dst[i] = PixelMath.mix(dst[i], color, s: l, a: a) }
+            var a = UInt32(mirrored ? alpha[-i] : alpha[i])
+            if opacity != 255 { a = scaled(a, opacity) }
+            if a != 0 { dst[i] = PixelMath.mix(dst[i], 0, s: 0, a: a) }
             i += 1
         }
     }

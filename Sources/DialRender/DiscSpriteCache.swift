@@ -1,21 +1,23 @@
-/// A painter's disc sprites, one per quarter-pixel radius, shared by all items: the ones
-/// `prepare(_:)` builds for the radii a spin draws are kept, the others are built on demand and
-/// dropped all together once they pass the budget.
+/// A painter's disc sprites, one per quarter-pixel radius, shared by all items, in a cache
+/// bounded by bytes (least recently used dropped first). `prepare(_:first:)` fills it before
+/// the first frame with the radii a spin draws, those at rest first, while they fit; the others
+/// are built when first drawn.
 final class DiscSpriteCache {
-    /// Sprites built on demand beyond this many bytes are dropped; the prepared ones stop at it.
-    static let budget = 48 << 20
+    /// The default bound. Every radius a spin draws fits at 1920x1080 with 24 items (about
+    /// 1.5 MiB) and at 800x480; with the demo menu's 10 big discs at 1920x1080 (about 10 MiB
+    /// for all 276 radii) the sizes at rest and the largest part of the range fit.
+    static let defaultBound = 4 << 20
 
     private let theme: Theme
-    private var built: [Int: DiscSprite] = [:]
-    private var builtBytes = 0
-    /// Prepared sprites by key from `preparedKeys`' lower bound (an array: no hashing in a frame).
-    private var prepared: [DiscSprite] = []
-    private var preparedKeys: ClosedRange<Int>?
-    /// Bytes of the prepared sprites.
-    private(set) var preparedBytes = 0
+    private var cache: BoundedCache<Int, DiscSprite>
+    /// Sprites built so far, prepared or not.
+    private(set) var builtCount = 0
+    /// Sprites built by `sprite(radius:)`, in a frame (for tests and the bench).
+    private(set) var builtOnDemandCount = 0
 
-    init(theme: Theme) {
+    init(theme: Theme, bound: Int = DiscSpriteCache.defaultBound) {
         self.theme = theme
+        cache = BoundedCache(bound: bound) { $0.byteCount }
     }
 
     /// The cache key of `radius`: quarter pixels.
@@ -24,43 +26,41 @@ final class DiscSpriteCache {
     /// The sprite for `radius`, quantised to a quarter pixel.
     func sprite(radius: Double) -> DiscSprite {
         let key = Self.key(radius)
-        if let d = preparedSprite(key) ?? built[key] { return d }
-        if builtBytes > Self.budget {
-            built.removeAll()
-            builtBytes = 0
-        }
+        if let hit = cache.get(key) { return hit }
+        builtOnDemandCount += 1
         let sprite = make(key)
-        built[key] = sprite
-        builtBytes += sprite.byteCount
+        cache.insert(sprite, for: key)
         return sprite
     }
 
-    /// Builds the sprites of the keys `keys` (the sizes a spin draws), smallest first, up to the
-    /// budget. Sprites already built are taken over, not built again.
-    func prepare(_ keys: ClosedRange<Int>) {
-        if keys == preparedKeys { return }
-        var sprites: [DiscSprite] = [], bytes = 0
-        for key in keys {
-            let sprite = preparedSprite(key) ?? built[key] ?? make(key)
-            guard bytes + sprite.byteCount <= Self.budget else { break }
-            bytes += sprite.byteCount
-            sprites.append(sprite)
+    /// Builds the sprites of `keys` (the sizes a spin draws) that are not cached yet, the keys
+    /// in `first` before the others, and stops before one would push out a sprite of `keys`.
+    /// Returns how many of `keys` are cached.
+    @discardableResult
+    func prepare(_ keys: ClosedRange<Int>, first: [Int] = []) -> Int {
+        let order = first.filter { keys.contains($0) } + keys.filter { !first.contains($0) }
+        for key in order {
+            if cache.get(key) != nil { continue }
+            let sprite = make(key)
+            let droppable = cache.bytes(notKept: { keys.contains($0) })
+            guard cache.bytes - droppable + sprite.byteCount <= cache.bound else { break }
+            cache.insert(sprite, for: key)
         }
-        prepared = sprites
-        preparedKeys = keys
-        preparedBytes = bytes
+        return keys.filter { cache.contains($0) }.count
     }
 
-    /// How many sprites are prepared, and how many were built on demand (for tests).
-    var preparedCount: Int { prepared.count }
-    var builtOnDemandCount: Int { built.count }
+    /// Bytes the cache may hold, and holds.
+    var bound: Int { cache.bound }
+    var bytes: Int { cache.bytes }
+    /// How many sprites are cached, and how many were dropped for the bound.
+    var count: Int { cache.count }
+    var evictedCount: Int { cache.evictedCount }
 
-    private func preparedSprite(_ key: Int) -> DiscSprite? {
-        guard let first = preparedKeys?.lowerBound, key >= first, key - first < prepared.count else { return nil }
-        return prepared[key - first]
-    }
+    /// Whether the sprite of `key` is cached (for tests).
+    func contains(_ key: Int) -> Bool { cache.contains(key) }
 
     private func make(_ key: Int) -> DiscSprite {
+        builtCount += 1
         let r = Double(key) / 4
         return DiscSprite(radius: r, bottomShade: theme.itemBottomShade, shadowBlur: r * theme.shadowBlurRatio,
                           shadowOffset: r * theme.shadowOffsetRatio, shadowOpacity: theme.shadowOpacity)

@@ -122,6 +122,23 @@ extension PixelBuffer {
     }
 
     /// Copies the rectangle `rect` (clipped to both buffers) from `source` at the same position.
+    /// Copies `rect` of this buffer from `source`, whose pixel (0, 0) lies at (`originX`,
+    /// `originY`) here (a buffer holding only part of this one's area); only the part both hold.
+    mutating func copyRect(from source: PixelBuffer, _ rect: PixelRect, originX: Int, originY: Int) {
+        let r = PixelRect(x0: max(rect.x0, originX), y0: max(rect.y0, originY),
+                          x1: min(rect.x1, originX + source.width), y1: min(rect.y1, originY + source.height))
+            .clipped(width: width, height: height)
+        guard !r.isEmpty else { return }
+        let dp = rowPitch, sp = source.rowPitch
+        withUnsafeMutablePixels { d in
+            source.withUnsafePixels { s in
+                for y in r.y0..<r.y1 {
+                    (d + y * dp + r.x0).update(from: s + (y - originY) * sp + r.x0 - originX, count: r.x1 - r.x0)
+                }
+            }
+        }
+    }
+
     mutating func copyRect(from source: PixelBuffer, _ rect: PixelRect) {
         let r = rect.clipped(width: min(width, source.width), height: min(height, source.height))
         guard !r.isEmpty else { return }

@@ -5,13 +5,15 @@ public struct TextMask: Sendable {
     /// Size of the mask, in pixels.
     public let width: Int
     public let height: Int
-    /// Row-major coverage, 0 = no ink, 255 = full ink.
-    public let coverage: [UInt8]
+    /// Coverage of the inked runs only, run after run (0 = no ink, 255 = full ink): a ring or a
+    /// label is mostly empty box, and a painter keeps hundreds of them.
+    private let inked: [UInt8]
     /// Offset of the mask's top-left pixel from the anchor it is centred on.
     public let originX: Int
     public let originY: Int
-    /// Runs of inked pixels: for row y, `runs[rowRuns[y] ..< rowRuns[y + 1]]` holds pairs
-    /// (start, end) of columns, so blits skip the empty parts (a ring's inside, gaps between words).
+    /// Runs of inked pixels: for row y, `runs[rowRuns[y] ..< rowRuns[y + 1]]` holds triples
+    /// (start, end, where the run's coverage starts in `inked`), so blits skip the empty parts (a
+    /// ring's inside, gaps between words).
     private let runs: [Int32]
     private let rowRuns: [Int32]
 
@@ -21,26 +23,46 @@ public struct TextMask: Sendable {
         precondition(coverage.count == width * height, "coverage does not match the mask size")
         self.width = width
         self.height = height
-        self.coverage = coverage
         self.originX = originX
         self.originY = originY
-        var runs: [Int32] = [], rowRuns: [Int32] = [0]
+        var runs: [Int32] = [], rowRuns: [Int32] = [0], inked: [UInt8] = []
         for y in 0..<height {
             var x = 0
             while x < width {
                 while x < width && coverage[y * width + x] == 0 { x += 1 }
                 let start = x
                 while x < width && coverage[y * width + x] != 0 { x += 1 }
-                if x > start { runs.append(Int32(start)); runs.append(Int32(x)) }
+                if x > start {
+                    runs.append(Int32(start)); runs.append(Int32(x)); runs.append(Int32(inked.count))
+                    inked.append(contentsOf: coverage[(y * width + start)..<(y * width + x)])
+                }
             }
             rowRuns.append(Int32(runs.count))
         }
         self.runs = runs
         self.rowRuns = rowRuns
+        self.inked = inked
     }
 
+    /// Row-major coverage of the whole box, 0 = no ink, 255 = full ink (made on each call).
+    public var coverage: [UInt8] {
+        var c = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            var k = Int(rowRuns[y])
+            while k < Int(rowRuns[y + 1]) {
+                let start = Int(runs[k]), end = Int(runs[k + 1]), at = Int(runs[k + 2])
+                for x in start..<end { c[y * width + x] = inked[at + x - start] }
+                k += 3
+            }
+        }
+        return c
+    }
+
+    /// Bytes held (coverage and runs), for the painter's cache bounds.
+    public var byteCount: Int { inked.count + (runs.count + rowRuns.count) * 4 }
+
     /// Number of pixels with any ink.
-    public var inkedPixels: Int { coverage.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
+    public var inkedPixels: Int { inked.count }
 
     /// Blends `color` by coverage times `alpha` (0...255) into `pixels` (rows `pitch` apart,
     /// clipped to `clipWidth` x `clipHeight`) with the anchor at (`x`, `y`).
@@ -50,14 +72,15 @@ public struct TextMask: Sendable {
         let cx0 = max(0, -left), cx1 = min(width, clipWidth - left)
         let cy0 = max(0, -top), cy1 = min(height, clipHeight - top)
         guard cx0 < cx1, cy0 < cy1, alpha > 0 else { return }
-        coverage.withUnsafeBufferPointer { cov in
+        inked.withUnsafeBufferPointer { cov in
             for my in cy0..<cy1 {
-                let src = cov.baseAddress! + my * width
                 let dst = pixels + (top + my) * pitch + left
                 var k = Int(rowRuns[my])
                 while k < Int(rowRuns[my + 1]) {
                     let from = max(cx0, Int(runs[k])), to = min(cx1, Int(runs[k + 1]))
-                    k += 2
+                    // Column mx of this run is at src[mx].
+                    let src = cov.baseAddress! + Int(runs[k + 2]) - Int(runs[k])
+                    k += 3
                     guard from < to else { continue }
                     if alpha == 255 {
                         for mx in from..<to {
@@ -88,10 +111,17 @@ extension TextMask {
         let half = Int(outer.rounded(.up)) + 1
         let size = 2 * half
         var coverage = [UInt8](repeating: 0, count: size * size)
+        // Only pixels within a pixel of the band are computed: the others have no coverage
+        // (a selection ring is built in a frame, and most of its square is its empty inside).
+        let far = outer + 0.5, near = max(0, inner - 0.5)
         for y in 0..<size {
             let dy = Double(y - half) + 0.5
+            guard dy * dy < far * far else { continue }
+            let reach = (far * far - dy * dy).squareRoot() + 1
+            let hole = dy * dy < near * near ? (near * near - dy * dy).squareRoot() - 1 : -1
             for x in 0..<size {
                 let dx = Double(x - half) + 0.5
+                guard abs(dx) <= reach, abs(dx) >= hole else { continue }
                 let c = Coverage.ring(distance: (dx * dx + dy * dy).squareRoot(), inner: inner, outer: outer)
                 coverage[y * size + x] = UInt8(PixelMath.byte(c))
             }

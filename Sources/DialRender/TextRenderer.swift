@@ -14,7 +14,11 @@ struct GlyphBitmap {
 /// call).
 final class TextRenderer {
     let shaper: TextShaper
-    private var glyphs: [GlyphKey: GlyphBitmap] = [:]
+    /// Bounded: labels fitted at every radius of a spin use a new size each, and over months
+    /// every size of every glyph would stay.
+    private var glyphs = BoundedCache<GlyphKey, GlyphBitmap>(bound: TextRenderer.glyphCacheBound) { $0.coverage.count + 48 }
+    /// Bytes of glyph bitmaps kept.
+    static let glyphCacheBound = 256 << 10
     /// Widths of lines already shaped while fitting, by text and size: refitting a label at
     /// another radius probes mostly the same lines (see TextFit.swift).
     var widths: [WidthKey: Int] = [:]
@@ -109,7 +113,7 @@ final class TextRenderer {
     /// The glyph's bitmap from the cache, rendered on first use (FT_Load_Glyph, FT_Render_Glyph).
     private func glyph(_ g: PlacedGlyph, px64: Int) -> GlyphBitmap {
         let key = GlyphKey(face: g.face.id, px64: px64, glyph: g.glyph)
-        if let cached = glyphs[key] { return cached }
+        if let cached = glyphs.get(key) { return cached }
         let face = g.face
         face.setSize(px64: px64)
         // Light hinting (FT_LOAD_TARGET_LIGHT): vertical-only snapping, keeps shapes and spacing.
@@ -129,7 +133,7 @@ final class TextRenderer {
             }
             bitmap = GlyphBitmap(width: w, height: h, left: Int(slot.bitmap_left), top: Int(slot.bitmap_top), coverage: cov)
         }
-        glyphs[key] = bitmap
+        glyphs.insert(bitmap, for: key)
         return bitmap
     }
 }

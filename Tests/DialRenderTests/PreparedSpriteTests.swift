@@ -2,8 +2,9 @@ import DialCore
 @testable import DialRender
 import Testing
 
-/// `prepare` builds the disc sprites of every size a spin draws, and a frame drawn with them is
-/// the frame drawn with sprites built on demand, pixel for pixel.
+/// `prepare` builds the disc sprites of the sizes a spin draws while they fit in the cache's
+/// bound, a frame drawn with them is the frame drawn with sprites built on demand, pixel for
+/// pixel, and no cache grows past its bound.
 @Suite struct PreparedSpriteTests {
     private static let width = 960, height = 540
 
@@ -41,7 +42,7 @@ import Testing
         let prepared = try DialPainter(items: items, width: Self.width, height: Self.height)
         prepared.prepare(for: g)
         let onDemand = try DialPainter(items: items, width: Self.width, height: Self.height)
-        #expect(onDemand.discs.preparedCount == 0)
+        #expect(onDemand.discs.count == 0)
         for (n, pose) in poses.enumerated() {
             prepared.paint(pose)
             onDemand.paint(pose)
@@ -57,8 +58,8 @@ import Testing
         painter.prepare(for: g)
         // One sprite per quarter pixel of radius from 0.66 to 1.33 item radii.
         let expected = Int((g.itemRadius * 1.33 * 4).rounded()) - Int((g.itemRadius * 0.66 * 4).rounded()) + 1
-        #expect(painter.discs.preparedCount == expected)
-        #expect(painter.discs.preparedBytes > 0)
+        #expect(painter.discs.count == expected)
+        #expect(painter.discs.bytes > 0 && painter.discs.bytes <= painter.discs.bound)
         for pose in flingPoses(items: items, geometry: g) { painter.paint(pose) }
         #expect(painter.discs.builtOnDemandCount == 0)
     }
@@ -68,11 +69,58 @@ import Testing
         let g = DialGeometry.fitting(width: 480, height: 320, count: items.count)
         let painter = try DialPainter(items: items, width: 480, height: 320)
         painter.prepare(for: g)
-        let bytes = painter.discs.preparedBytes
+        let built = painter.discs.builtCount
         painter.prepare(for: g)
-        #expect(painter.discs.preparedBytes == bytes)
+        #expect(painter.discs.builtCount == built)
         let small = DialGeometry.fitting(width: 240, height: 160, count: items.count)
         painter.prepare(for: small)
-        #expect(painter.discs.preparedBytes < bytes)
+        #expect(painter.discs.builtCount > built)
+        #expect(painter.discs.contains(DiscSpriteCache.key(small.itemRadius * 0.66)))
+    }
+
+    /// A cache bounded well below what a spin draws: preparing stops at the bound, painting a
+    /// spin builds the other sizes and drops the least recently used, and at no point do the
+    /// sprites, labels or rings hold more than their bounds.
+    @Test func cachesNeverGrowPastTheirBounds() throws {
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: Self.width, height: Self.height, count: items.count)
+        var bounds = DialPainter.CacheBounds()
+        bounds.sprites = 200 << 10
+        bounds.labels = 64 << 10
+        bounds.spritesAndLabels = 200 << 10
+        bounds.rings = 48 << 10
+        let painter = try DialPainter(items: items, width: Self.width, height: Self.height, bounds: bounds)
+        func withinBounds(_ when: String) {
+            let held = painter.cacheBytes
+            #expect(held.sprites <= bounds.sprites, "sprites \(held.sprites) B \(when)")
+            #expect(held.labels <= max(bounds.labels, bounds.spritesAndLabels - held.sprites), "labels \(held.labels) B \(when)")
+            #expect(held.sprites + held.labels <= max(bounds.sprites + bounds.labels, bounds.spritesAndLabels),
+                    "sprites and labels \(held.sprites + held.labels) B \(when)")
+            #expect(held.rings <= bounds.rings, "rings \(held.rings) B \(when)")
+        }
+        painter.prepare(for: g)
+        withinBounds("after prepare")
+        let top = DiscSpriteCache.key(g.itemRadius * 1.33), far = DiscSpriteCache.key(g.itemRadius * 0.66)
+        #expect(painter.discs.contains(top) && painter.discs.contains(far), "the sizes at rest are prepared first")
+        for (n, pose) in flingPoses(items: items, geometry: g).enumerated() {
+            painter.paint(pose)
+            withinBounds("after frame \(n)")
+        }
+        #expect(painter.discs.evictedCount > 0, "the spin drew more than the bound holds")
+    }
+
+    /// The least recently used sprite goes first; one just drawn stays.
+    @Test func theLeastRecentlyUsedSpriteIsDroppedFirst() {
+        let one = DiscSprite(radius: 20, bottomShade: 0.82, shadowBlur: 20 * 0.22, shadowOffset: 20 * 0.12,
+                             shadowOpacity: 0.5).byteCount
+        let cache = DiscSpriteCache(theme: Theme(), bound: one * 3 + one / 2)
+        _ = cache.sprite(radius: 20)
+        _ = cache.sprite(radius: 19.75)
+        _ = cache.sprite(radius: 19.5)
+        _ = cache.sprite(radius: 20)
+        _ = cache.sprite(radius: 19.25)
+        #expect(cache.contains(80) && cache.contains(77))
+        #expect(!cache.contains(79), "19.75 was the least recently used")
+        #expect(cache.bytes <= cache.bound)
     }
 }

@@ -89,6 +89,47 @@ private func inkSum(_ b: PixelBuffer) -> Double {
         }
     }
 
+    /// The sprite keeps only half rows, the shadow as alpha bytes and the rim as pairs: every
+    /// pixel must still be its formula, `(colour * light + backdrop * (255 - alpha)) / 255`,
+    /// over a backdrop that differs per pixel, at full and part opacity, clipped or not.
+    @Test(arguments: [(37.25, 255), (37.25, 100), (12.5, 255), (61.75, 7)])
+    func discSpriteIsItsFormulaAtEveryPixel(radius: Double, opacity: Int) {
+        let blur = radius * 0.22, offset = radius * 0.12, shadeBottom = 0.82
+        let sprite = DiscSprite(radius: radius, bottomShade: shadeBottom, shadowBlur: blur, shadowOffset: offset,
+                                shadowOpacity: 0.5)
+        let side = sprite.size + 8, color: UInt32 = 0x3A_C0_7F
+        func backdrop(_ x: Int, _ y: Int) -> UInt32 { UInt32(truncatingIfNeeded: (x &* 2_654_435_761) ^ (y &* 40_503)) & 0xFF_FFFF }
+        var b = PixelBuffer(width: side, height: side)
+        for y in 0..<side { for x in 0..<side { b[x, y] = backdrop(x, y) } }
+        // Centred so that 5 columns and 3 rows fall off the left and top edges.
+        let cx = sprite.half - 5, cy = sprite.half - 3
+        let pitch = b.rowPitch
+        b.withUnsafeMutablePixels { p in
+            sprite.blit(into: p, pitch: pitch, clipWidth: side, clipHeight: side, x: cx, y: cy, color: color,
+                        opacity: UInt32(opacity))
+        }
+        var wrong = 0
+        for y in 0..<side {
+            for x in 0..<side {
+                let dx = Double(x - cx) + 0.5, dy = Double(y - cy) + 0.5
+                let cov = Coverage.disc(distance: (dx * dx + dy * dy).squareRoot(), radius: radius)
+                let sdy = dy - offset
+                let sh = Coverage.softDisc(distance: (dx * dx + sdy * sdy).squareRoot(), radius: radius, blur: blur) * 0.5
+                let shade = 1 + (shadeBottom - 1) * max(0, min(1, (dy + radius) / (2 * radius)))
+                var a = PixelMath.byte(cov + sh * (1 - cov))
+                var l = cov >= 1 ? PixelMath.byte(shade) : min(a, PixelMath.byte(cov * shade))
+                if opacity != 255 {
+                    a = a * UInt32(opacity) + 128; a = (a + (a >> 8)) >> 8
+                    l = l * UInt32(opacity) + 128; l = (l + (l >> 8)) >> 8
+                }
+                let insideSquare = x - cx >= -sprite.half && x - cx < sprite.half && y - cy >= -sprite.half && y - cy < sprite.half
+                let want = a == 0 || !insideSquare ? backdrop(x, y) : PixelMath.mix(backdrop(x, y), color, s: l, a: a)
+                if b[x, y] != want { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) pixels differ from the formula")
+    }
+
     @Test func discSpriteClipsAtTheFrameEdges() {
         let sprite = DiscSprite(radius: 10, bottomShade: 0.8, shadowBlur: 3, shadowOffset: 2, shadowOpacity: 0.5)
         var b = PixelBuffer(width: 20, height: 20, stride: 24 * 4, fill: 0x808080)

@@ -16,7 +16,10 @@ struct BenchCommand: ParsableCommand {
             reported). Then a spin: a fling that turns the ring for about a second from rest to \
             rest at 60 Hz, painted and copied into --buffers scanout buffers in turn, each only \
             where it is out of date (buffer age); it prints the bytes written into scanout memory \
-            per frame and in total, and paint + copy against the memcpy.
+            per frame and in total, and paint + copy against the memcpy (median, and the first \
+            frames' max beside it). Last, the kiosk's memory: a child `simulate --paint` of the same \
+            size and menu runs --memory-frames frames of generated spins and reports its anonymous \
+            memory (what the process allocated) and resident peak.
             """
     )
 
@@ -38,11 +41,15 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Copy whole frames in the spin (the figures without buffer age).")
     var fullCopy = false
 
+    @Option(help: ArgumentHelp("Frames of generated spins in the child `simulate --paint` that measures the kiosk's memory per configuration (3600: a minute at 60 Hz; 0: no memory figures).", valueName: "K"))
+    var memoryFrames: Int = 3600
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func validate() throws {
         if frames < 1 { throw ValidationError("--frames must be at least 1, not \(frames)") }
+        if memoryFrames < 0 { throw ValidationError("--memory-frames must be at least 0, not \(memoryFrames)") }
         try ItemCount.validate(items)
         if items != nil && size == nil { throw ValidationError("--items needs --size") }
         if !(1...4).contains(buffers) { throw ValidationError("--buffers must be between 1 and 4, not \(buffers)") }
@@ -107,7 +114,9 @@ struct BenchCommand: ParsableCommand {
             }
         }
         let spin = try BenchSpin(items: menu, panel: size, rotation: rotation, buffers: buffers, damageLimited: !fullCopy)
-        return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees, spin: spin,
+        let memory = memoryFrames == 0 ? nil
+            : try BenchMemory.measure(size: size, items: count == DemoMenu.items.count ? nil : count, frames: memoryFrames)
+        return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees, spin: spin, memory: memory,
                            paint: Stats(paint), copy: Stats(copyTimes), total: Stats(total),
                            memset: Stats(sets).median, memcpy: Stats(copies).median,
                            pairedRatio: Stats(copies.indices.map { total[$0 * 4] / max(copies[$0], 1e-9) }).median)
@@ -128,6 +137,8 @@ struct Stats {
 struct BenchResult {
     var size: FrameSize, items: Int, frames: Int, rotation: Int
     var spin: BenchSpin
+    /// The kiosk's memory in a child `simulate --paint` (nil with --memory-frames 0).
+    var memory: BenchMemory?
     var paint: Stats, copy: Stats, total: Stats
     var memset: Double, memcpy: Double
     /// Median over frames of that frame's total divided by the memcpy timed right after it:
@@ -148,17 +159,19 @@ struct BenchResult {
             \(row("total", total))
               memset   \(fixed(memset * 1000, 3)) ms   memcpy \(fixed(memcpy * 1000, 3)) ms   total/memcpy \(fixed(ratio, 2)) (per-frame median \(fixed(pairedRatio, 2)))
             \(spinTable)
-            """
+            """ + (memory.map { "\n" + $0.table("\(size), \(items) items") } ?? "")
     }
 
     private var spinTable: String {
         let s = spin, frame = size.width * size.height * 4
-        let paintCopy = Stats(s.seconds), warm = Stats(s.warmSeconds)
+        let paintCopy = Stats(s.seconds), warm = Stats(s.warmSeconds), first = Array(s.seconds.prefix(10))
         return """
               spin (\(s.frames) frames at 60 Hz, \(s.buffers) buffers\(s.damageLimited ? "" : ", full copies")):
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
             (full frame \(frame)), total \(s.total) = \(fixed(Double(s.total) * 100 / Double(max(1, s.fullBytes)), 1))% of full copies
                 paint+copy median \(fixed(paintCopy.median * 1000, 3)) ms   max \(fixed(paintCopy.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
+                first \(first.count) frames: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms
+                painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B
                 second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
             """
     }
@@ -174,6 +187,12 @@ struct BenchResult {
             ("spin_scanout_bytes_total", .int(spin.total)), ("spin_full_copy_bytes_total", .int(spin.fullBytes)),
             ("spin_paint_copy_median_ms", .number(Stats(spin.seconds).median * 1000)),
             ("warm_spin_paint_copy_median_ms", .number(Stats(spin.warmSeconds).median * 1000)),
+            ("spin_paint_copy_max_ms", .number(Stats(spin.seconds).max * 1000)),
+            ("spin_first_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.prefix(10))).max * 1000)),
+            ("spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.seconds).median / memcpy : 0)),
+            ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
+            ("memory_anon_kb_end", .int(memory?.end.anonymous ?? -1)), ("memory_rss_kb_end", .int(memory?.end.resident ?? -1)),
+            ("memory_rss_kb_peak", .int(memory?.end.peak ?? -1)), ("memory_file_kb_end", .int(memory?.end.file ?? -1)),
             ("memset_ms", .number(memset * 1000)), ("memcpy_ms", .number(memcpy * 1000)),
             ("total_over_memcpy", .number(ratio)), ("per_frame_total_over_memcpy", .number(pairedRatio)),
         ]).text

@@ -23,6 +23,8 @@ struct BenchSpin {
     /// The same for a second, identical fling right after (sprites and labels of every size the
     /// first one needed are cached by then, as in a kiosk that has been used for a while).
     var warmSeconds: [Double] = []
+    /// Bytes of the painter's caches after both spins.
+    var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) = (0, 0, 0, 0)
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
     /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
@@ -74,6 +76,7 @@ struct BenchSpin {
             _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: clock.now + 60))
         }
         (self.frames, self.fullBytes, self.bytes, self.seconds, self.warmSeconds) = (frames, fullBytes, bytes, seconds, warmSeconds)
+        cacheBytes = painter.cacheBytes
     }
 
     var total: Int { bytes.reduce(0, +) }

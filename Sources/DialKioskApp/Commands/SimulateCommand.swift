@@ -62,6 +62,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Print frame statistics and input-to-flip latency on the virtual clock to standard error, as `run --stats` does.")
     var stats = false
 
+    @Option(help: ArgumentHelp("With --paint, build a new painter every N frames, as a configuration reload does (for soak runs).", valueName: "n"))
+    var reloadEvery: Int?
+
     @Flag(help: "Do not print the dial's events (for soak runs).")
     var quiet = false
 
@@ -71,6 +74,8 @@ struct SimulateCommand: ParsableCommand {
     func validate() throws {
         if let n = generateFrames, n < 1 { throw ValidationError("--generate-frames must be at least 1, got \(n)") }
         if let n = memoryEvery, n < 1 { throw ValidationError("--memory-every must be at least 1, got \(n)") }
+        if let n = reloadEvery, n < 1 { throw ValidationError("--reload-every must be at least 1, got \(n)") }
+        if reloadEvery != nil && !paint { throw ValidationError("--reload-every needs --paint") }
         if [generateFrames != nil, script != nil, libinputRecord != nil].filter({ $0 }).count > 1 {
             throw ValidationError("--script, --libinput-record and --generate-frames exclude each other")
         }
@@ -93,7 +98,7 @@ struct SimulateCommand: ParsableCommand {
             let setup = DialSetup(config: config, width: size.width, height: size.height)
             let menu = setup.menu
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
-            let painter = paint ? try setup.makePainter() : nil
+            var painter = paint ? try setup.makePainter() : nil
             var out = LineWriter.standardOutput
             var memory = LineWriter(fd: 2)
             var errors = LineWriter(fd: 2)
@@ -109,9 +114,11 @@ struct SimulateCommand: ParsableCommand {
                 if let failure = dial.failure { throw failure }
                 let frame = display.flips + 1
                 try recorder?.write(pose)
+                // A reload builds the new painter while the old one still exists, as `run` does.
+                if let every = reloadEvery, frame > 0, frame % every == 0 { painter = try setup.makePainter() }
                 painter?.paint(pose)
                 if let every = memoryEvery, frame % every == 0 {
-                    try memory.write("memory: frames=\(frame) rss_kb=\(residentKilobytes())")
+                    try memory.write("memory: frames=\(frame) \(memoryText())")
                     try memory.flush()
                 }
                 return nil
@@ -128,12 +135,12 @@ struct SimulateCommand: ParsableCommand {
                                  schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
                                  log: { try? errors.write($0) })
             frames = { loop.schedule.framesQueued }
-            if memoryEvery != nil, generateFrames != nil { try memory.write("memory: start rss_kb=\(residentKilobytes())") }
+            if memoryEvery != nil, generateFrames != nil { try memory.write("memory: start \(memoryText())") }
             let horizon = generateFrames == nil ? min(maxSeconds, VirtualTime.maximumSeconds) : VirtualTime.maximumSeconds
             let ending = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: horizon))
             if let failure = dial.failure { throw failure }
             if memoryEvery != nil, generateFrames != nil {
-                try memory.write("memory: end frames=\(display.flips) rss_kb=\(residentKilobytes())")
+                try memory.write("memory: end frames=\(display.flips) \(memoryText())")
             }
             if let source, generateFrames == nil {
                 try reportUnfinished(ending: ending, input: input, time: clock.now, frames: display.flips,
@@ -143,6 +150,11 @@ struct SimulateCommand: ParsableCommand {
             try memory.flush()
             try errors.flush()
         }
+    }
+
+    /// The figures of `ProcessMemory` (rss_kb first, as scripts/soak.sh reads it).
+    private func memoryText() -> String {
+        ProcessMemory.current()?.text() ?? "rss_kb=\(residentKilobytes())"
     }
 
     /// The samples to run: the generated gesture load, or the touch source's (a file is read

@@ -23,8 +23,18 @@ struct FrameStats {
     /// Flip events since the loop last went idle (0 while resting means idle is idle).
     private(set) var flipsSinceIdle = 0
 
-    init(refreshPeriod: Double = 1.0 / 60) {
+    /// The process's memory as one line's tail (`run` reads /proc; nil: no memory figures).
+    var memory: (() -> String?)?
+
+    init(refreshPeriod: Double = 1.0 / 60, memory: (() -> String?)? = nil) {
         self.refreshPeriod = refreshPeriod
+        self.memory = memory
+    }
+
+    /// `run`'s figures: what the process allocated apart from the scanout buffers the kernel
+    /// owns and it maps (`ProcessMemory`).
+    static func processMemory() -> String? {
+        ProcessMemory.current(scanout: true).map { "memory " + $0.text(scanout: true) }
     }
 
     /// One frame shown at `time` whose paint took `paintSeconds`; `inputTime` is the kernel
@@ -60,6 +70,9 @@ struct FrameStats {
     mutating func wentIdle(at time: Double) -> String {
         var line = "stats: idle at \(fixed(time, 3)) s after \(flipsSinceIdle) flips, 0 flips/s until input, "
             + latencyText(stretchLatency)
+        if let figures = memory?() {
+            line = "stats: \(figures)\n" + line
+        }
         if let start = windowStart, flips > 0, time > start {
             line = summary(over: time - start) + "\n" + line
         }
@@ -75,7 +88,7 @@ struct FrameStats {
 
     /// The run ends: `stats: since start 96 flips, latency ...`.
     var sinceStart: String {
-        "stats: since start \(totalFlips) flips, " + latencyText(totalLatency)
+        "stats: since start \(totalFlips) flips, " + latencyText(totalLatency) + (memory?().map { ", " + $0 } ?? "")
     }
 
     private mutating func record(_ paint: Double) {

@@ -97,7 +97,7 @@ final class RunSession {
             let period = output.refreshHz > 0 ? 1 / output.refreshHz : 1.0 / 60
             var stats: FrameStats?
             if options.stats {
-                stats = FrameStats(refreshPeriod: period)
+                stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
                 logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
             }
             loop = FrameLoop(presenter: output.presenter,

@@ -52,6 +52,11 @@ case_note "dial painter under emulation: best second $r flips/s"
 kms_check "dial painter shows frames while animating" kms_between "$r" 0.5 65
 
 kms_check "the program reports idle" grep -q '0 flips/s until input' run.err
+# --stats gives the kiosk's own memory when it goes idle, the scanout buffers it maps apart.
+mem=$(grep '^stats: memory ' run.err | tail -n1)
+case_note "dial painter's memory at idle (--stats): ${mem#stats: memory }"
+kms_check "run --stats reports the kiosk's memory, the mapped scanout buffers apart" \
+  grep -Eq '^stats: memory rss_kb=[0-9]+ anon_kb=[0-9]+ .* scanout_kb=[0-9]+$' run.err
 n=$(kernel_total flips-rest.json)
 kms_check "0 flips from outside in 3 s at rest (got $n)" test "$n" = 0
 ticks=$(cat cpu-ticks-at-rest.txt)
