@@ -36,7 +36,7 @@ kms_check "no watchdog timeout in the journal" grep -q '^watchdog-lines 0$' watc
 
 # 3. Swipe and tap.
 id=$(cat activated-id.txt)
-kms_check "a selected event from the swipe" grep -q '"event": "selected"' journal.txt
+kms_check "a selected event from the swipe (not the start's, index 0)" grep -Eq '"event": "selected", "index": [1-9]' journal.txt
 kms_check "the activated item's command ran (activated-$id)" grep -q "activated-$id" runtime-dir.txt
 
 # 4. Reload with new labels: the next frame equals render --config NEW at the rest rotation.
