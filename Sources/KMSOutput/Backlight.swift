@@ -172,12 +172,18 @@ public final class Backlight {
     /// the old file or none, never half a number.
     private static func writeState(_ path: String, _ text: String) throws(Unavailable) {
         let temporary = path + ".tmp"
-        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .stateNotWritable(path: path, .current) }
+        let file: FileDescriptor
+        switch FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o600) {
+        case .success(let f): file = f
+        case .failure(let errno): throw .stateNotWritable(path: path, errno)
+        }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let failure: Errno? = written == bytes.count ? nil : .current
-        Glibc.close(fd)
+        var failure: Errno?
+        switch bytes.withUnsafeBytes({ file.write($0) }) {
+        case .success(let count): if count != bytes.count { failure = Errno(EIO) }
+        case .failure(let errno): failure = errno
+        }
+        file.close()
         guard failure == nil, rename(temporary, path) == 0 else {
             let why = failure ?? .current
             unlink(temporary)

@@ -13,9 +13,9 @@ public final class FileDescriptor {
 
     deinit { close() }
 
-    /// open(2), retried when interrupted.
-    public static func open(_ path: String, flags: Int32) -> Result<FileDescriptor, Errno> {
-        Errno.retryingInterrupts { Glibc.open(path, flags) }.map(FileDescriptor.init(adopting:))
+    /// open(2), retried when interrupted; `mode` for a file that O_CREAT makes.
+    public static func open(_ path: String, flags: Int32, mode: mode_t = 0) -> Result<FileDescriptor, Errno> {
+        Errno.retryingInterrupts { Glibc.open(path, flags, mode) }.map(FileDescriptor.init(adopting:))
     }
 
     public var isOpen: Bool { rawValue >= 0 }
