@@ -9,12 +9,11 @@ struct VirtualDisplaySpec: Equatable, CustomStringConvertible {
     var height: Int
     var refreshHz: Double
 
-    init(width: Int, height: Int, refreshHz: Double) {
-        self.width = width
-        self.height = height
-        self.refreshHz = refreshHz
-    }
+    var description: String { "virtual:\(width)x\(height)@\(fixed(refreshHz, 3, trimmed: true))" }
+}
 
+// In an extension, so the memberwise initialiser stays synthesised.
+extension VirtualDisplaySpec {
     /// Parses `virtual:WxH@Hz`; the message of a bad one says what is wrong.
     init(parsing text: String) throws(ValidationError) {
         let prefix = "virtual:"
@@ -28,6 +27,4 @@ struct VirtualDisplaySpec: Equatable, CustomStringConvertible {
             throw ValidationError("--display '\(text)': \(error)")
         }
     }
-
-    var description: String { "virtual:\(width)x\(height)@\(fixed(refreshHz, 3, trimmed: true))" }
 }
