@@ -72,6 +72,9 @@ public final class MQTTConnection {
     private var retained: [(topic: String, payload: String)] = []
     /// Event lines the broker acknowledged (for tests and metrics).
     public private(set) var acknowledged = 0
+    /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
+    /// reconnect: QoS 1 is at least once).
+    public var unacknowledged: Int { inflight.count }
     private let eventTopic: String
     private let log: (MQTTLogLevel, String) -> Void
     /// Called after each accepted connection, after `online` and the subscriptions went out.
