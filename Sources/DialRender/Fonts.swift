@@ -37,14 +37,14 @@ final class FontFace {
     private(set) var size64: Int = 0
 
     init(path: String, id: Int, library: FreeTypeLibrary) throws {
-        let fd: Int32
-        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+        let file: FileDescriptor
+        do { file = try RegularFile.open(path) } catch let e as RegularFile.Failure {
             throw RenderError(.fontNotFound, "load font \(path)", e.reason)
         }
-        defer { close(fd) }
-        let bytes = RegularFile.size(fd)
+        // The mapping outlives the descriptor, which `file` closes at the end of this scope.
+        let bytes = file.size
         guard bytes > 0 else { throw RenderError(.fontNotFound, "load font \(path)", "the file is empty") }
-        guard let map = mmap(nil, bytes, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else {
+        guard let map = mmap(nil, bytes, PROT_READ, MAP_PRIVATE, file.rawValue, 0), map != MAP_FAILED else {
             throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(Errno.current.description)")
         }
         var f: FT_Face?

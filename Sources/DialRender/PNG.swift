@@ -36,25 +36,27 @@ public enum PNGWriter {
         // that is not a regular file (/dev/stdout, a FIFO) is written directly.
         let destination = resolvedDestination(path)
         let temporary = destination.map(temporaryName(for:))
-        let fd = temporary.map { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
-            ?? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let opened = temporary.map { FileDescriptor.open($0, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666) }
+            ?? FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o666)
         func fail(_ reason: String) -> RenderError {
             if let temporary { unlink(temporary) }
             return RenderError(.outputFile, "write PNG \(path)", reason)
         }
-        guard fd >= 0 else { throw RenderError(.outputFile, "write PNG \(path)", Errno.current.description) }
-        guard let file = fdopen(fd, "wb") else {
-            let reason = Errno.current.description
-            close(fd)
-            throw fail(reason)
+        let stream: StdioStream
+        switch opened {
+        case .failure(let failure): throw RenderError(.outputFile, "write PNG \(path)", failure.description)
+        case .success(let fd):
+            switch StdioStream.open(fd, mode: "wb") {
+            case .success(let made): stream = made
+            case .failure(let failure): throw fail(failure.description)
+            }
         }
-        let ok = rgb.withUnsafeBytes { png_image_write_to_stdio(&image, file, 0, $0.baseAddress, Int32(w * 3), nil) }
+        let ok = rgb.withUnsafeBytes { png_image_write_to_stdio(&image, stream.file, 0, $0.baseAddress, Int32(w * 3), nil) }
         let reason = ok == 0 ? message(of: &image) : ""
         png_image_free(&image)
         // fclose flushes: its failure (ENOSPC, EIO) is a failed write too.
-        let closed = fclose(file) == 0
-        let closeReason = closed ? "" : Errno.current.description
-        guard ok != 0, closed else { throw fail(ok == 0 ? reason : closeReason) }
+        let closeFailure = stream.close()
+        guard ok != 0, closeFailure == nil else { throw fail(ok == 0 ? reason : closeFailure!.description) }
         if let temporary, let destination, rename(temporary, destination) != 0 {
             throw fail(Errno.current.description)
         }
@@ -118,15 +120,15 @@ public enum PNGReader {
     /// The file must be a regular file (a FIFO would block), and its declared size within
     /// `maximumSide` and `maximumPixels`, checked before any pixel memory is taken.
     public static func readRGBA(_ path: String) throws -> RGBAImage {
-        let fd: Int32
-        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+        let stream: StdioStream
+        do {
+            stream = try StdioStream.open(try RegularFile.open(path), mode: "rb").get()
+        } catch let e as RegularFile.Failure {
             throw RenderError(.inputFile, "read PNG \(path)", e.reason)
+        } catch {
+            throw RenderError(.inputFile, "read PNG \(path)", "\(error)")
         }
-        guard let file = fdopen(fd, "rb") else {
-            close(fd)
-            throw RenderError(.inputFile, "read PNG \(path)", Errno.current.description)
-        }
-        defer { fclose(file) }
+        let file = stream.file
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_stdio(&image, file) != 0 else {
@@ -153,12 +155,10 @@ public enum PNGReader {
     /// The size the header of the PNG at `path` declares (png_image_begin_read_from_stdio reads
     /// the header only, no pixel); nil when it is not a readable PNG file.
     public static func declaredSize(_ path: String) -> (width: Int, height: Int)? {
-        guard let fd = try? RegularFile.open(path) else { return nil }
-        guard let file = fdopen(fd, "rb") else {
-            close(fd)
+        guard let fd = try? RegularFile.open(path), let stream = try? StdioStream.open(fd, mode: "rb").get() else {
             return nil
         }
-        defer { fclose(file) }
+        let file = stream.file
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }

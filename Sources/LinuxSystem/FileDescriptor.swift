@@ -20,6 +20,19 @@ public final class FileDescriptor {
 
     public var isOpen: Bool { rawValue >= 0 }
 
+    /// Gives the descriptor up without closing it, for a C call that takes ownership (fdopen(3));
+    /// this owner then holds -1.
+    public func release() -> Int32 {
+        defer { rawValue = -1 }
+        return rawValue
+    }
+
+    /// fstat(2)'s st_size: the size in bytes of an open regular file, 0 when fstat fails.
+    public var size: Int {
+        var st = stat()
+        return fstat(rawValue, &st) == 0 ? Int(st.st_size) : 0
+    }
+
     /// close(2) once; later calls do nothing. Not retried on EINTR: Linux has released the
     /// descriptor by then, and a retry could close one another thread just opened.
     public func close() {
@@ -39,6 +52,19 @@ public final class FileDescriptor {
     public func write(_ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         guard rawValue >= 0 else { return .failure(Errno(EBADF)) }
         return Errno.retryingInterrupts { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// write(2) until all of `bytes` is written (a short write continues where it stopped).
+    public func writeAll(_ bytes: [UInt8]) -> Result<Void, Errno> {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { write(UnsafeRawBufferPointer(rebasing: $0[done...])) }
+            switch written {
+            case .success(let n): done += n
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return .success(())
     }
 
     /// Reads one fixed-size record (a signalfd_siginfo, a timerfd's expiration count) into

@@ -21,25 +21,22 @@ public enum RegularFile {
         }
     }
 
-    /// A read-only descriptor (O_CLOEXEC) for the regular file at `path`; the caller closes it.
-    public static func open(_ path: String) throws -> Int32 {
+    /// A read-only descriptor (O_CLOEXEC) for the regular file at `path`, closed by its owner.
+    public static func open(_ path: String) throws -> FileDescriptor {
         var st = stat()
         if stat(path, &st) != 0 { throw failure(errno) }
         if let reason = problem(mode: st.st_mode) { throw Failure(missing: false, reason: reason) }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(errno) }
-        guard fstat(fd, &st) == 0 else {
-            let e = errno
-            close(fd)
-            throw failure(e)
+        let file: FileDescriptor
+        switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK) {
+        case .success(let opened): file = opened
+        case .failure(let failure): throw Self.failure(failure.rawValue)
         }
-        if let reason = problem(mode: st.st_mode) {
-            close(fd)
-            throw Failure(missing: false, reason: reason)
-        }
+        // On a throw below, `file` closes the descriptor as it goes out of scope.
+        guard fstat(file.rawValue, &st) == 0 else { throw failure(errno) }
+        if let reason = problem(mode: st.st_mode) { throw Failure(missing: false, reason: reason) }
         // Regular files ignore O_NONBLOCK; clear it anyway so the descriptor is an ordinary one.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
+        _ = fcntl(file.rawValue, F_SETFL, fcntl(file.rawValue, F_GETFL) & ~O_NONBLOCK)
+        return file
     }
 
     /// Nil when the path is a regular file now; otherwise why not. Does not open the file.
@@ -47,12 +44,6 @@ public enum RegularFile {
         var st = stat()
         if stat(path, &st) != 0 { return failure(errno) }
         return problem(mode: st.st_mode).map { Failure(missing: false, reason: $0) }
-    }
-
-    /// Size in bytes of the open regular file `fd`.
-    public static func size(_ fd: Int32) -> Int {
-        var st = stat()
-        return fstat(fd, &st) == 0 ? Int(st.st_size) : 0
     }
 
     private static func failure(_ code: Int32) -> Failure {

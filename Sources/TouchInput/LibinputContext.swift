@@ -126,8 +126,9 @@ private func openRestricted(path: UnsafePointer<CChar>?, flags: Int32, userData:
     }
 }
 
+/// libinput's close_restricted: it gives back the descriptor openRestricted handed it.
 private func closeRestricted(fd: Int32, userData: UnsafeMutableRawPointer?) {
-    _ = close(fd)
+    FileDescriptor(adopting: fd).close()
 }
 
 private func logLine(owner pointer: UnsafeMutableRawPointer?, priority: libinput_log_priority, line: UnsafePointer<CChar>?) {

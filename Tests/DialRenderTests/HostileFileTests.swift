@@ -136,10 +136,9 @@ import Testing
         }
         #expect(RegularFile.check(dir + "/none")?.missing == true)
         Self.write([1, 2, 3], to: dir + "/file")
-        let fd = try RegularFile.open(dir + "/file")
-        #expect(RegularFile.size(fd) == 3)
-        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK == 0)
-        close(fd)
+        let file = try RegularFile.open(dir + "/file")
+        #expect(file.size == 3)
+        #expect(fcntl(file.rawValue, F_GETFL) & O_NONBLOCK == 0)
     }
 
     @Test func iconFifoIsRefusedWithoutReadingIt() throws {

@@ -96,12 +96,10 @@ struct SplashCommand: ParsableCommand {
     }
 
     static func write(_ text: String, to path: String) throws {
-        guard let file = fopen(path, "w") else {
-            throw CommandFailure("cannot write \(path): \(Errno(errno).description)", status: .ioError)
-        }
-        let ok = fputs(text, file) >= 0
-        if fclose(file) != 0 || !ok {
-            throw CommandFailure("cannot write \(path): \(Errno(errno).description)", status: .ioError)
+        let written = FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o666)
+            .flatMap { $0.writeAll(Array(text.utf8)) }
+        if case .failure(let failure) = written {
+            throw CommandFailure("cannot write \(path): \(failure.description)", status: .ioError)
         }
     }
 }

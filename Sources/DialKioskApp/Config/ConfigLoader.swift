@@ -13,11 +13,10 @@ public enum ConfigLoader {
     /// The file's text as UTF-8; a missing or unreadable file, or one that is not a regular
     /// file (a FIFO would block the read forever), is `.unreadable` (exit 66).
     static func readText(_ path: String) throws -> String {
-        let fd: Int32
-        do { fd = try RegularFile.open(path) } catch let e as RegularFile.Failure {
+        let file: FileDescriptor
+        do { file = try RegularFile.open(path) } catch let e as RegularFile.Failure {
             throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil, message: "cannot open: \(e.reason)")
         }
-        let file = FileDescriptor(adopting: fd)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {

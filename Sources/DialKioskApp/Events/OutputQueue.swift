@@ -150,17 +150,22 @@ final class NonBlockingWriter {
     let mode: Mode
     /// The descriptor written (the reopened one in `.reopened` mode).
     let fd: Int32
+    /// The owner of the reopened descriptor; the original ones belong to the process.
+    private let reopened: FileDescriptor?
 
     init(fd original: Int32) {
         var info = stat()
         let type = fstat(original, &info) == 0 ? info.st_mode & S_IFMT : 0
+        reopened = type == S_IFSOCK || type == S_IFREG || type == S_IFBLK ? nil
+            : try? FileDescriptor.open("/proc/self/fd/\(original)", flags: O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC).get()
         if type == S_IFSOCK {
             (mode, fd) = (.socket, original)
         } else if type == S_IFREG || type == S_IFBLK {
             (mode, fd) = (.plain, original)
+        } else if let reopened {
+            (mode, fd) = (.reopened, reopened.rawValue)
         } else {
-            let again = open("/proc/self/fd/\(original)", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-            (mode, fd) = again >= 0 ? (.reopened, again) : (.pollFirst, original)
+            (mode, fd) = (.pollFirst, original)
         }
     }
 
@@ -188,7 +193,5 @@ final class NonBlockingWriter {
     }
 
     /// Closes the reopened descriptor (the original ones belong to the process).
-    func close() {
-        if mode == .reopened { _ = Glibc.close(fd) }
-    }
+    func close() { reopened?.close() }
 }

@@ -22,6 +22,9 @@ public final class ControlServer {
     }
 
     private final class Client {
+        /// The connection's one owner: `disconnect` closes it.
+        let descriptor: FileDescriptor
+        /// The descriptor number, the client's key; kept after the close for the table.
         let fd: Int32
         let peer: PeerCredentials
         var input: [UInt8] = []
@@ -30,8 +33,9 @@ public final class ControlServer {
         var inputEnded = false
         /// When it connected or last sent a line (the loop's clock).
         var lastActivity: Double
-        init(fd: Int32, peer: PeerCredentials, now: Double) {
-            self.fd = fd
+        init(descriptor: FileDescriptor, peer: PeerCredentials, now: Double) {
+            self.descriptor = descriptor
+            fd = descriptor.rawValue
             self.peer = peer
             lastActivity = now
         }
@@ -193,40 +197,41 @@ public final class ControlServer {
         for _ in 0..<Self.acceptsPerTurn {
             // accept4 is a GNU extension the Glibc module hides; the loop is single-threaded, so
             // setting the flags right after accept leaves no window for a spawn to inherit it.
-            let fd: Int32
+            let connection: FileDescriptor
             switch Errno.retryingInterrupts({ accept(listener.rawValue, nil, nil) }) {
-            case .success(let accepted): fd = accepted
+            case .success(let accepted): connection = FileDescriptor(adopting: accepted)
             case .failure(let failure):
                 if failure != .wouldBlock && failure.rawValue != ECONNABORTED {
                     logger?.warning(SystemCallError("accept on control socket \(path)", errno: failure.rawValue).description)
                 }
                 return
             }
+            let fd = connection.rawValue
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            // A connection refused below is closed by `connection` as it goes out of scope.
             guard let peer = Self.credentials(of: fd) else {
                 logger?.warning(SystemCallError("read the peer credentials on \(path)", errno: errno).description)
-                Glibc.close(fd)
                 continue
             }
             guard peer.isAllowed(ownerUID: ownerUID, socketGroup: socketGroup) else {
-                refuse(fd, now: now, "control: refused pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)): "
+                refuse(now: now, "control: refused pid \(peer.pid) (uid \(peer.uid), gid \(peer.gid)): "
                        + "not our user, root or in group \(socketGroup)")
                 continue
             }
             if clients.count >= Self.maximumClients { evictIdleClient(now: now) }
             guard clients.count < Self.maximumClients else {
-                refuse(fd, now: now, "control: refused pid \(peer.pid): already \(Self.maximumClients) clients")
+                refuse(now: now, "control: refused pid \(peer.pid): already \(Self.maximumClients) clients")
                 continue
             }
-            clients[fd] = Client(fd: fd, peer: peer, now: now)
+            clients[fd] = Client(descriptor: connection, peer: peer, now: now)
             logger?.info("control: client pid \(peer.pid) uid \(peer.uid) connected")
         }
     }
 
-    /// Closes a refused connection; the log line is rate-limited (a peer can retry in a loop).
-    private func refuse(_ fd: Int32, now: Double, _ message: String) {
-        Glibc.close(fd)
+    /// Logs a refused connection (its owner closes it); the log line is rate-limited (a peer
+    /// can retry in a loop).
+    private func refuse(now: Double, _ message: String) {
         if let heldBack = refusalLog.admit(now: now) { logger?.warning(message + LogRateLimit.suffix(heldBack)) }
     }
 
@@ -241,8 +246,7 @@ public final class ControlServer {
     }
 
     private func disconnect(_ fd: Int32) {
-        guard clients.removeValue(forKey: fd) != nil else { return }
-        Glibc.close(fd)
+        clients.removeValue(forKey: fd)?.descriptor.close()
     }
 
     /// Reads what the client sent, up to `maximumBufferedInput` held; the rest stays in the
@@ -362,7 +366,8 @@ public final class ControlServer {
         var address = made
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
-        defer { Glibc.close(fd) }
+        let probe = FileDescriptor(adopting: fd)
+        defer { probe.close() }
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
         }

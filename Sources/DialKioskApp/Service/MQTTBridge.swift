@@ -67,14 +67,16 @@ final class MQTTBridge {
             }
             path = directory + "/" + name
         }
-        let fd: Int32
-        do { fd = try RegularFile.open(path) } catch {
+        let file: FileDescriptor
+        do { file = try RegularFile.open(path) } catch {
             throw MQTTCommandError("cannot read the MQTT password from \(path): \(error)")
         }
-        defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4096)
-        let n = read(fd, &bytes, bytes.count)
-        guard n >= 0 else { throw MQTTCommandError("cannot read the MQTT password from \(path): \(Errno.current)") }
+        let n: Int
+        switch bytes.withUnsafeMutableBytes({ file.read(into: $0) }) {
+        case .success(let count): n = count
+        case .failure(let failure): throw MQTTCommandError("cannot read the MQTT password from \(path): \(failure)")
+        }
         var password = Substring(String(decoding: bytes[0..<n], as: UTF8.self))
         while password.last == "\n" || password.last == "\r" { password = password.dropLast() }
         return String(password)
@@ -82,11 +84,9 @@ final class MQTTBridge {
 
     /// /etc/machine-id's first line, or nil (a container without one).
     static func machineID(path: String = "/etc/machine-id") -> String? {
-        guard let fd = try? RegularFile.open(path) else { return nil }
-        defer { close(fd) }
+        guard let file = try? RegularFile.open(path) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 64)
-        let n = read(fd, &bytes, bytes.count)
-        guard n > 0 else { return nil }
+        guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get(), n > 0 else { return nil }
         return String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 

@@ -51,18 +51,18 @@ final class ReloadWorker {
         var fds: [Int32] = [-1, -1]
         // pipe2 is not in Glibc's Swift module without _GNU_SOURCE: pipe, then the flags.
         guard pipe(&fds) == 0 else { throw SystemCallError("create the reload worker's pipe", errno: errno) }
+        let done = FileDescriptor(adopting: fds[0]), finished = FileDescriptor(adopting: fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        let done = FileDescriptor(adopting: fds[0])
-        let task = IconTask(icons: icons, job: job(config), finished: fds[1])
+        let task = IconTask(icons: icons, job: job(config), finished: finished)
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             Unmanaged<IconTask>.fromOpaque(raw!).takeRetainedValue().run()
             return nil
         }, Unmanaged.passRetained(task).toOpaque())
         guard rc == 0 else {
+            // The task, and with it the write end, goes when this scope ends.
             Unmanaged.passUnretained(task).release()
-            close(fds[1])
             throw SystemCallError("start the reload worker thread", errno: rc)
         }
         pthread_detach(thread)
@@ -79,14 +79,15 @@ final class ReloadWorker {
     }
 }
 
-/// One reload's decoding, run on its own thread: only Sendable state.
-private final class IconTask: Sendable {
+/// One reload's decoding, run on its own thread: Sendable state, and the pipe's write end, which
+/// the loop hands over at `start` and never touches again (hence unchecked).
+private final class IconTask: @unchecked Sendable {
     let icons: IconCache
     let job: IconJob
     /// The pipe's write end, closed when done (the loop sees the hang-up).
-    let finished: Int32
+    let finished: FileDescriptor
 
-    init(icons: IconCache, job: IconJob, finished: Int32) {
+    init(icons: IconCache, job: IconJob, finished: FileDescriptor) {
         self.icons = icons
         self.job = job
         self.finished = finished
@@ -94,7 +95,7 @@ private final class IconTask: Sendable {
 
     func run() {
         icons.warm(paths: job.paths, box: job.box)
-        close(finished)
+        finished.close()
     }
 }
 
