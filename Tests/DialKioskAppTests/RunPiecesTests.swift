@@ -103,7 +103,7 @@ import KMSOutput
         #expect(throws: (any Error).self) { try RunOptions.parse(["--items", "65"]) }
         #expect(throws: (any Error).self) { try RunOptions.parse(["--buffers", "4"]) }
         let ok = try RunOptions.parse(["--rotate", "270", "--mode", "1920x1080@60", "--exit-after", "6"])
-        #expect(ok.rotation == .threeQuarters)
-        #expect(ok.modeRequest == ModeRequest(width: 1920, height: 1080, refreshHz: 60))
+        #expect(ok.rotate == .threeQuarters)
+        #expect(ok.mode == ModeRequest(width: 1920, height: 1080, refreshHz: 60))
     }
 }

@@ -32,8 +32,8 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Frames per configuration (at least 1; the full run uses 300).", valueName: "K"))
     var frames: Int = 300
 
-    @Option(help: ArgumentHelp("Output rotation applied by the copy: 0, 90, 180 or 270.", valueName: "DEG"))
-    var rotate: Int = 0
+    @Option(help: DisplayRotation.help(default: "0"))
+    var rotate: DisplayRotation = .none
 
     @Option(help: ArgumentHelp("Scanout buffers for the spin (2 or 3).", valueName: "N"))
     var buffers: Int = 2
@@ -53,7 +53,6 @@ struct BenchCommand: ParsableCommand {
         try ItemCount.validate(items)
         if items != nil && size == nil { throw ValidationError("--items needs --size") }
         if !(1...4).contains(buffers) { throw ValidationError("--buffers must be between 1 and 4, not \(buffers)") }
-        if DisplayRotation(degrees: rotate) == nil { throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)") }
     }
 
     func run() throws {
@@ -61,7 +60,7 @@ struct BenchCommand: ParsableCommand {
             let configs: [(FrameSize, Int)] = size.map { [($0, items ?? 10)] }
                 ?? [(FrameSize(width: 800, height: 480), 10), (FrameSize(width: 1280, height: 800), 10),
                     (FrameSize(width: 1920, height: 1080), 24)]
-            let rotation = DisplayRotation(degrees: rotate) ?? .none
+            let rotation = rotate
             var results: [BenchResult] = []
             for (size, count) in configs {
                 let result = try measure(size: size, count: count, rotation: rotation)

@@ -26,14 +26,13 @@ struct ListInputsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --watch: the panel size in pixels that touch positions map onto.", valueName: "WxH"))
     var size = FrameSize(width: 1024, height: 768)
 
-    @Option(help: "With --watch: display rotation in degrees clockwise (0, 90, 180, 270), as run's --rotate.")
-    var rotate = 0
+    @Option(help: DisplayRotation.help(default: "0; with --watch, as run's --rotate"))
+    var rotate: DisplayRotation = .none
 
     @Option(name: .customLong("exit-after"), help: "With --watch: stop after this many seconds (default: at SIGINT/SIGTERM).")
     var exitAfter: Double?
 
     func validate() throws {
-        guard DisplayRotation(degrees: rotate) != nil else { throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270") }
         if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
             throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
         }
@@ -57,7 +56,7 @@ struct ListInputsCommand: ParsableCommand {
     /// Polls the seat until a signal or --exit-after, printing each translated event.
     private func watchEvents() throws {
         let source = try input.makeSource(panelWidth: size.width, panelHeight: size.height,
-                                          rotation: DisplayRotation(degrees: rotate)!, minimum: verbose ? .debug : .info)
+                                          rotation: rotate, minimum: verbose ? .debug : .info)
         defer { source.context.close() }
         let signals = try SignalWatcher()
         defer { signals.close() }

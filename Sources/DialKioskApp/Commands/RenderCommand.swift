@@ -33,8 +33,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
     var items: Int?
 
-    @Option(help: ArgumentHelp("Output rotation in degrees: 0, 90, 180 or 270.", valueName: "DEG"))
-    var rotate: Int = 0
+    @Option(help: DisplayRotation.help(default: "0"))
+    var rotate: DisplayRotation = .none
 
     @Option(name: .customLong("show-progress"),
             help: ArgumentHelp("Freeze the show animation at this fraction, 0 (hidden) to 1 (shown).", valueName: "P"))
@@ -51,9 +51,6 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         try ItemCount.validate(items)
-        if DisplayRotation(degrees: rotate) == nil {
-            throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)")
-        }
         if let p = showProgress, !(0...1).contains(p) {
             throw ValidationError("--show-progress must be between 0 and 1, not \(p)")
         }
@@ -64,7 +61,7 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
-            let frame = try Self.picture(config: config, size: size, rotation: DisplayRotation(degrees: rotate) ?? .none,
+            let frame = try Self.picture(config: config, size: size, rotation: rotate,
                                          angle: angle, showProgress: showProgress, path: path)
             try PNGWriter.write(frame, to: out)
         }

@@ -30,15 +30,10 @@ struct SplashCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Configuration file (menu, theme, display); the demo menu when omitted.", valueName: "FILE"))
     var config: String?
 
-    @Option(help: ArgumentHelp(
-        "Output rotation in degrees: 0, 90, 180 or 270; default: display.rotation, else the panel's orientation.",
-        valueName: "DEG"))
-    var rotate: Int?
+    @Option(help: DisplayRotation.help(default: "display.rotation, else the panel's orientation"))
+    var rotate: DisplayRotation?
 
     func validate() throws {
-        if let rotate, DisplayRotation(degrees: rotate) == nil {
-            throw ValidationError("--rotate must be 0, 90, 180 or 270, not \(rotate)")
-        }
         if out.isEmpty { throw ValidationError("--out must name a directory") }
     }
 
@@ -46,7 +41,7 @@ struct SplashCommand: ParsableCommand {
         try reportingErrors {
             let config = try ConfigLoader.load(path: self.config)
             // The rotation rule of `run`: --rotate, else display.rotation, else the panel's.
-            let requested = rotate.flatMap(DisplayRotation.init(degrees:))
+            let requested = rotate
                 ?? (config.display.rotation == .none ? nil : config.display.rotation)
             let size: FrameSize
             var panel: PanelOrientation?

@@ -27,11 +27,12 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Connector by its kernel name, e.g. HDMI-A-1, eDP-1, DSI-1, Virtual-1 (default: the first connected).")
     var connector: String?
 
-    @Option(help: "Mode as WxH or WxH@Hz, e.g. 1920x1080@60 (default: the connector's preferred mode).")
-    var mode: String?
+    @Option(help: ArgumentHelp("Mode as WxH or WxH@Hz, e.g. 1920x1080@60 (default: the connector's preferred mode).",
+                               valueName: "WxH[@Hz]"))
+    var mode: ModeRequest?
 
-    @Option(help: "Display rotation in degrees clockwise: 0, 90, 180 or 270 (default: the panel orientation property, else 0).")
-    var rotate: Int?
+    @Option(help: DisplayRotation.help(default: "display.rotation, else the panel orientation property, else 0"))
+    var rotate: DisplayRotation?
 
     @Flag(help: "Log flips per second and paint time once a second while frames flow, and a line when idle.")
     var stats = false
@@ -77,8 +78,6 @@ struct RunOptions: ParsableArguments {
     /// `--display virtual:WxH@Hz`; nil drives a DRM card.
     var virtualDisplay: VirtualDisplaySpec? { displaySpec.flatMap { try? VirtualDisplaySpec(parsing: $0) } }
 
-    var modeRequest: ModeRequest? { mode.flatMap { try? ModeRequest(parsing: $0) } }
-    var rotation: DisplayRotation? { rotate.flatMap(DisplayRotation.init(degrees:)) }
 
     /// The output to drive: each of card, connector, mode and rotation from the command line
     /// where given, else from the configuration's `display` section. A configured rotation of 0
@@ -87,17 +86,11 @@ struct RunOptions: ParsableArguments {
         OutputRequest(
             device: device ?? config.device,
             connector: connector ?? config.connector,
-            mode: modeRequest ?? config.mode,
-            rotation: rotation ?? (config.rotation == .none ? nil : config.rotation))
+            mode: mode ?? config.mode,
+            rotation: rotate ?? (config.rotation == .none ? nil : config.rotation))
     }
 
     func validate() throws {
-        if let mode {
-            do { _ = try ModeRequest(parsing: mode) } catch { throw ValidationError("--mode: \(error)") }
-        }
-        if let rotate, DisplayRotation(degrees: rotate) == nil {
-            throw ValidationError("--rotate \(rotate) must be 0, 90, 180 or 270")
-        }
         if let exitAfter, !(exitAfter > 0 && exitAfter < 1e7) {
             throw ValidationError("--exit-after \(exitAfter) must be a positive number of seconds")
         }
