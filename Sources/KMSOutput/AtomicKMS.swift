@@ -1,4 +1,5 @@
 import CDRM
+import DialCore
 import Glibc
 import LinuxSystem
 
@@ -126,10 +127,10 @@ final class AtomicKMS: KMSInterface {
 
     // MARK: Commits
 
-    private func damageBlob(_ damage: [DamageClip]?, route: CRTCRoute) throws(DisplayError) -> UInt32? {
+    private func damageBlob(_ damage: [PixelRect]?, route: CRTCRoute) throws(DisplayError) -> UInt32? {
         guard properties.hasDamageClips, let damage else { return nil }
-        var rects = DamageClip.rects(damage, width: route.mode.width, height: route.mode.height).map {
-            drm_mode_rect(x1: $0.0, y1: $0.1, x2: $0.2, y2: $0.3)
+        var rects = DamageClips.cut(damage, width: route.mode.width, height: route.mode.height).map {
+            drm_mode_rect(x1: Int32($0.x0), y1: Int32($0.y0), x2: Int32($0.x1), y2: Int32($0.y1))
         }
         if rects.isEmpty { return nil }
         var id: UInt32 = 0

@@ -63,35 +63,14 @@ public struct AtomicAssignment: Sendable, Equatable {
     }
 }
 
-/// A damaged rectangle in scanout coordinates (the mode's pixels, after rotation).
-public struct DamageClip: Sendable, Equatable {
-    /// The clips for a painter's damage rectangles (empty ones dropped).
-    static func clips(_ rects: [PixelRect]) -> [DamageClip] {
-        rects.filter { !$0.isEmpty }.map { DamageClip(x: $0.x0, y: $0.y0, width: $0.x1 - $0.x0, height: $0.y1 - $0.y0) }
-    }
-
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// struct drm_mode_rect's x1, y1, x2, y2 (exclusive) of each clip, cut to the
-    /// `width` x `height` buffer; empty clips are dropped (the kernel rejects none, but an
-    /// empty list would mean "no damage", which is not what an all-outside clip means either).
-    public static func rects(_ clips: [DamageClip], width: Int, height: Int) -> [(Int32, Int32, Int32, Int32)] {
-        clips.compactMap { c in
-            let x1 = max(0, c.x), y1 = max(0, c.y)
-            let x2 = min(width, c.x + c.width), y2 = min(height, c.y + c.height)
-            guard x2 > x1 && y2 > y1 else { return nil }
-            return (Int32(x1), Int32(y1), Int32(x2), Int32(y2))
-        }
+/// FB_DAMAGE_CLIPS: the painter's damage rectangles (scanout coordinates, after rotation) go to
+/// the kernel as they are, one `PixelRect` per struct drm_mode_rect (x1, y1, x2 exclusive).
+public enum DamageClips {
+    /// Each rectangle cut to the `width` x `height` buffer; empty ones are dropped (the kernel
+    /// rejects none, but an empty list would mean "no damage", which is not what an
+    /// all-outside clip means either).
+    public static func cut(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
+        rects.map { $0.clipped(width: width, height: height) }.filter { !$0.isEmpty }
     }
 }
 

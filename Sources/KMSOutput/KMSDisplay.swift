@@ -148,7 +148,7 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
             flipState = flipState.applying(.crtcSet(buffer: index), report: log)
         }
         do throws(DisplayError) {
-            try interface.flip(fb, on: route, kind: .next(damage: lastDamage.map(DamageClip.clips)), userData: sinkPointer)
+            try interface.flip(fb, on: route, kind: .next(damage: lastDamage), userData: sinkPointer)
         } catch {
             // EINVAL: the CRTC no longer takes flips of this buffer (a mode or connector change
             // under us): the next frame sets the CRTC again instead of flipping.

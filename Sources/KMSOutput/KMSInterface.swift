@@ -1,4 +1,5 @@
 import CDRM
+import DialCore
 
 /// The calls one KMS API (atomic commits or the legacy SetCrtc/PageFlip/DPMS calls) makes for
 /// an output. KMSDisplay holds one, chosen once when the card is opened
@@ -28,7 +29,7 @@ protocol KMSInterface: AnyObject {
 /// What a flip is for.
 enum FlipKind {
     /// The next frame; `damage` (scanout pixels, nil: all) for FB_DAMAGE_CLIPS where taken.
-    case next(damage: [DamageClip]?)
+    case next(damage: [PixelRect]?)
     /// The first frame, onto a CRTC already showing this connector at this mode.
     case ontoRunningMode
 }

@@ -30,14 +30,13 @@ import Testing
 
     @Test func physicsDefaults() {
         let physics = KioskConfig.demo.physics
-        #expect(physics.decay == 0.92)
-        #expect(physics.minFlingSpeed == 1.5)
-        #expect(physics.snapDuration == 0.2...0.4)
-        #expect(physics.inflateMin == 0.66)
-        #expect(physics.inflateMax == 1.33)
+        #expect(physics.motion.decayPerFrame60 == 0.92)
+        #expect(physics.motion.minFlingSpeed == 1.5)
+        #expect(physics.motion.snapDuration == 0.2...0.4)
+        #expect(physics.inflate.minScale == 0.66)
+        #expect(physics.inflate.maxScale == 1.33)
         // The defaults are DialCore's own.
-        #expect(KioskConfig.demo.physicsSettings == PhysicsSettings())
-        #expect(KioskConfig.demo.inflate == Inflate())
+        #expect(physics == KioskConfig.Physics(motion: PhysicsSettings(), inflate: Inflate()))
     }
 
     @Test func displayInputBehaviourDefaults() {
@@ -95,10 +94,8 @@ import Testing
         theme.labelPixels = 22.5
         #expect(c.theme == theme)
         #expect(c.theme.hubFontName == "/usr/share/fonts/x.ttf")
-        #expect(c.physics == KioskConfig.Physics(decay: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25,
-                                                 inflateMin: 0.5, inflateMax: 1.5))
-        #expect(c.physicsSettings == PhysicsSettings(decayPerFrame60: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25))
-        #expect(c.inflate == Inflate(minScale: 0.5, maxScale: 1.5))
+        #expect(c.physics.motion == PhysicsSettings(decayPerFrame60: 0.85, minFlingSpeed: 2.5, snapDuration: 0.25...0.25))
+        #expect(c.physics.inflate == Inflate(minScale: 0.5, maxScale: 1.5))
         #expect(c.defaultIndex == 1)
         #expect(c.startsHidden)
         #expect(c.index(ofItem: "tea") == 0)
@@ -113,7 +110,7 @@ import Testing
 
     @Test func snapDurationRange() throws {
         let c = try ConfigParser.parse("physics:\n  snap_duration: [0.15, 0.5]\n", file: "c.yaml")
-        #expect(c.physics.snapDuration == 0.15...0.5)
+        #expect(c.physics.motion.snapDuration == 0.15...0.5)
     }
 
     @Test func dialFromConfig() throws {

@@ -125,21 +125,15 @@ private enum Objects {
 }
 
 @Suite struct DamageClipTests {
+    /// The painter's rectangles ([x0, x1) x [y0, y1), the form of struct drm_mode_rect) go to
+    /// the kernel cut to the buffer, empty ones dropped.
     @Test func clipsAreCutToTheBufferAndEmptyOnesDropped() {
-        let rects = DamageClip.rects([DamageClip(x: -10, y: 5, width: 30, height: 10),
-                                      DamageClip(x: 1000, y: 760, width: 100, height: 100),
-                                      DamageClip(x: 2000, y: 0, width: 5, height: 5),
-                                      DamageClip(x: 3, y: 3, width: 0, height: 8)],
-                                     width: 1024, height: 768)
-        #expect(rects.count == 2)
-        #expect(rects.first.map { [$0.0, $0.1, $0.2, $0.3] } == [0, 5, 20, 15])
-        #expect(rects.last.map { [$0.0, $0.1, $0.2, $0.3] } == [1000, 760, 1024, 768])
-    }
-
-    /// The painter's damage ([x0, x1) x [y0, y1)) becomes origin-and-size clips for the commit.
-    @Test func paintersDamageBecomesClips() {
-        let clips = DamageClip.clips([PixelRect(x0: 10, y0: 20, x1: 110, y1: 60), PixelRect(x0: 5, y0: 5, x1: 5, y1: 9)])
-        #expect(clips == [DamageClip(x: 10, y: 20, width: 100, height: 40)])
+        let rects = DamageClips.cut([PixelRect(x0: -10, y0: 5, x1: 20, y1: 15),
+                                     PixelRect(x0: 1000, y0: 760, x1: 1100, y1: 860),
+                                     PixelRect(x0: 2000, y0: 0, x1: 2005, y1: 5),
+                                     PixelRect(x0: 3, y0: 3, x1: 3, y1: 11)],
+                                    width: 1024, height: 768)
+        #expect(rects == [PixelRect(x0: 0, y0: 5, x1: 20, y1: 15), PixelRect(x0: 1000, y0: 760, x1: 1024, y1: 768)])
     }
 }
 

@@ -64,19 +64,19 @@ public enum ConfigParser {
     static func parsePhysics(_ section: ConfigSection) throws -> KioskConfig.Physics {
         var physics = KioskConfig.Physics()
         if let v = try section.number("decay", where: { $0 > 0 && $0 < 1 }, "strictly between 0 and 1") {
-            physics.decay = v
+            physics.motion.decayPerFrame60 = v
         }
         if let v = try section.number("min_fling_speed", where: { $0 >= 0 && $0 <= 100 }, "between 0 and 100 (rad/s)") {
-            physics.minFlingSpeed = v
+            physics.motion.minFlingSpeed = v
         }
         if let range = try section.numberRange("snap_duration", within: 0.05...1, "seconds") {
-            physics.snapDuration = range
+            physics.motion.snapDuration = range
         }
         if let v = try section.number("inflate_min", where: { $0 >= 0.1 && $0 <= 1 }, "between 0.1 and 1") {
-            physics.inflateMin = v
+            physics.inflate.minScale = v
         }
         if let v = try section.number("inflate_max", where: { $0 >= 1 && $0 <= 2 }, "between 1 and 2") {
-            physics.inflateMax = v
+            physics.inflate.maxScale = v
         }
         return physics
     }

@@ -2,15 +2,6 @@ import DialCore
 
 /// The configuration in DialCore's terms: what the run loop passes to `Dial` and the painter.
 extension KioskConfig {
-    /// The ring's physics.
-    public var physicsSettings: PhysicsSettings {
-        PhysicsSettings(decayPerFrame60: physics.decay, minFlingSpeed: physics.minFlingSpeed,
-                        snapDuration: physics.snapDuration)
-    }
-
-    /// Item scale by distance to 12 o'clock.
-    public var inflate: Inflate { Inflate(minScale: physics.inflateMin, maxScale: physics.inflateMax) }
-
     /// The top ring's item at 12 o'clock at start (and the one `return_after_seconds` turns
     /// back to): the default item's, or the top ring's item on the way down to it.
     public var defaultIndex: Int {

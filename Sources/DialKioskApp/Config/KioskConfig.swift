@@ -54,27 +54,18 @@ public struct KioskConfig: Sendable, Equatable {
     /// The configuration used when no file is given: the demo menu with every default.
     public static let demo = KioskConfig()
 
-    /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent").
+    /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent"), decoded straight
+    /// into DialCore's types, whose defaults are the configuration's.
     public struct Physics: Sendable, Equatable {
-        /// Velocity kept per 60 Hz frame while coasting, in (0, 1): 0.92 stops in about a second.
-        public var decay: Double
-        /// Below this release speed (rad/s) the ring snaps to the nearest item instead of coasting.
-        public var minFlingSpeed: Double
-        /// Shortest and longest ease to an item, seconds; the time grows with the distance to go.
-        public var snapDuration: ClosedRange<Double>
-        /// Item scale far from 12 o'clock and at 12 o'clock.
-        public var inflateMin: Double
-        public var inflateMax: Double
+        /// `decay` (velocity kept per 60 Hz frame), `min_fling_speed`, `snap_duration`.
+        public var motion: PhysicsSettings
+        /// `inflate_min` and `inflate_max`: item scale far from 12 o'clock and at 12 o'clock.
+        public var inflate: Inflate
 
-        public init(decay: Double = 0.92, minFlingSpeed: Double = 1.5, snapDuration: ClosedRange<Double> = 0.2...0.4,
-                    inflateMin: Double = 0.66, inflateMax: Double = 1.33) {
-            self.decay = decay
-            self.minFlingSpeed = minFlingSpeed
-            self.snapDuration = snapDuration
-            self.inflateMin = inflateMin
-            self.inflateMax = inflateMax
+        public init(motion: PhysicsSettings = PhysicsSettings(), inflate: Inflate = Inflate()) {
+            self.motion = motion
+            self.inflate = inflate
         }
-
     }
 
     /// Which card, connector and mode to drive, and how the panel is mounted.

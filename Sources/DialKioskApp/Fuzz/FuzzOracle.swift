@@ -56,7 +56,8 @@ public enum FuzzOracle {
         }
         if let problem = MenuTree.problems(in: menu.top).first { return "accepted a broken menu: \(problem)" }
         let p = config.physics
-        guard p.decay > 0, p.decay < 1, p.minFlingSpeed.isFinite, p.inflateMin.isFinite, p.inflateMax.isFinite else {
+        guard p.motion.decayPerFrame60 > 0, p.motion.decayPerFrame60 < 1, p.motion.minFlingSpeed.isFinite,
+              p.inflate.minScale.isFinite, p.inflate.maxScale.isFinite else {
             return "accepted physics out of range: \(p)"
         }
         if let item = all.first(where: { $0.label.unicodeScalars.count > ConfigLimits.labelCharacters }) {

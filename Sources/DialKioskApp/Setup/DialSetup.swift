@@ -27,7 +27,7 @@ struct DialSetup {
     /// fitted labels (another geometry repaints the background and refits every label, tens of
     /// milliseconds that would land in the middle of the change).
     var geometry: DialGeometry {
-        .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflateMax)
+        .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflate.maxScale)
     }
 
     /// A dial at rest on top item `index` (the default item when nil).
@@ -38,8 +38,8 @@ struct DialSetup {
     /// A dial at rest on slot `path` (the default item when nil).
     func makeDial(at path: MenuPath?) -> MenuDial {
         let geometry = self.geometry
-        return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physicsSettings,
-                        inflate: config.inflate, screen: (Double(width), Double(height)),
+        return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physics.motion,
+                        inflate: config.physics.inflate, screen: (Double(width), Double(height)),
                         defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
                         startHidden: config.startsHidden)
     }
@@ -48,7 +48,7 @@ struct DialSetup {
     /// `showProgress` (nil: fully shown).
     func pose(rotation: Double, showProgress: Double? = nil, ring: MenuPath = .top) -> DialPose {
         let count = menu.slots(ofRing: ring)?.count ?? 0
-        let builder = PoseBuilder(layout: DialLayout(count: count), geometry: geometry, inflate: config.inflate)
+        let builder = PoseBuilder(layout: DialLayout(count: count), geometry: geometry, inflate: config.physics.inflate)
         var pose: DialPose
         if let p = showProgress {
             pose = builder.pose(rotation: rotation, visibility: .showing(since: 0), time: p * builder.reveal.totalDuration)
