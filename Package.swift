@@ -4,13 +4,16 @@
 // with their licences in packaging/debian/copyright.
 //
 // The module graph follows what touches the kernel:
-//   DialCore      Swift only: geometry, tracking, physics, selection, seams.
+//   KioskSeams    Swift only: what display and input share with the loop and know of nothing
+//                 else (the seams, input events, rotation, rectangles, mode request,
+//                 calibration, frame pacing, latency), so they need not know of dials.
+//   DialCore      KioskSeams + Swift only: geometry, tracking, physics, selection.
 //   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error,
 //                 regular files and the line reader.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
-//   KMSOutput     DialCore + LinuxSystem + libdrm/libudev: the only module that opens /dev/dri,
+//   KMSOutput     KioskSeams + LinuxSystem + libdrm/libudev: the only module that opens /dev/dri,
 //                 with the pure output-choice rules over what it probes.
-//   TouchInput    DialCore + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
+//   TouchInput    KioskSeams + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
 //   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
@@ -25,6 +28,7 @@ let package = Package(
     products: [
         .executable(name: "dialkiosk", targets: ["dialkiosk"]),
         .library(name: "DialCore", targets: ["DialCore"]),
+        .library(name: "KioskSeams", targets: ["KioskSeams"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,21 +48,22 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
-        .target(name: "DialCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "KioskSeams"),
+        .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "LinuxSystem"),
-        .target(name: "DialRender", dependencies: ["DialCore", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
-        .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
-        .target(name: "TouchInput", dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev"]),
+        .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
+        .target(name: "KMSOutput", dependencies: ["KioskSeams", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
+        .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "CLibinput", "CUdev"]),
         .target(
             name: "InputRecording",
-            dependencies: ["DialCore", "LinuxSystem", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DialCore", "KioskSeams", "LinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
         // MQTT (issue 22): libmosquitto driven by the frame loop's poll; the core knows nothing of it.
         .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink",
+                "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -67,13 +72,13 @@ let package = Package(
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
-        .testTarget(name: "DialCoreTests", dependencies: ["DialCore"]),
-        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "LinuxSystem"], resources: [.copy("Golden")]),
+        .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
+        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
-        .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "DialCore", "LinuxSystem"]),
-        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "DialCore", "LinuxSystem"]),
-        .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
+        .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
+        .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import KioskSeams
 import RealModule
 
 /// How big an item is drawn by its angular distance from 12 o'clock (seed 000's inflate

@@ -1,3 +1,4 @@
+import KioskSeams
 /// The dial's state machine: touches and commands in, rotation, selection and frames out.
 ///
 /// Time is always an argument: touch timestamps and frame-clock timestamps (CLOCK_MONOTONIC

@@ -1,3 +1,4 @@
+import KioskSeams
 import RealModule
 
 /// Where items sit on the ring: N items from a start angle, clockwise or counter-clockwise,

@@ -1,3 +1,4 @@
+import KioskSeams
 /// A menu of rings inside rings on screen: `MenuNavigation` decides which ring is shown, one
 /// `Dial` turns it. The API is the dial's (the frame loop, `simulate` and the tests drive either
 /// the same way) plus the ways between rings. A menu without nesting behaves exactly as its

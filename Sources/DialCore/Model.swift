@@ -1,3 +1,4 @@
+import KioskSeams
 import RealModule
 
 /// Plain data shared by the core, the painter and the configuration: what the menu holds and

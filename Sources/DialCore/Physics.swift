@@ -1,3 +1,4 @@
+import KioskSeams
 import RealModule
 
 /// The numbers behind the ring's feel. Every field has the seed's default.

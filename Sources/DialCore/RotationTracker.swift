@@ -1,3 +1,4 @@
+import KioskSeams
 import RealModule
 
 /// Turns finger positions into ring rotation: the angle of the finger around the dial centre

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import LinuxSystem
 import TouchInput
 

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Damage: what changed between frames, as disjoint rectangles, and which of it a scanout
 /// buffer of a given age has not seen yet (buffer age, as in EGL_EXT_buffer_age and wlroots'

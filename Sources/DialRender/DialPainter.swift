@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Paints the dial: background, ring and hub (painted once per geometry and kept), then per
 /// frame the selected label in the hub and the items, smallest first so the inflated item at

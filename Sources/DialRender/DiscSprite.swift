@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// One item disc with its soft drop shadow at one radius, as colour-free masks, so one sprite
 /// serves every item of that size: `alpha` is how much of the backdrop is covered (disc or

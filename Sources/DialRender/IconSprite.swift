@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// A PNG icon scaled to one size, premultiplied, ready to blend.
 struct IconSprite: Sendable {

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// An XRGB8888 image in ordinary memory: the painter's shadow buffer, sprites' backdrop and the
 /// source of the rotated copy into the scanout buffer. Pixels are `UInt32` 0x00RRGGBB (the byte

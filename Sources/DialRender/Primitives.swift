@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Anti-aliased shapes painted straight into a buffer. These serve the parts of a frame that are
 /// painted once (background, ring, hub) and tests; the per-frame items go through `DiscSprite`.

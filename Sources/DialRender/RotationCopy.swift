@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Copies the finished logical frame `src` into `dst` (the scanout buffer, `rotation`'s panel
 /// size), turning it as `DisplayRotation.panelPixel` says, and with `dimmed` every channel

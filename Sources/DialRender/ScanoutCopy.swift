@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Copies a painter's frames into a presenter's scanout buffers, each only where it is out of
 /// date (its age's worth of damage), and hands the frame's damage on in panel pixels.

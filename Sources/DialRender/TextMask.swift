@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Text (or any shape) as 8-bit coverage, placed relative to the point it is centred on.
 public struct TextMask: Sendable {

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// Kernel event codes a touch replay reads (linux/input-event-codes.h).
 enum EvdevCode {

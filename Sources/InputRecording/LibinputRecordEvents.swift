@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import LinuxSystem
 
 /// The `events:` lists of a `libinput record` file, read line by line. They are nearly all of a

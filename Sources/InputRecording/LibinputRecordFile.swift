@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import LinuxSystem
 
 /// A `libinput record` file read as a stream: one pass for the header (see `RecordLayout`), then

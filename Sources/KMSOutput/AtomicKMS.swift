@@ -1,5 +1,5 @@
 import CDRM
-import DialCore
+import KioskSeams
 import Glibc
 import LinuxSystem
 

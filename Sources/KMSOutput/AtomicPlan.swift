@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// The pure half of atomic modesetting: properties by name, the primary plane, and the
 /// property lists of a modeset and of a flip. AtomicKMS reads the kernel's objects into these

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Plain copies of what the kernel reports about a card (CardProbe fills them in), which the
 /// choice rules read and tests build by hand.

@@ -1,5 +1,5 @@
 import CLinux
-import DialCore
+import KioskSeams
 import Glibc
 import LinuxSystem
 

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// A mode's timings as the kernel compares them (drmModeModeInfo without its name and type
 /// bits, which differ between the connector's list and a CRTC's state for the same mode).

@@ -1,5 +1,5 @@
 import CUdev
-import DialCore
+import KioskSeams
 import Glibc
 import LinuxSystem
 

@@ -1,5 +1,5 @@
 import CDRM
-import DialCore
+import KioskSeams
 
 /// VT switching and hotplug: suspending and resuming the output, and re-reading the connector
 /// after a udev change (KMSDisplay keeps the state; ReprobeDecision decides).

@@ -1,5 +1,5 @@
 import CDRM
-import DialCore
+import KioskSeams
 
 /// The calls one KMS API (atomic commits or the legacy SetCrtc/PageFlip/DPMS calls) makes for
 /// an output. KMSDisplay holds one, chosen once when the card is opened

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Which card, connector, mode and CRTC the dial is shown on: pure rules over CardInfo.
 

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Why `dialkiosk run` could not get an output.
 public enum OutputOpenError: Error, Sendable {

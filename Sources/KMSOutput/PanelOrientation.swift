@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// How a built-in panel is mounted in its casing (the connector's "panel orientation" property).
 public enum PanelOrientation: String, Sendable, Equatable, CaseIterable {

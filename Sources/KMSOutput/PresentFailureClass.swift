@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 import Glibc
 
 extension PresentFailure {

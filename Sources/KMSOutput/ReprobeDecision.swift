@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// What a connector's re-probe after a udev `change` asks of the display: the pure rule,
 /// on the connector as probed now.

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// One touch report as libinput gave it, in panel pixels (before the display rotation).
 public struct TouchRecord: Sendable, Equatable {

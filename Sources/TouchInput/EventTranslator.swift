@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Turns copied libinput records into DialCore's input events: the display rotation, slot
 /// numbering across devices, mouse-as-finger, wheel detents and clicks, the key map, and hotplug.

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Keys that turn the dial, by evdev code (linux/input-event-codes.h). Left and Up turn back
 /// one item, Right and Down forward one, as a list read top to bottom would. Escape and

@@ -1,5 +1,5 @@
 import CLibinput
-import DialCore
+import KioskSeams
 
 /// DialCore's `InputSource` on a libinput seat: poll `pollDescriptor`, then `drain()` dispatches,
 /// copies each event into a `DeviceRecord` and translates the batch (rotation, slots, mouse,

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// A mouse whose left button held down acts as one finger. The position lives in the logical
 /// frame, clamped to it, and starts at the centre; nothing draws it (a kiosk shows no cursor).

@@ -1,4 +1,4 @@
-import DialCore
+import KioskSeams
 
 /// Panel pixels to the dial's logical pixels: the display rotation from DialCore (the same
 /// mapping the scanout copy inverts, so touch and picture cannot disagree).

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import Testing
 
 @Suite struct CalibrationMatrixTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 /// Every transition of the loop's schedule, on a fake clock (times are plain numbers).

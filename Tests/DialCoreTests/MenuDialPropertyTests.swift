@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 /// Generated input through a `MenuDial`: a flat one against today's `Dial`, and nested ones on

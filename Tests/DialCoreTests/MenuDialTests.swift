@@ -1,4 +1,5 @@
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 /// A `MenuDial` on the coffee machine (`MenuFixture`), driven on a 60 Hz fake frame clock.

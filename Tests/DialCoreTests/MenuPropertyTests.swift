@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 /// Random menus and random walks through them, seeded and reproducible.

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import Testing
 
 /// `WxH[@Hz]` has one parser for `run --mode`, `display.mode` and every `--size`: its edge cases

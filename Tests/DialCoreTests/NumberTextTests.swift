@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import Testing
 
 /// The program's two number forms: fixed decimals for people, the shortest exact form for JSON.

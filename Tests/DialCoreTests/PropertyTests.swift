@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 /// Generated touch streams, seeded and reproducible: what the field throws at the dial.

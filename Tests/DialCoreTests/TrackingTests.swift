@@ -1,4 +1,5 @@
 import Testing
+@testable import KioskSeams
 @testable import DialCore
 
 @Suite struct RotationTrackerTests {

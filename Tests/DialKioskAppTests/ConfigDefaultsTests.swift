@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// Every field's default, reached both by an empty file and by a file that only sets other keys.

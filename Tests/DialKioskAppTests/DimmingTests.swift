@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// The dim look without reading the scanout buffer (issue 10, "Also"): `Dimming.darken` used to

@@ -2,6 +2,7 @@ import DialCore
 import Glibc
 import KMSOutput
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// A loop over a real Dial and a faulty display, on a fake clock.

@@ -1,6 +1,7 @@
 import Testing
 import Glibc
 import DialCore
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// A dial that needs a frame while `moving` and records the input it was fed.

@@ -1,6 +1,7 @@
 import Testing
 import Glibc
 import DialCore
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// A dial that moves until `restAt` and records what it was told.

@@ -1,4 +1,5 @@
 import Glibc
+@testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
 

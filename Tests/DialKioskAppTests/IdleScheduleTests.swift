@@ -1,5 +1,6 @@
 import DialCore
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// The behaviour timers on a fake clock.

@@ -3,6 +3,7 @@ import Glibc
 import DialCore
 import LinuxSystem
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 import KMSOutput
 import DialRender

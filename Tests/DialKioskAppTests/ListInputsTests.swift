@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import InputRecording
 import TouchInput
+@testable import KioskSeams
 @testable import DialKioskApp
 
 @Suite struct ListInputsTests {

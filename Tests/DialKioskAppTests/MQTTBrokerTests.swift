@@ -3,6 +3,7 @@ import DialCore
 import LinuxSystem
 import MQTTLink
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display

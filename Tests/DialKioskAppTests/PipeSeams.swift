@@ -1,6 +1,7 @@
 import Glibc
 import DialCore
 import KMSOutput
+import KioskSeams
 
 /// A display behind the seams for loop tests: frames land in RAM, "flip events" are bytes in a
 /// pipe the loop polls like the DRM fd, and each errno queued in `failures` makes one `present`

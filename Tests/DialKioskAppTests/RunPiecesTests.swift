@@ -2,6 +2,7 @@ import Testing
 import Glibc
 import DialCore
 import KMSOutput
+@testable import KioskSeams
 @testable import DialKioskApp
 
 @Suite struct RunPiecesTests {

@@ -1,5 +1,6 @@
 import DialCore
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// The configuration gives `run` its display and input defaults; the command line overrides them.

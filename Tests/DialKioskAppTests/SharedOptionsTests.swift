@@ -1,6 +1,7 @@
 import ArgumentParser
 import DialCore
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// Issue 19 item 5: `--rotate`, `--size` and `--mode` are typed options, parsed by one type

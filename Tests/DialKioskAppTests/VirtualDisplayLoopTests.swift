@@ -1,6 +1,7 @@
 import DialCore
 import Glibc
 import Testing
+@testable import KioskSeams
 @testable import DialKioskApp
 
 /// The device loop on the virtual display, in virtual time: what only the VM could show before

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import Glibc
+import KioskSeams
 import Testing
 
 /// Whole frames compared with PNGs committed under Tests/DialRenderTests/Golden, channel by

@@ -1,4 +1,5 @@
 import DialCore
+@testable import KioskSeams
 @testable import DialRender
 import Testing
 

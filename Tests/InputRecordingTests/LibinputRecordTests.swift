@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import LinuxSystem
 import Testing
+@testable import KioskSeams
 @testable import InputRecording
 
 private func fixture(_ name: String) throws -> String {

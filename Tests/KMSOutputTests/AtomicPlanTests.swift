@@ -1,6 +1,6 @@
 import Testing
+@testable import KioskSeams
 @testable import KMSOutput
-import DialCore
 
 /// Objects shaped like vkms's (connector 35, CRTC 33, primary plane 31, cursor plane 32), with
 /// property ids that differ per object, as on real drivers.

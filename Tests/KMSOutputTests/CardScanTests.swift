@@ -1,6 +1,6 @@
-import DialCore
 import Glibc
 import Testing
+@testable import KioskSeams
 @testable import KMSOutput
 
 /// Scans and opens that fail before any card is touched: no /dev/dri is needed.

@@ -1,5 +1,5 @@
 import Testing
-import DialCore
+@testable import KioskSeams
 @testable import KMSOutput
 
 /// A card like vkms at boot: its one CRTC (33) drives Virtual-1 through encoder 34 at the

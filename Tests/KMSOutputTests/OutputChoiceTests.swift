@@ -1,5 +1,5 @@
 import Testing
-import DialCore
+@testable import KioskSeams
 @testable import KMSOutput
 
 /// Cards shaped like what vkms, a laptop and a two-output desktop report.

@@ -1,6 +1,6 @@
-import DialCore
 import Glibc
 import Testing
+@testable import KioskSeams
 @testable import KMSOutput
 
 @Suite struct PresentFailureClassTests {

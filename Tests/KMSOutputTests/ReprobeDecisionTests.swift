@@ -1,5 +1,5 @@
 import Testing
-import DialCore
+@testable import KioskSeams
 @testable import KMSOutput
 
 @Suite struct ReprobeDecisionTests {

@@ -1,5 +1,5 @@
-import DialCore
 import Testing
+@testable import KioskSeams
 @testable import TouchInput
 
 @Suite struct ScreenTransformTests {

@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import DialRender
 import Glibc
+import KioskSeams
 import LinuxSystem
 
 struct BenchCommand: ParsableCommand {

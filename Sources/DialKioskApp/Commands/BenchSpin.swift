@@ -1,5 +1,6 @@
 import DialCore
 import DialRender
+import KioskSeams
 import LinuxSystem
 
 /// `bench`'s spin: a fling that turns the ring for about a second, from rest to rest, driven by

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DialCore
 import Glibc
+import KioskSeams
 import LinuxSystem
 import TouchInput
 

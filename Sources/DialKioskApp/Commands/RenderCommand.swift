@@ -1,6 +1,7 @@
 import ArgumentParser
 import DialCore
 import DialRender
+import KioskSeams
 
 extension RenderError: ReportableError {
     public var exitStatus: ExitStatus {

@@ -3,6 +3,7 @@ import DialCore
 import DialRender
 import Foundation
 import Glibc
+import KioskSeams
 import TouchInput
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the

@@ -3,6 +3,7 @@ import DialCore
 import DialRender
 import Glibc
 import KMSOutput
+import KioskSeams
 import LinuxSystem
 
 struct SplashCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import Yams
 
 /// One YAML mapping of the configuration with its place in the document: typed field reads that

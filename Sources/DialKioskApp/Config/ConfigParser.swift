@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KMSOutput
+import KioskSeams
 import Yams
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.

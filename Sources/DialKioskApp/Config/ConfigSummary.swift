@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// The one line `check-config` prints for a valid file.
 enum ConfigSummary {

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KMSOutput
+import KioskSeams
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.

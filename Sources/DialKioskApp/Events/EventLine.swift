@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
 /// event lines of `simulate`, `run` and the control socket, `list-inputs --watch` and `bench --json`. One

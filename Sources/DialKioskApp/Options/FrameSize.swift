@@ -1,5 +1,6 @@
 import ArgumentParser
 import DialCore
+import KioskSeams
 
 /// `WxH` on the command line, e.g. `800x480`: a mode without a rate, parsed by `ModeRequest`.
 struct FrameSize: ExpressibleByArgument, Equatable, CustomStringConvertible {

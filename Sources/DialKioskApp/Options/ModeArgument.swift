@@ -1,5 +1,6 @@
 import ArgumentParser
 import DialCore
+import KioskSeams
 
 /// `--mode WxH[@Hz]` of run: parsed by `ModeRequest`, the parser of `display.mode` and of every
 /// `--size` (`FrameSize`), so the sides and rates have one range.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DialCore
+import KioskSeams
 
 /// `--rotate DEG` of run, render, splash, bench and list-inputs: parsed into the rotation
 /// itself, so a value other than 0, 90, 180 or 270 is refused by the parser with one wording

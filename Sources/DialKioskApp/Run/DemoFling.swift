@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// `--demo-fling`: the touch samples of a quick swipe along the ring, so `run` can be seen (and
 /// tested) animating on a machine without a touchscreen. Pure: geometry and times in, events out.

@@ -1,5 +1,6 @@
 import DialCore
 import DialRender
+import KioskSeams
 
 /// The idle screen's two looks. Neither reads the scanout buffer: dumb buffers are often
 /// write-combined, where a read is an order of magnitude slower than a write.

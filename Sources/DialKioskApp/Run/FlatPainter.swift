@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// `--painter flat`: one colour per frame, changing with the ring's rotation. It costs one
 /// write of the buffer, so the flip rate it reaches is the display path's own (modeset, page

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskSeams
 import LinuxSystem
 
 /// The dial as the loop drives it (DialCore's `MenuDial`; tests use a scripted one).

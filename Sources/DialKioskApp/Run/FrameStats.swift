@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// `--stats`: counts flips and paint time on the frame clock and says, once a second while
 /// frames flow, how many flips there were, how long painting took and the input-to-flip

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskSeams
 import LinuxSystem
 
 /// How the frame loop waits between turns: until one of its descriptors is ready or its clock

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskSeams
 
 /// One thing the frame loop waits on in its single poll(). Adding a source is a new conforming
 /// type in the list the loop is built with; the loop serves the sources in that order.

@@ -1,5 +1,6 @@
 import DialCore
 import KMSOutput
+import KioskSeams
 
 extension PresentFailure {
     /// The failure class of an error thrown by a presenter: KMSOutput classifies its own

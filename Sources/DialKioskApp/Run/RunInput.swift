@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 import TouchInput
 
 /// Where `run`'s input comes from: libinput on the seat, or a touch script (`--input-script`,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DialCore
 import KMSOutput
+import KioskSeams
 
 extension PainterChoice: ExpressibleByArgument {}
 extension KMSAPI.Request: ExpressibleByArgument {}

@@ -1,6 +1,7 @@
 import DialCore
 import Glibc
 import KMSOutput
+import KioskSeams
 import LinuxSystem
 
 /// What `run` paints on and hears from: a DRM card's output (with its hotplug monitor, power

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KMSOutput
+import KioskSeams
 import TouchInput
 import Glibc
 import LinuxSystem

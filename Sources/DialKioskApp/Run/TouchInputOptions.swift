@@ -1,5 +1,6 @@
 import ArgumentParser
 import DialCore
+import KioskSeams
 import TouchInput
 
 /// The input options `run` and `list-inputs --watch` share: which seat, and the touch calibration.

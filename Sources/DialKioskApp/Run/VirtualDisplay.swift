@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// A display with no device: each present is shown at the next vblank of a virtual refresh,
 /// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DialCore
+import KioskSeams
 
 /// `run --display`: `virtual:WxH@Hz` (the rate optional, 60 by default), a display with no
 /// device whose flips a timer on CLOCK_MONOTONIC paces at that rate. Without the option `run`

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskSeams
 import LinuxSystem
 
 /// The `--control PATH` socket: a non-blocking AF_UNIX stream listener (mode 0660) that streams

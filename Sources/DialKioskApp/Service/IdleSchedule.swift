@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// The `behaviour` section's timers as a pure state machine: back to the top ring and its
 /// default item after `return_after_seconds`, dim or blank after `idle_after_minutes`, wake on

@@ -1,5 +1,6 @@
 import Glibc
 import DialCore
+import KioskSeams
 
 /// The service's outside world in one place, for the run loop to call at fixed points: systemd
 /// notifications and the watchdog, event lines on stdout and the control socket, item commands,

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskSeams
 import LinuxSystem
 import MQTTLink
 

@@ -1,5 +1,6 @@
 import DialCore
 import Foundation
+import KioskSeams
 
 /// An endless, seeded stream of the gestures people make on a kiosk (flings both ways, slow
 /// drags, taps on items and in the hub, a second finger now and then, key steps), produced one

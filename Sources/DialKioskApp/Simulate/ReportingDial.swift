@@ -1,4 +1,5 @@
 import DialCore
+import KioskSeams
 
 /// `simulate`'s dial: the configured `MenuDial` (or any dial the loop drives), whose events are handed to `report` with the
 /// frames queued so far as they happen, instead of back to the loop (which would log them).

@@ -1,5 +1,6 @@
 import DialCore
 import Foundation
+import KioskSeams
 import LinuxSystem
 
 /// The touch script format of `dialkiosk simulate`: JSON Lines, one sample per line,

@@ -1,6 +1,7 @@
 import DialCore
 import InputRecording
 import Glibc
+import KioskSeams
 import LinuxSystem
 
 /// Where `simulate`'s touch samples come from, read as a stream. A regular file can be read
