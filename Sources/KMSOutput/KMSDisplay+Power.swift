@@ -12,8 +12,8 @@ extension KMSDisplay {
         try interface.setPower(on: false, route: route)
         isPoweredOff = true
         forgetRunningMode(because: .crtcOff)
-        // The loop rests from here (FrameLoop.restWhileOff): the answer to the frame it queued
-        // before the blank is not awaited.
+        // The loop rests from here (FrameLoop.repaint, FrameSchedule.outputSwitchedOff): the
+        // answer to the frame it queued before the blank is not awaited.
         queued.removeAll()
         // With the CRTC off, a flip would fail: the next present is a modeset (ACTIVE=1).
         flipState = .nothingPosted
