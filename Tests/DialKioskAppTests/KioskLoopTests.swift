@@ -49,9 +49,10 @@ private final class KioskLoop {
                                  rotation: .none, painter: .flat)
         }
         let scene = try makeScene(config, nil)
+        service.rebuild = rebuild ?? makeScene
         loop = FrameLoop(presenter: display,
-                         sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service),
-                         scene: scene, now: { [time] in time.now }, service: service, rebuild: rebuild ?? makeScene,
+                         sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service.pollSources),
+                         scene: scene, now: { [time] in time.now }, service: service,
                          power: power?(logBox),
                          resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } },
                          log: { [logBox] in logBox.lines.append($0) })

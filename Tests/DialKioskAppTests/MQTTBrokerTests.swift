@@ -35,11 +35,11 @@ private final class MQTTKiosk {
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
         }
+        service.rebuild = makeScene
         loop = FrameLoop(presenter: display,
-                         sources: FrameLoop.sources(displays: [display], service: service)
+                         sources: FrameLoop.sources(displays: [display], service: service.pollSources)
                              + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
-                         scene: try makeScene(config, nil), now: { [time] in time.now }, service: service,
-                         rebuild: makeScene, log: { _ in })
+                         scene: try makeScene(config, nil), now: { [time] in time.now }, service: service, log: { _ in })
     }
 
     static let items = """

@@ -64,12 +64,9 @@ final class FrameLoop {
     /// The loop's one clock (CLOCK_MONOTONIC in `run`, a fake in tests): read once when poll
     /// returns, for everything that turn; and around a paint for `--stats` and render late.
     let now: () -> Double
-    /// The kiosk's outside world (systemd, events, control socket, commands, idle timers);
-    /// nil in tests of the display path alone.
-    let service: KioskService?
-    /// Builds the dial and painter for a reloaded configuration, resting on an item index
-    /// (nil: the configuration's default item).
-    let rebuild: ((KioskConfig, Int?) throws -> Scene)?
+    /// The kiosk's outside world (systemd, events, control socket, commands, idle timers,
+    /// reloads); `NoService` in simulate, bench and the tests of the display path.
+    let service: LoopService
     let vt: VTSwitching?
     private(set) var stats: FrameStats?
     let log: (String) -> Void
@@ -86,7 +83,7 @@ final class FrameLoop {
     private var inputFrames = InputFrameTracker()
 
     init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
-         service: KioskService? = nil, vt: VTSwitching? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
+         service: LoopService = NoService(), vt: VTSwitching? = nil,
          stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
          power: ScreenPower? = nil, resize: ((Int, Int, MenuPath?) throws -> Scene)? = nil,
          log: @escaping (String) -> Void = { print($0) }) {
@@ -96,7 +93,6 @@ final class FrameLoop {
         self.now = now
         self.service = service
         self.vt = vt
-        self.rebuild = rebuild
         self.stats = stats
         self.schedule = schedule
         self.renderLate = renderLate
@@ -110,17 +106,12 @@ final class FrameLoop {
     /// it), the display, input, the control socket, and the service's deadlines last.
     static func sources(signals: (any PollSource)? = nil, timer: (any PollSource)? = nil,
                         displays: [DisplayEventSource], inputs: [InputSource] = [],
-                        service: KioskService? = nil) -> [any PollSource] {
-        var list: [any PollSource] = []
-        if let service { list.append(ServiceOutput(service: service)) }
+                        service: ServiceSources = .none) -> [any PollSource] {
+        var list: [any PollSource] = service.first
         list += [signals, timer].compactMap { $0 }
         list += displays.map(DisplayEvents.init) as [any PollSource]
         list += inputs.map(InputEvents.init) as [any PollSource]
-        if let service {
-            list += [ControlSocket(service: service), ReloadCompletion(service: service),
-                     ServiceDeadlines(service: service)] as [any PollSource]
-        }
-        return list
+        return list + service.last
     }
 
     /// Shows the first frame at `time` (the modeset).
@@ -210,11 +201,11 @@ final class FrameLoop {
         case .timerExpired:
             return .timerExpired
         case .command(let request):
-            try perform(request, at: time)
+            try service.handle(.command(request), at: time, on: self)
         case .behaviour(let actions):
             try apply(actions, at: time)
         case .reloadPrepared(let config, let changes):
-            try reloadPrepared(config, changes, at: time)
+            try service.handle(.reloadPrepared(config, changes), at: time, on: self)
         }
         return nil
     }
@@ -222,11 +213,9 @@ final class FrameLoop {
     /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
     /// then to the dial.
     private func input(_ event: InputEvent, at time: Double) throws {
-        if let service {
-            let (passOn, actions) = service.filter(event)
-            try apply(actions, at: time)
-            guard passOn else { return }
-        }
+        let (passOn, actions) = service.filter(event)
+        try apply(actions, at: time)
+        guard passOn else { return }
         inputFrames.fed(inputAt: event.time)
         report(dial.handle(event))
     }
@@ -237,7 +226,7 @@ final class FrameLoop {
         case .frameShown(let shown):
             guard schedule.awaitsFlip else { return }
             // The first frame is on the glass: only now is the service "started".
-            if !schedule.hasShownAFrame { service?.started(now: shown) }
+            if !schedule.hasShownAFrame { try service.handle(.firstFrameShown, at: shown, on: self) }
             let input = inputFrames.shown()
             if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
             report(dial.advance(to: shown))
@@ -275,11 +264,7 @@ final class FrameLoop {
         case .terminate:
             return .signal
         case .hangUp:
-            if service != nil {
-                try reload(at: time)
-            } else if schedule.refreshRequested() != nil {
-                try presentFrame(at: time)
-            }
+            try service.handle(.hangUp, at: time, on: self)
         case .vtRelease:
             if let vt { for e in try vt.release() { try handle(e, at: time) } }
         case .vtAcquire:
@@ -313,7 +298,18 @@ final class FrameLoop {
     }
 
     /// What the screen shows (always awake without a service).
-    var screen: IdleSchedule.Screen { service?.idle.screen ?? .awake }
+    var screen: IdleSchedule.Screen { service.screen }
+
+    /// SIGHUP without a service: the frame again.
+    func refresh(at time: Double) throws {
+        if schedule.refreshRequested() != nil { try presentFrame(at: time) }
+    }
+
+    /// After a dial change that made no events of its own (start, reload, new scene): the
+    /// event lines that bring clients' view of the menu to the dial's (`KioskService.resync`).
+    func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
+        try? service.handle(.dialReplaced(previousMenu: previousMenu), at: time, on: self)
+    }
 
     private func presentFrame(at time: Double) throws {
         let pose = dial.pose
@@ -359,22 +355,21 @@ final class FrameLoop {
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
     func report(_ events: [DialEvent]) {
-        if let service {
-            service.report(events, frames: schedule.framesQueued)
-            return
-        }
-        for e in events {
-            switch e {
-            case .selected(let index, let path, let time):
-                log("selected index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))")
-            case .activated(let index, let path, let time):
-                log("activated index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))")
-            case .opened(let path, let time):
-                log("opened path=\(path) time=\(fixed(time, 3))")
-            case .closed(let path, let time):
-                log("closed path=\(path) time=\(fixed(time, 3))")
-            case .rest(let time, let rotation, let index):
-                log("rest rotation=\(fixed(rotation, 6)) index=\(index.map(String.init) ?? "none") time=\(fixed(time, 3))")
+        guard !events.isEmpty else { return }
+        try? service.handle(.dialEvents(events, frames: schedule.framesQueued), at: now(), on: self)
+    }
+
+    /// Carries out what the behaviour timers decided.
+    func apply(_ actions: [IdleSchedule.Action], at time: Double) throws {
+        for action in actions {
+            switch action {
+            case .returnToDefault:
+                report(dial.returnToTop(at: time))
+                try frameIfDue(at: time)
+            case .dim, .blank, .wake:
+                log("screen: \(action)")
+                power?.apply(action)
+                try repaint(at: time)
             }
         }
     }

@@ -91,6 +91,7 @@ final class RunSession {
                 environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
             service.reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
+            service.rebuild = { try makeScene($0, .index($1)) }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -103,10 +104,10 @@ final class RunSession {
             }
             loop = FrameLoop(presenter: output.presenter,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: service)
+                                                        inputs: [input.source], service: service.pollSources)
                                  + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
                              scene: scene, now: clock, service: service, vt: output.vt,
-                             rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
+                             stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
                              power: output.power,
                              resize: { width, height, path in

@@ -38,3 +38,21 @@ struct ServiceDeadlines: PollSource {
         return actions.isEmpty ? [] : [.behaviour(actions)]
     }
 }
+
+/// A service's sources and where a turn serves them: its output first (it moves on even in a
+/// turn that ends the run), its control socket, reload worker and deadlines last.
+struct ServiceSources {
+    var first: [any PollSource]
+    var last: [any PollSource]
+
+    /// No service: no sources.
+    static var none: ServiceSources { ServiceSources(first: [], last: []) }
+}
+
+extension KioskService {
+    /// The loop's sources for this service.
+    var pollSources: ServiceSources {
+        ServiceSources(first: [ServiceOutput(service: self)],
+                       last: [ControlSocket(service: self), ReloadCompletion(service: self), ServiceDeadlines(service: self)])
+    }
+}

@@ -30,6 +30,9 @@ final class KioskService {
     /// Decodes a reload's icons off the loop (`run` sets one; without it a reload is built in
     /// the turn that asked for it).
     var reloadWorker: ReloadWorker?
+    /// Builds the dial and painter for a reloaded configuration, resting on an item index (nil:
+    /// the configuration's default item); nil keeps the running scene.
+    var rebuild: (KioskConfig, Int?) throws -> Scene? = { _, _ in nil }
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     private(set) var told = EventStreamView()
 
