@@ -19,7 +19,7 @@ private final class Rig {
         dial = MenuDial(tree: try! MenuTree(flat: DemoMenu.items), geometry: { _ in g })
         var clockRef: (() -> Double)!
         var logRef: ((String) -> Void)!
-        loop = FrameLoop(presenter: display, sources: FrameLoop.sources(signals: signals, displays: [display]),
+        loop = FrameLoop(output: LoopOutput(presenter: display), sources: FrameLoop.sources(signals: signals, displays: [display]),
                          scene: Scene(dial: dial) { _, _ in nil }, now: { clockRef() }, log: { logRef($0) })
         clockRef = { [unowned self] in self.clock }
         logRef = { [unowned self] in self.lines.append($0) }

@@ -45,11 +45,12 @@ private final class MovingDial: DialDriving {
                 clock.now += paint
                 return nil
             }
-            loop = FrameLoop(presenter: display,
+            loop = FrameLoop(output: LoopOutput(presenter: display),
                              sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input]),
-                             scene: scene, now: { clock.now }, stats: FrameStats(refreshPeriod: period),
-                             schedule: FrameSchedule(refreshPeriod: period),
-                             renderLate: renderLate ? RenderLateSchedule() : nil,
+                             scene: scene, now: { clock.now },
+                             pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
+                                                renderLate: renderLate ? RenderLateSchedule() : nil,
+                                                stats: FrameStats(refreshPeriod: period)),
                              log: { [unowned self] in self.lines.append($0) })
             clock.now = 1.0
             try loop.start(at: 1.0)

@@ -41,9 +41,9 @@ private final class ScriptedDial: DialDriving {
             target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
             return nil
         }
-        return FrameLoop(presenter: display,
+        return FrameLoop(output: LoopOutput(presenter: display),
                          sources: FrameLoop.sources(signals: signals, timer: timer, displays: [display], inputs: inputs),
-                         scene: scene, now: { 0 }, stats: stats, log: lines)
+                         scene: scene, now: { 0 }, pacing: LoopPacing(stats: stats), log: lines)
     }
 
     @Test func eachFlipEventDrivesTheNextFrameWhileMoving() throws {

@@ -82,8 +82,9 @@ struct VirtualRun {
         var sources = FrameLoop.sources(displays: [display], inputs: [input])
         sources.append(Probes(times: probes, dial: reporting) { result.samples.append(($0, dial.rotation)) })
         if let maxFrames { sources.append(FrameLimit(display: display, frames: maxFrames)) }
-        let loop = FrameLoop(presenter: display, sources: sources, scene: Scene(dial: reporting) { _, _ in nil },
-                             now: { clock.now }, schedule: FrameSchedule(refreshPeriod: display.refreshPeriod), log: { _ in })
+        let loop = FrameLoop(output: LoopOutput(presenter: display), sources: sources, scene: Scene(dial: reporting) { _, _ in nil },
+                             now: { clock.now }, pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod)),
+                             log: { _ in })
         result.ending = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: min(end, VirtualTime.maximumSeconds)))
         result.frames = display.presents
         result.lastFrameTime = display.lastShown ?? 0

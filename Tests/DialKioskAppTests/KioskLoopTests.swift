@@ -50,11 +50,10 @@ private final class KioskLoop {
         }
         let scene = try makeScene(config, nil)
         service.rebuild = rebuild ?? makeScene
-        loop = FrameLoop(presenter: display,
+        loop = FrameLoop(output: LoopOutput(presenter: display, power: power?(logBox),
+                                            resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } }),
                          sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service.pollSources),
                          scene: scene, now: { [time] in time.now }, service: service,
-                         power: power?(logBox),
-                         resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } },
                          log: { [logBox] in logBox.lines.append($0) })
     }
 

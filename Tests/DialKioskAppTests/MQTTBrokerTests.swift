@@ -36,7 +36,7 @@ private final class MQTTKiosk {
             try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
         }
         service.rebuild = makeScene
-        loop = FrameLoop(presenter: display,
+        loop = FrameLoop(output: LoopOutput(presenter: display),
                          sources: FrameLoop.sources(displays: [display], service: service.pollSources)
                              + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
                          scene: try makeScene(config, nil), now: { [time] in time.now }, service: service, log: { _ in })

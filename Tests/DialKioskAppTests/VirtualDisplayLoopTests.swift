@@ -38,11 +38,11 @@ import Testing
                 clock.now += paintSeconds
                 return try base.paint(pose, target)
             }
-            loop = FrameLoop(presenter: display, sources: FrameLoop.sources(displays: [display], inputs: [input]),
+            loop = FrameLoop(output: LoopOutput(presenter: display), sources: FrameLoop.sources(displays: [display], inputs: [input]),
                              scene: scene, now: { clock.now },
-                             stats: FrameStats(refreshPeriod: display.refreshPeriod),
-                             schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
-                             renderLate: renderLate ? RenderLateSchedule() : nil,
+                             pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
+                                                renderLate: renderLate ? RenderLateSchedule() : nil,
+                                                stats: FrameStats(refreshPeriod: display.refreshPeriod)),
                              log: { rig?.log.append($0) })
             rig = self
         }

@@ -70,9 +70,9 @@ struct BenchSpin {
             var fling = DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: clock.now + 0.1)
                 .makeIterator()
             let input = try ScriptInput(now: { clock.now }) { fling.next() }
-            let loop = FrameLoop(presenter: display, sources: FrameLoop.sources(displays: [display], inputs: [input]),
+            let loop = FrameLoop(output: LoopOutput(presenter: display), sources: FrameLoop.sources(displays: [display], inputs: [input]),
                                  scene: scene, now: { clock.now },
-                                 schedule: FrameSchedule(refreshPeriod: Self.refresh), log: { _ in })
+                                 pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: Self.refresh)), log: { _ in })
             try loop.start(at: clock.now)
             _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: clock.now + 60))
         }

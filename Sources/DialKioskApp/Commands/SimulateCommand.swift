@@ -131,9 +131,9 @@ struct SimulateCommand: ParsableCommand {
             })
             var sources = FrameLoop.sources(displays: [display], inputs: [input])
             if let limit = generateFrames { sources.append(FrameLimit(display: display, frames: limit)) }
-            let loop = FrameLoop(presenter: display, sources: sources, scene: scene, now: { clock.now },
-                                 stats: stats ? FrameStats(refreshPeriod: display.refreshPeriod) : nil,
-                                 schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
+            let loop = FrameLoop(output: LoopOutput(presenter: display), sources: sources, scene: scene, now: { clock.now },
+                                 pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
+                                                    stats: stats ? FrameStats(refreshPeriod: display.refreshPeriod) : nil),
                                  log: { try? errors.write($0) })
             frames = { loop.schedule.framesQueued }
             if memoryEvery != nil, generateFrames != nil { try memory.write("memory: start \(memoryText())") }

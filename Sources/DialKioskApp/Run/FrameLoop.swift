@@ -82,22 +82,20 @@ final class FrameLoop {
     /// Which frame first shows which input sample (`--stats`' latency).
     private var inputFrames = InputFrameTracker()
 
-    init(presenter: FramePresenter, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
-         service: LoopService = NoService(), vt: VTSwitching? = nil,
-         stats: FrameStats? = nil, schedule: FrameSchedule = FrameSchedule(), renderLate: RenderLateSchedule? = nil,
-         power: ScreenPower? = nil, resize: ((Int, Int, MenuPath?) throws -> Scene)? = nil,
+    init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
+         service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
          log: @escaping (String) -> Void = { print($0) }) {
-        self.presenter = presenter
+        presenter = output.presenter
+        vt = output.vt
+        power = output.power
+        resize = output.resize
         self.sources = sources
         self.scene = scene
         self.now = now
         self.service = service
-        self.vt = vt
-        self.stats = stats
-        self.schedule = schedule
-        self.renderLate = renderLate
-        self.power = power
-        self.resize = resize
+        stats = pacing.stats
+        schedule = pacing.schedule
+        renderLate = pacing.renderLate
         self.log = log
     }
 

@@ -102,18 +102,17 @@ final class RunSession {
                 stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
                 logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
             }
-            loop = FrameLoop(presenter: output.presenter,
+            let loopOutput = LoopOutput(presenter: output.presenter, vt: output.vt, power: output.power) { width, height, path in
+                input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
+                return try makeScene(service.config, .path(path))
+            }
+            loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
                                                         inputs: [input.source], service: service.pollSources)
                                  + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
-                             scene: scene, now: clock, service: service, vt: output.vt,
-                             stats: stats, schedule: FrameSchedule(refreshPeriod: period),
-                             renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
-                             power: output.power,
-                             resize: { width, height, path in
-                                 input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                                 return try makeScene(service.config, .path(path))
-                             },
+                             scene: scene, now: clock, service: service,
+                             pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
+                                                renderLate: options.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),
                              log: { logger.info($0) })
         } catch {
             resources.releaseAll()
