@@ -124,6 +124,21 @@ private final class ScriptedDial: DialDriving {
         #expect(try loop.step(timeoutMS: 0) == .signal)
     }
 
+    /// Without a service (NoService), SIGHUP has no file to reload: it repaints the frame.
+    @Test func aHangUpWithoutAServiceRepaintsOnce() throws {
+        let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
+        let signals = PipeSignals()
+        let loop = makeLoop(display, dial, signals: signals)
+        try loop.start(at: 0.5)
+        display.report(.frameShown(time: 0.6))
+        _ = try loop.step(timeoutMS: 0)
+        #expect(display.presents == 1)
+        #expect(!loop.schedule.awaitsFlip)
+        signals.send([.hangUp])
+        #expect(try loop.step(timeoutMS: 0) == nil)
+        #expect(display.presents == 2)
+    }
+
     @Test func exitTimerEndsTheRun() throws {
         let display = PipeDisplay(), dial = ScriptedDial(restAt: 0)
         let timer = try ExitTimer(seconds: 0.000_001)
