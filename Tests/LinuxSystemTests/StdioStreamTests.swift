@@ -17,7 +17,8 @@ import Testing
         let stream = try StdioStream.open(descriptor, mode: "wb").get()
         // The stream owns it now: its former owner holds -1 and closes nothing.
         #expect(descriptor.rawValue == -1)
-        #expect(fputs("abc", stream.file) >= 0)
+        let file = try #require(stream.file)
+        #expect(fputs("abc", file) >= 0)
         #expect(stream.close() == nil)
         #expect(stream.file == nil)
         #expect(stream.close() == nil)
