@@ -309,6 +309,8 @@ final class FrameLoop {
     /// A reloaded configuration's dial and painter take over between two frames.
     func replaceScene(_ new: Scene) {
         scene = new
+        // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.
+        HeapPolicy.releaseFreed()
     }
 
     /// What the screen shows (always awake without a service).
