@@ -250,6 +250,8 @@ final class FrameLoop {
                 // The last second's summary and the idle line: one log line each (a log line
                 // never carries a newline; the logger would escape it).
                 for line in stats?.wentIdle(at: shown).split(separator: "\n") ?? [] { log(String(line)) }
+                // At rest nothing is drawn: the pages a spin's sprites and labels freed go back.
+                HeapPolicy.releaseFreed()
             }
         case .suspended:
             inputFrames.outputLost()
