@@ -23,7 +23,7 @@ public enum HeapPolicy {
 
     /// Gives the whole free pages inside the heaps back to the kernel (`malloc_trim`), after
     /// a painter was replaced: its many small blocks (sprites, labels, glyphs) leave free
-    /// pages between the new painter's that only a trim returns. About a millisecond.
+    /// pages between the new painter's that only a trim returns.
     public static func releaseFreed() {
         _ = malloc_trim(0)
     }
