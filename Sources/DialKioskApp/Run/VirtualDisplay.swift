@@ -60,14 +60,15 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         self.now = now
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
-        bufferBytes = max(1, width * height * 4)
+        let bytes = max(1, width * height * 4)
+        bufferBytes = bytes
         // Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the
         // kernel's zeroed pages, counted as RssShmem (not the process's own RssAnon) and
         // resident only once a frame is copied in (simulate --paint copies none).
-        buffers = (0..<max(1, count)).map { [bufferBytes] _ in
-            guard let memory = mmap(nil, bufferBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+        buffers = (0..<max(1, count)).map { _ in
+            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
                   memory != MAP_FAILED else {
-                fatalError("virtual display: cannot map \(bufferBytes) bytes for a scanout buffer (errno \(errno))")
+                fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
             }
             return memory
         }
