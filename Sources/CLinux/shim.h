@@ -13,3 +13,4 @@ static inline int clinux_ioctl_value(int fd, unsigned long request, unsigned lon
 static inline int clinux_ioctl_pointer(int fd, unsigned long request, void *arg) {
     return ioctl(fd, request, arg);
 }
+#include <malloc.h>

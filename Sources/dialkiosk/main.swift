@@ -1,3 +1,4 @@
 import DialKioskApp
 
+HeapPolicy.apply()
 DialKioskCommand.main()

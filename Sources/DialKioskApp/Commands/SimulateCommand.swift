@@ -116,7 +116,10 @@ struct SimulateCommand: ParsableCommand {
                 let frame = display.flips + 1
                 try recorder?.write(pose)
                 // A reload builds the new painter while the old one still exists, as `run` does.
-                if let every = reloadEvery, frame > 0, frame % every == 0 { painter = try setup.makePainter() }
+                if let every = reloadEvery, frame > 0, frame % every == 0 {
+                    painter = try setup.makePainter()
+                    HeapPolicy.releaseFreed()
+                }
                 painter?.paint(pose)
                 if let every = memoryEvery, frame % every == 0 {
                     try memory.write("memory: frames=\(frame) \(memoryText())")

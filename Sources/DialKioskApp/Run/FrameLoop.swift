@@ -238,6 +238,8 @@ final class FrameLoop {
                 // The last second's summary and the idle line: one log line each (a log line
                 // never carries a newline; the logger would escape it).
                 for line in stats?.wentIdle(at: shown).split(separator: "\n") ?? [] { log(String(line)) }
+                // At rest nothing is drawn: the pages a spin's sprites and labels freed go back.
+                HeapPolicy.releaseFreed()
             }
         case .suspended:
             inputFrames.outputLost()
@@ -293,6 +295,8 @@ final class FrameLoop {
     /// A reloaded configuration's dial and painter take over between two frames.
     func replaceScene(_ new: Scene) {
         scene = new
+        // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.
+        HeapPolicy.releaseFreed()
     }
 
     /// What the screen shows (always awake without a service).

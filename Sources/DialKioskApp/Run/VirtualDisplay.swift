@@ -1,4 +1,5 @@
 import DialCore
+import Glibc
 import KioskSeams
 
 /// A display with no device: each present is shown at the next vblank of a virtual refresh,
@@ -41,6 +42,7 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     private var flipAt: Double?
     /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
+    private let bufferBytes: Int
     private var ages: BufferAges
     private var back = 0
     /// Calls of `present`, successful flips, and vblanks missed on purpose.
@@ -59,16 +61,23 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         self.now = now
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
+        let bytes = max(1, width * height * 4)
+        bufferBytes = bytes
+        // Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the
+        // kernel's zeroed pages, counted as RssShmem (not the process's own RssAnon) and
+        // resident only once a frame is copied in (simulate --paint copies none).
         buffers = (0..<max(1, count)).map { _ in
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, width * height * 4), alignment: 16)
-            memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(1, width * height * 4))
+            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+                  memory != MAP_FAILED else {
+                fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
+            }
             return memory
         }
         ages = BufferAges(count: max(1, count))
         nextVblank = vblank(0)
     }
 
-    deinit { buffers.forEach { $0.deallocate() } }
+    deinit { buffers.forEach { munmap($0, bufferBytes) } }
 
     /// The refresh period in seconds.
     var refreshPeriod: Double { 1 / timing.refresh }

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// Resident set size of this process in kB, from /proc/self/statm (pages * page size).
 func residentKilobytes() -> Int {
@@ -11,19 +12,20 @@ func residentKilobytes() -> Int {
 /// The process's memory as the kernel counts it, in kB: what it allocated itself (`anonymous`,
 /// RssAnon), the pages of the files it maps (`file`, RssFile: libraries, fonts, caches; shared
 /// with other processes), shared memory (`shmem`, RssShmem) and the peak resident size
-/// (VmHWM). `scanout` is the resident part of the DRM mappings (/dev/dri/*): dumb buffers the
-/// kernel owns and `run` maps, counted in `file` or `shmem` by the kernel but not the process's
-/// own memory (0 when nothing is mapped, and on drivers whose buffers sit in video memory).
+/// (VmHWM). `scanout` is the mapped size of the DRM mappings (/dev/dri/*): the dumb buffers the
+/// kernel owns and `run` maps, not the process's own memory. Their size, not their resident
+/// pages: the shmem helpers (vkms, virtio-gpu, and most SoC drivers' CMA helpers) map them as
+/// raw page frames (VM_PFNMAP), which smaps counts as 0 kB resident however much is written.
 struct ProcessMemory: Equatable {
     var resident = 0, anonymous = 0, file = 0, shmem = 0, peak = 0, scanout = 0
 
     /// Reads /proc/self/status and, when `scanout` is asked for, /proc/self/smaps (longer: a
     /// few hundred mappings); nil when /proc cannot be read.
     static func current(scanout: Bool = false) -> ProcessMemory? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        guard let status = procText("/proc/self/status") else { return nil }
         var m = ProcessMemory(status: status)
-        if scanout, let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) {
-            m.scanout = Self.residentKilobytes(in: smaps) { $0.hasPrefix("/dev/dri/") }
+        if scanout, let smaps = procText("/proc/self/smaps") {
+            m.scanout = Self.kilobytes("Size", in: smaps) { $0.hasPrefix("/dev/dri/") }
         }
         return m
     }
@@ -47,17 +49,32 @@ struct ProcessMemory: Equatable {
 
     init() {}
 
-    /// Sum of `Rss:` over the mappings of a /proc/PID/smaps text whose path passes `include`.
-    static func residentKilobytes(in smaps: String, where include: (Substring) -> Bool) -> Int {
+    /// A /proc file's whole text, read to its end: its size says 0, and Foundation's
+    /// String(contentsOfFile:) stops after the first read, 4 kB of a 30 kB smaps (the DRM
+    /// mappings come late in it, so `run --stats` said scanout_kb=0).
+    static func procText(_ path: String) -> String? {
+        guard var reader = try? LineReader(path: path, regularFileOnly: false) else { return nil }
+        var text = ""
+        while let line = try? reader.next() {
+            text += line.text
+            text += "\n"
+        }
+        return text
+    }
+
+    /// Sum of `field` (`Size`, `Rss`, ...) over the mappings of a /proc/PID/smaps text whose path
+    /// passes `include`.
+    static func kilobytes(_ field: String, in smaps: String, where include: (Substring) -> Bool) -> Int {
         var total = 0, counting = false
+        let prefix = field + ":"
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             // A mapping's header: address range, permissions, offset, device, inode, [path];
             // the other lines are "Name:   value kB".
             if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
                 counting = fields.count == 6 && include(fields[5].drop { $0 == " " })
-            } else if counting, line.hasPrefix("Rss:") {
-                total += Int(line.dropFirst(4).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+            } else if counting, line.hasPrefix(prefix) {
+                total += Int(line.dropFirst(prefix.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
             }
         }
         return total

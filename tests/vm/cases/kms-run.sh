@@ -57,6 +57,12 @@ mem=$(grep '^stats: memory ' run.err | tail -n1)
 case_note "dial painter's memory at idle (--stats): ${mem#stats: memory }"
 kms_check "run --stats reports the kiosk's memory, the mapped scanout buffers apart" \
   grep -Eq '^stats: memory rss_kb=[0-9]+ anon_kb=[0-9]+ .* scanout_kb=[0-9]+$' run.err
+# Two dumb buffers of the console's 1024x768 XRGB8888 mode: 2 x 3072 kB mapped (vkms maps them
+# as page frames, which smaps counts as 0 kB resident: scanout_kb is their mapped size).
+echo "--- run-dri-smaps.txt"; cat run-dri-smaps.txt
+scanout=$(sed -n 's/.* scanout_kb=\([0-9]*\)$/\1/p' <<<"$mem")
+kms_check "run --stats counts the scanout buffers it maps (want 6144 kB, got ${scanout:-none})" \
+  test "${scanout:-0}" -ge 6144
 n=$(kernel_total flips-rest.json)
 kms_check "0 flips from outside in 3 s at rest (got $n)" test "$n" = 0
 ticks=$(cat cpu-ticks-at-rest.txt)
