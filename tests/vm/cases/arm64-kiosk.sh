@@ -113,5 +113,4 @@ if [ -s steps.txt ]; then
   awk 'NR == 1 { printf "note: guest uptime when the script began %.1f s\n", $2 }
        NR > 1 { printf "note: guest step %s took %.1f s\n", prev, $2 - t } { prev = $1; t = $2 }' steps.txt
 fi
-[ -s analyze.txt ] && { echo "--- analyze.txt (systemd-analyze in the guest)"; head -n 40 analyze.txt; }
 kms_finish
