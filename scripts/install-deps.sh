@@ -25,6 +25,11 @@ packages=(
   # the arm64 VM case (tests/vm/cases/arm64-kiosk): qemu-system-aarch64, and the bed's drmtool
   # cross-compiled for the arm64 guest
   qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  # ... its cached arm64 root with the package's dependencies: mmdebstrap (apt on the host, dpkg
+  # through qemu-user-static's binfmt_misc entry, which the case registers if the host has not)
+  # arch-test, with which mmdebstrap checks that arm64 programs run here, and gpg for its keyring
+  # (both only recommended by mmdebstrap)
+  mmdebstrap arch-test gpg
   # MQTT (issue 22): libmosquitto's headers; the broker, mosquitto_passwd and the CLI clients for
   # the real-broker tests; openssl makes their TLS certificate
   libmosquitto-dev mosquitto mosquitto-clients openssl

@@ -4,8 +4,7 @@
 # pass: the cases in legacy_cases once more as NAME-legacy, with DIALKIOSK_VM_KMS_API=legacy
 # (every `dialkiosk run` and `list-outputs` in the guest gets --kms-api legacy; vkms and bochs
 # take the atomic path otherwise). Prints PASS/FAIL per case with the reason and the time it
-# took, and ends with "vm: N passed, M failed". DIALKIOSK_SKIP_VM=1 skips everything; the cases
-# in opt_in_cases run only when named or with DIALKIOSK_VM_ARM64=1.
+# took, and ends with "vm: N passed, M failed". DIALKIOSK_SKIP_VM=1 skips everything.
 # Usage: tests/vm/run-all.sh [NAME...]   (NAME = a case file's name without .sh, or NAME-legacy)
 set -uo pipefail
 source "$(dirname "$0")/lib/common.sh"
@@ -30,11 +29,6 @@ if [ "${DIALKIOSK_SKIP_VM:-0}" = 1 ]; then
 fi
 
 is_case() { [ -x "$vm_dir/cases/$1.sh" ]; }
-# The arm64 kernel case boots a second emulated architecture and installs the package in it:
-# about 30 minutes on this 2-core machine with a warm cache and 30 more to make the cache, which
-# would take CI past its budget. It runs when named, or with DIALKIOSK_VM_ARM64=1.
-opt_in_cases=(arm64-kiosk)
-is_opt_in() { local c; for c in "${opt_in_cases[@]}"; do [ "$c" = "$1" ] && return 0; done; return 1; }
 has_legacy_pass() { local c; for c in "${legacy_cases[@]}"; do [ "$c" = "$1" ] && return 0; done; return 1; }
 for c in "${legacy_cases[@]}"; do is_case "$c" || vm_die "legacy_cases names '$c', which is not a case"; done
 
@@ -54,12 +48,7 @@ if [ $# -gt 0 ]; then
 else
   for f in "$vm_dir"/cases/*.sh; do
     [ -x "$f" ] || continue
-    c="$(basename "$f" .sh)"
-    if is_opt_in "$c" && [ "${DIALKIOSK_VM_ARM64:-0}" != 1 ]; then
-      echo "vm: not running $c (opt-in: DIALKIOSK_VM_ARM64=1, or name it)"
-      continue
-    fi
-    runs+=("$c ")
+    runs+=("$(basename "$f" .sh) ")
   done
   for c in "${legacy_cases[@]}"; do runs+=("$c legacy"); done
 fi

@@ -23,7 +23,7 @@ trixie_root() {
 
 # trixie_fetch_depends ROOT DEB DIR [ARCH]: downloads into DIR the .debs that `apt install ./DEB`
 # needs on ROOT (its Depends' closure minus what ROOT has), so the offline guest can install them
-# with the package; prints their names. ARCH: the root's (default amd64; arm64 for lib/arm64.sh).
+# with the package; prints their names. ARCH: the root's (default amd64).
 trixie_fetch_depends() {
   local root="$1" deb="$2" dir="$3" arch="${4:-amd64}" names line
   # Of alternatives ("systemd | systemd-standalone-sysusers | ..."), the first, as apt picks.
