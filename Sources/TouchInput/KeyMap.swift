@@ -18,15 +18,17 @@ public enum KeyMap {
     /// BTN_MIDDLE: libinput reports it as a pointer button, a key-only device as a key.
     public static let buttonMiddle: UInt32 = 274
 
-    /// The command for a key or button press; releases and other keys do nothing.
-    public static func command(code: UInt32, pressed: Bool) -> StepCommand? {
+    /// The command for a key or button press; releases and other keys do nothing. `wheelClick`:
+    /// what `BTN_MIDDLE` does (the configuration's `input.wheel_click`).
+    public static func command(code: UInt32, pressed: Bool, wheelClick: WheelClick = .back) -> StepCommand? {
         guard pressed else { return nil }
         switch code {
+        case buttonMiddle: return wheelClick == .activate ? .activate : .back
         case keyLeft, keyUp: return .step(-1)
         case keyRight, keyDown: return .step(1)
         case keyEnter, keyKeypadEnter, keySpace: return .activate
         case keyHome: return .first
-        case keyEscape, keyBackspace, buttonMiddle: return .back
+        case keyEscape, keyBackspace: return .back
         default: return nil
         }
     }

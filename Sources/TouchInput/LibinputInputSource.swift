@@ -14,14 +14,16 @@ public final class LibinputInputSource: InputSource {
     private var pending: [InputEvent] = []
 
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
-    /// given, is set on every device that accepts one as it is added.
+    /// given, is set on every device that accepts one as it is added; `wheelClick`: what
+    /// `BTN_MIDDLE` does.
     public init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
-                log: @escaping InputLog) throws(InputSystemError) {
+                wheelClick: WheelClick = .back, log: @escaping InputLog) throws(InputSystemError) {
         context = try LibinputContext(seat: seat, log: log)
         self.calibration = calibration
         self.log = log
         copier = LibinputEventCopier(panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
         translator = EventTranslator(transform: transform)
+        translator.wheelClick = wheelClick
         // assign_seat queued DEVICE_ADDED for every present device without making the fd
         // readable: take them now, so devices are configured (calibration) before the first touch.
         pending = try read()

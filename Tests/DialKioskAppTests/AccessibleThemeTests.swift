@@ -128,16 +128,18 @@ import Testing
     }
 
     @Test func theStandardThemeIsUnchanged() throws {
-        #expect(try ConfigParser.parse("theme:\n  preset: standard\n", file: "x").theme == Theme())
-        #expect(try ConfigParser.parse("theme: standard\n", file: "x").theme == Theme())
-        #expect(try ConfigParser.parse("theme:\n  label: \"#FFFFFF\"\n", file: "x").theme == Theme())
+        for text in ["theme:\n  preset: standard\n", "theme: standard\n", "theme:\n  label: \"#FFFFFF\"\n"] {
+            let theme = try ConfigParser.parse(text, file: "x").theme
+            #expect(theme == Theme(), "\(text)")
+        }
         #expect(Theme().labelScale == 1 && Theme().itemColorOverride == nil)
     }
 
     @Test func theShorthandIsThePreset() throws {
         let short = try ConfigParser.parse("theme: high-contrast\n", file: "x").theme
         #expect(short == Theme(preset: .highContrast))
-        #expect(try ConfigParser.parse("theme:\n  preset: high-contrast\n", file: "x").theme == short)
+        let long = try ConfigParser.parse("theme:\n  preset: high-contrast\n", file: "x").theme
+        #expect(long == short)
         // Overrides on top of the preset keep the rest of it.
         let yellow = try ConfigParser.parse("theme:\n  preset: high-contrast\n  label: \"#FFFF00\"\n  label_scale: 2\n",
                                             file: "x").theme

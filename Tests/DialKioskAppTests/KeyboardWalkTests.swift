@@ -65,6 +65,8 @@ import TouchInput
     static let encoder = Hands(forward: [.detent(120)], activate: [.key(KeyMap.keyEnter)], back: [])
     static let encoderWithClick = Hands(forward: [.detent(120)], activate: [.key(KeyMap.keyEnter)],
                                         back: [.button(KeyMap.buttonMiddle)])
+    /// An encoder alone whose push is BTN_MIDDLE, with `input.wheel_click: activate`.
+    static let encoderClickActivates = Hands(forward: [.detent(120)], activate: [.button(KeyMap.buttonMiddle)], back: [])
 
     /// The presses that visit every item of `ring` in order, open each ring on the way and walk
     /// it, and (below the top) leave it: a back key, or where `hands` has none, one more step
@@ -90,9 +92,10 @@ import TouchInput
 
     /// The presses as libinput's records, `gap` seconds apart (longer than a ring change), each
     /// key and button pressed and released, translated as the kiosk translates them.
-    static func inputs(_ presses: [Press], gap: Double = 1.5) -> [InputEvent] {
+    static func inputs(_ presses: [Press], gap: Double = 1.5, wheelClick: WheelClick = .back) -> [InputEvent] {
         let device = InputDeviceID(1)
         var translator = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))
+        translator.wheelClick = wheelClick
         var out: [InputEvent] = []
         for (n, press) in presses.enumerated() {
             let usec = UInt64((1 + Double(n) * gap) * 1_000_000)
@@ -125,7 +128,7 @@ import TouchInput
     static func run(_ presses: [Press], config text: String = config) throws -> Walked {
         let config = try ConfigParser.parse(text, file: "walk.yaml")
         let dial = DialSetup(config: config, width: 800, height: 480).makeDial()
-        let events = inputs(presses)
+        let events = inputs(presses, wheelClick: config.input.wheelClick)
         var walked = Walked()
         var iterator = events.makeIterator()
         let result = try VirtualRun(hz: 60).run(dial, until: 10_000) { iterator.next() }
@@ -150,14 +153,18 @@ import TouchInput
     static var rings: [MenuPath] { tree.ringPaths.filter { !$0.isTop } }
     static var leaves: [MenuPath] { everyItem.filter { tree.items(ofRing: $0) == nil } }
 
-    @Test(arguments: ["keyboard", "encoder", "encoder with click"])
+    static let hands = ["keyboard": keyboard, "encoder": encoder, "encoder with click": encoderWithClick,
+                        "encoder alone, click activates": encoderClickActivates]
+
+    @Test(arguments: ["keyboard", "encoder", "encoder with click", "encoder alone, click activates"])
     func aWholeNestedMenuIsWalkedWithoutTouch(hands name: String) throws {
-        var hands = name == "keyboard" ? Self.keyboard : name == "encoder" ? Self.encoder : Self.encoderWithClick
+        var hands = try #require(Self.hands[name])
         var presses: [Press] = []
         Self.walk(Self.tree, ring: .top, hands: &hands, presses: &presses)
         // Home: back to the top ring's first item from its last.
         presses.append(.key(KeyMap.keyHome))
-        let walked = try Self.run(presses)
+        let clickActivates = name.hasSuffix("click activates")
+        let walked = try Self.run(presses, config: Self.config + (clickActivates ? "input:\n  wheel_click: activate\n" : ""))
         #expect(walked.ending == .quiet)
         let missing = Self.everyItem.filter { !walked.selected.contains($0) }
         #expect(missing.isEmpty, "never selected: \(missing); selected: \(walked.selected)")
@@ -165,7 +172,7 @@ import TouchInput
         #expect(walked.opened == Self.rings, "opened \(walked.opened)")
         #expect(Set(walked.closed) == Set(Self.rings) && walked.closed.count == Self.rings.count, "closed \(walked.closed)")
         #expect(walked.endsOn == ["drinks"], "ends on \(String(describing: walked.endsOn))")
-        if name == "encoder" {
+        if name == "encoder" || clickActivates {
             // Left by its back item: each ring's back slot was selected before it closed.
             let backs = Self.rings.map { $0.appending(MenuPath.backID) }
             #expect(backs.allSatisfy(walked.selected.contains), "\(walked.selected)")
@@ -179,6 +186,15 @@ import TouchInput
         Self.walk(Self.tree, ring: .top, hands: &hands, presses: &presses)
         let all = Self.keyboard.forward + Self.keyboard.activate + Self.keyboard.back
         #expect(all.allSatisfy(presses.contains), "\(presses)")
+    }
+
+    @Test func wheelClickIsBackOrActivate() throws {
+        let plain = try ConfigParser.parse("input:\n  seat: seat0\n", file: "x")
+        #expect(plain.input.wheelClick == .back)
+        let config = try ConfigParser.parse("input:\n  wheel_click: activate\n", file: "x")
+        #expect(config.input.wheelClick == .activate)
+        #expect(configErrorMessage("input:\n  wheel_click: push\n", file: "c.yaml")
+                == "c.yaml:2: input.wheel_click: expected one of back, activate, got 'push'")
     }
 
     /// Left and Up step back, as the key map says: from the first item they reach the last.

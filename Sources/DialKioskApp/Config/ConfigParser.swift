@@ -12,7 +12,7 @@ public enum ConfigParser {
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]
-    static let inputKeys = ["seat", "calibration"]
+    static let inputKeys = ["seat", "calibration", "wheel_click"]
     static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
                                 "wake_on_touch", "command_timeout_seconds"]
 
@@ -135,6 +135,7 @@ public enum ConfigParser {
                                     "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
             }
         }
+        if let click = try section.choice("wheel_click", WheelClick.self) { input.wheelClick = click }
         return input
     }
 

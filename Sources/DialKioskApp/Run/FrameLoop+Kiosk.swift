@@ -96,7 +96,7 @@ extension FrameLoop {
             service.logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }
         if changes.needsInputRestart {
-            service.logger.warning("reload: input settings (seat, calibration) take effect at the next start")
+            service.logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
         service.logger.info("reload: \(service.configPath ?? "demo menu"): \(service.config.items.count) items")
         try repaint(at: time)
