@@ -132,7 +132,7 @@ public struct Theme: Sendable, Equatable {
 public enum ThemePreset: String, CaseIterable, Sendable {
     /// The demo's look (`Theme()`).
     case standard
-    /// White bold labels on black discs, a black background, a thick yellow selection outline.
+    /// White bold labels on dark grey discs, a black background, a thick yellow selection outline.
     case highContrast = "high-contrast"
 
     /// The high-contrast preset's four base colours.

@@ -2,8 +2,9 @@ import DialCore
 
 /// Keys that turn the dial, by evdev code (linux/input-event-codes.h). Left and Up turn back
 /// one item, Right and Down forward one, as a list read top to bottom would. Escape and
-/// Backspace go back to the parent ring, as does the wheel's click: a mouse's wheel is its
-/// middle button, and rotary encoders with a push switch commonly report that button too.
+/// Backspace go back to the parent ring, as does the wheel's click by default: a mouse's wheel
+/// is its middle button, and rotary encoders with a push switch commonly report that button too
+/// (`WheelClick.activate` makes it activate, for an encoder used alone).
 public enum KeyMap {
     public static let keyEscape: UInt32 = 1
     public static let keyBackspace: UInt32 = 14
