@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "DialRender", dependencies: ["DialCore", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         .target(name: "KMSOutput", dependencies: ["DialCore", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
-        .target(name: "TouchInput", dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev"]),
+        .target(name: "TouchInput", dependencies: ["DialCore", "LinuxSystem", "CLibinput", "CUdev", "CLinux"]),
         .target(
             name: "InputRecording",
             dependencies: ["DialCore", "LinuxSystem", .product(name: "Yams", package: "Yams")]
