@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "LinuxSystem"),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         .target(name: "KMSOutput", dependencies: ["KioskSeams", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
-        .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "CLibinput", "CUdev"]),
+        .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "CLibinput", "CUdev", "CLinux"]),
         .target(
             name: "InputRecording",
             dependencies: ["DialCore", "KioskSeams", "LinuxSystem", .product(name: "Yams", package: "Yams")]

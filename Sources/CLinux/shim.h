@@ -1,6 +1,7 @@
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <linux/kd.h>
 #include <linux/vt.h>

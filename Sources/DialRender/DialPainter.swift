@@ -36,6 +36,8 @@ public final class DialPainter {
     /// not kept: a 4096x4096 icon would hold 64 MiB and cost 16 M reads per size made from it).
     private let iconSources: [IconSprite?]
     private let labelColors: [UInt32]
+    /// Each item's disc colour: its own, or the theme's `itemColorOverride`.
+    private let discColors: [UInt32]
 
     /// The background of `box` only: outside it nothing is drawn after the background, so
     /// there the frame keeps it (at 1920x1080 the box is about 1300x1080: 2.6 MB less).
@@ -119,8 +121,10 @@ public final class DialPainter {
             }
         }
         labelColors = items.map {
-            ($0.color.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
+            let disc = theme.itemColorOverride ?? $0.color
+            return (disc.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
         }
+        discColors = items.map { (theme.itemColorOverride ?? $0.color).xrgb }
         frame = PixelBuffer(width: width, height: height)
         background = PixelBuffer(width: 1, height: 1)
         discs = DiscSpriteCache(theme: theme, bound: bounds.sprites)
@@ -312,7 +316,7 @@ public final class DialPainter {
                 let x = Int(ip.center.x.rounded()) - bx, y = Int(ip.center.y.rounded()) - by
                 let sprite = discs.sprite(radius: radius)
                 sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
-                            color: items[slots[i]].color.xrgb, opacity: opacity)
+                            color: discColors[slots[i]], opacity: opacity)
                 touched.append(sprite.rect(atX: x, y: y))
                 if i == pose.selected {
                     let strength = selectionStrength(pose, i)
@@ -416,7 +420,7 @@ public final class DialPainter {
 
     private func fitLabel(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
         let r = Double(key.halfPixels) / 2
-        let nominal = r * theme.labelSizeRatio * (hasIcon ? 0.75 : 1)
+        let nominal = r * theme.labelSizeRatio * theme.labelScale * (hasIcon ? 0.75 : 1)
         let fit = r * (hasIcon ? 0.5 : 0.84)
         // Too small to read (items collapsing into the hub): no label at all.
         let mask = nominal < 5 ? nil : labelText.fittedMask(items[key.item].label, nominalPx: nominal,
@@ -428,7 +432,7 @@ public final class DialPainter {
         if let cached = hubLabels[i] { return cached }
         // Tied to the item size so a big hub does not shout, but never below a readable size.
         let nominal = min(g.hubRadius * theme.hubLabelSizeRatio,
-                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6))
+                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6)) * theme.labelScale
         let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask

@@ -51,6 +51,14 @@ public struct Theme: Sendable, Equatable {
     public var hubFontName = "DejaVu Sans:bold"
     /// Icons are drawn above the label, or instead of it when this is true.
     public var iconReplacesLabel = false
+    /// Every item's disc in this colour instead of its own (`MenuItem.color`); nil: their own.
+    /// The high-contrast look needs it: no single label colour reaches 7:1 on every colour a
+    /// menu may give its items (a mid grey allows at most 4.6:1 with black or white).
+    public var itemColorOverride: RGBColor?
+    /// Labels (on the items and in the hub) at this many times their size: the configuration's
+    /// `label_scale`. A label still never grows past what fits in its disc or the hub (on one
+    /// line or, broken at a space, on two).
+    public var labelScale = 1.0
 
     /// The demo's colours.
     public init() {
@@ -74,6 +82,35 @@ public struct Theme: Sendable, Equatable {
         lightLabelColor = label
     }
 
+    /// A preset's theme: `.standard` is `Theme()`.
+    public init(preset: ThemePreset) {
+        switch preset {
+        case .standard: self.init()
+        case .highContrast: self.init(highContrast: ThemePreset.highContrastColors)
+        }
+    }
+
+    /// The high-contrast look on four base colours (the preset's own, or overrides of them):
+    /// a flat background, white track edges and hub rim, no glow or shadows, every disc dark grey
+    /// (`ThemePreset.highContrastDisc`, lighter than the black background so its edge shows)
+    /// under `label` in bold, and the selected item ringed by a thick yellow outline (WCAG 2.x:
+    /// white on the disc is 12.6:1, on black 21:1; yellow on black 19.6:1).
+    public init(highContrast base: (background: RGBColor, ring: RGBColor, hub: RGBColor, label: RGBColor)) {
+        self.init(background: base.background, ring: base.ring, hub: base.hub, label: base.label)
+        let white = RGBColor(hex: 0xFFFFFF)
+        backgroundTop = base.background
+        ringEdgeColor = white
+        glowOpacity = 0
+        hubRimColor = white
+        shadowOpacity = 0
+        itemBottomShade = 1
+        itemColorOverride = ThemePreset.highContrastDisc
+        darkLabelColor = base.label
+        selectionColor = RGBColor(hex: 0xFFFF00)
+        selectionWidth = 6
+        setFont("DejaVu Sans:bold")
+    }
+
     /// Sets the labels' font: a font file where `name` holds a slash (labels and hub alike),
     /// else a fontconfig family, bold in the hub.
     public mutating func setFont(_ name: String) {
@@ -89,4 +126,18 @@ public struct Theme: Sendable, Equatable {
         theme.labelSizeRatio = pixels / max(1, itemRadius)
         return theme
     }
+}
+
+/// The looks a configuration names with `theme: {preset: NAME}` or `theme: NAME`.
+public enum ThemePreset: String, CaseIterable, Sendable {
+    /// The demo's look (`Theme()`).
+    case standard
+    /// White bold labels on dark grey discs, a black background, a thick yellow selection outline.
+    case highContrast = "high-contrast"
+
+    /// The high-contrast preset's four base colours.
+    public static let highContrastColors = (background: RGBColor(hex: 0x000000), ring: RGBColor(hex: 0x1A1A1A),
+                                            hub: RGBColor(hex: 0x000000), label: RGBColor(hex: 0xFFFFFF))
+    /// The high-contrast preset's colour of every disc.
+    public static let highContrastDisc = RGBColor(hex: 0x333333)
 }

@@ -39,6 +39,14 @@ public enum StepCommand: Sendable, Equatable {
     case back
 }
 
+/// What the wheel's click (`BTN_MIDDLE`) does. `back` suits a mouse beside keys; `activate` lets
+/// a rotary encoder whose push reports that button do everything alone: turn, push to activate,
+/// and go back through each ring's back item.
+public enum WheelClick: String, CaseIterable, Sendable {
+    case back
+    case activate
+}
+
 /// Everything that can reach the dial from the outside.
 public enum InputEvent: Sendable, Equatable {
     case touch(TouchEvent)

@@ -9,6 +9,8 @@ import KioskSeams
 /// cancel and the dial settles instead of flinging.
 public struct EventTranslator: Sendable {
     public private(set) var transform: ScreenTransform
+    /// What the wheel's click does (`input.wheel_click`).
+    public var wheelClick = WheelClick.back
     public private(set) var devices: [InputDeviceID: InputDeviceInfo] = [:]
 
     private var slots = SlotAllocator()
@@ -92,7 +94,7 @@ public struct EventTranslator: Sendable {
         case let .pointerButton(device, button, pressed, time):
             lastTimeUsec = time
             // The wheel's click (the middle button) is a command, never part of a drag.
-            if let command = KeyMap.command(code: button, pressed: pressed) {
+            if let command = KeyMap.command(code: button, pressed: pressed, wheelClick: wheelClick) {
                 out.append(.command(command, time: DeviceRecord.seconds(time)))
                 return
             }
@@ -113,7 +115,7 @@ public struct EventTranslator: Sendable {
             }
         case let .key(_, code, pressed, time):
             lastTimeUsec = time
-            if let command = KeyMap.command(code: code, pressed: pressed) {
+            if let command = KeyMap.command(code: code, pressed: pressed, wheelClick: wheelClick) {
                 out.append(.command(command, time: DeviceRecord.seconds(time)))
             }
         }

@@ -2,8 +2,9 @@ import KioskSeams
 
 /// Keys that turn the dial, by evdev code (linux/input-event-codes.h). Left and Up turn back
 /// one item, Right and Down forward one, as a list read top to bottom would. Escape and
-/// Backspace go back to the parent ring, as does the wheel's click: a mouse's wheel is its
-/// middle button, and rotary encoders with a push switch commonly report that button too.
+/// Backspace go back to the parent ring, as does the wheel's click by default: a mouse's wheel
+/// is its middle button, and rotary encoders with a push switch commonly report that button too
+/// (`WheelClick.activate` makes it activate, for an encoder used alone).
 public enum KeyMap {
     public static let keyEscape: UInt32 = 1
     public static let keyBackspace: UInt32 = 14
@@ -18,15 +19,17 @@ public enum KeyMap {
     /// BTN_MIDDLE: libinput reports it as a pointer button, a key-only device as a key.
     public static let buttonMiddle: UInt32 = 274
 
-    /// The command for a key or button press; releases and other keys do nothing.
-    public static func command(code: UInt32, pressed: Bool) -> StepCommand? {
+    /// The command for a key or button press; releases and other keys do nothing. `wheelClick`:
+    /// what `BTN_MIDDLE` does (the configuration's `input.wheel_click`).
+    public static func command(code: UInt32, pressed: Bool, wheelClick: WheelClick = .back) -> StepCommand? {
         guard pressed else { return nil }
         switch code {
+        case buttonMiddle: return wheelClick == .activate ? .activate : .back
         case keyLeft, keyUp: return .step(-1)
         case keyRight, keyDown: return .step(1)
         case keyEnter, keyKeypadEnter, keySpace: return .activate
         case keyHome: return .first
-        case keyEscape, keyBackspace, buttonMiddle: return .back
+        case keyEscape, keyBackspace: return .back
         default: return nil
         }
     }

@@ -1,5 +1,8 @@
 import CLibinput
+import CLinux
+import Glibc
 import KioskSeams
+import LinuxSystem
 
 /// DialCore's `InputSource` on a libinput seat: poll `pollDescriptor`, then `drain()` dispatches,
 /// copies each event into a `DeviceRecord` and translates the batch (rotation, slots, mouse,
@@ -12,22 +15,50 @@ public final class LibinputInputSource: InputSource {
     private let log: InputLog
     /// Events read before the first drain (while opening the seat).
     private var pending: [InputEvent] = []
+    /// REL_DIAL encoders, which libinput does not read.
+    private let dials: DialAxisDevices
+    /// With REL_DIAL devices: one descriptor to poll for them and libinput's (an epoll set).
+    private let joined: FileDescriptor?
 
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
-    /// given, is set on every device that accepts one as it is added.
+    /// given, is set on every device that accepts one as it is added; `wheelClick`: what
+    /// `BTN_MIDDLE` does.
     public init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
-                log: @escaping InputLog) throws(InputSystemError) {
+                wheelClick: WheelClick = .back, log: @escaping InputLog) throws(InputSystemError) {
         context = try LibinputContext(seat: seat, log: log)
         self.calibration = calibration
         self.log = log
         copier = LibinputEventCopier(panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
         translator = EventTranslator(transform: transform)
+        translator.wheelClick = wheelClick
+        dials = DialAxisDevices(log: log)
+        joined = Self.join([context.fileDescriptor] + dials.descriptors, log: log)
         // assign_seat queued DEVICE_ADDED for every present device without making the fd
         // readable: take them now, so devices are configured (calibration) before the first touch.
         pending = try read()
     }
 
-    public var pollDescriptor: Int32 { context.fileDescriptor }
+    public var pollDescriptor: Int32 { joined?.rawValue ?? context.fileDescriptor }
+
+    /// An epoll set of `descriptors` (readable while any of them is), when there is more than
+    /// libinput's own; nil otherwise, or when epoll fails (logged: the REL_DIAL devices are then
+    /// read only when libinput has events).
+    private static func join(_ descriptors: [Int32], log: InputLog) -> FileDescriptor? {
+        guard descriptors.count > 1 else { return nil }
+        let set = FileDescriptor(adopting: epoll_create1(Int32(EPOLL_CLOEXEC)))
+        guard set.isOpen else {
+            log(.error, "Failed to create an epoll set for the REL_DIAL devices: \(Errno.current)")
+            return nil
+        }
+        for fd in descriptors {
+            var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: fd))
+            if epoll_ctl(set.rawValue, EPOLL_CTL_ADD, fd, &event) != 0 {
+                log(.error, "Failed to add descriptor \(fd) to the epoll set: \(Errno.current)")
+                return nil
+            }
+        }
+        return set
+    }
 
     /// Touches map onto `transform` from the next event on (a hotplug gave the output a new size).
     public func retarget(_ transform: ScreenTransform) {
@@ -41,7 +72,7 @@ public final class LibinputInputSource: InputSource {
 
     public func drain() throws -> [InputEvent] {
         defer { pending = [] }
-        return try pending + read()
+        return try pending + read() + dials.drain()
     }
 
     /// One libinput_dispatch and everything it queued, translated.

@@ -36,7 +36,7 @@ func configErrorMessage(_ text: String, file: String) -> String {
     @Test func unknownKeysAreErrorsWithASuggestion() {
         #expect(message("theme:\n  bakground: \"#000000\"\n")
                 == "config.yaml:2: theme.bakground: unknown key (did you mean 'background'?); "
-                + "known keys: background, ring, hub, label, font, label_size")
+                + "known keys: background, ring, hub, label, font, label_size, preset, label_scale")
         #expect(message("behavior:\n  idle: dim\n").hasPrefix(
             "config.yaml:1: behavior: unknown key (did you mean 'behaviour'?)"))
         #expect(message("items:\n  - id: a\n    colour: \"#000000\"\n").hasPrefix(
@@ -62,7 +62,7 @@ func configErrorMessage(_ text: String, file: String) -> String {
     }
 
     @Test func wrongTypes() {
-        #expect(message("theme: dark\n") == "config.yaml:1: theme: expected a mapping of keys, got 'dark'")
+        #expect(message("theme: dark\n") == "config.yaml:1: theme: expected a mapping of keys or a preset (standard, high-contrast), got 'dark'")
         #expect(message("physics:\n  decay: fast\n")
                 == "config.yaml:2: physics.decay: expected a number strictly between 0 and 1, got 'fast'")
         #expect(message("theme:\n  label_size: [1, 2]\n")

@@ -73,7 +73,7 @@ struct VirtualRun {
         return try run(dial, until: end) { iterator.next() }
     }
 
-    func run(_ dial: Dial, until end: Double, next: @escaping () throws -> InputEvent?) throws -> Result {
+    func run(_ dial: any TurningDial, until end: Double, next: @escaping () throws -> InputEvent?) throws -> Result {
         let clock = VirtualClock()
         let display = VirtualDisplay(width: 8, height: 8, timing: .init(refresh: hz, jitter: jitter, seed: seed)) { clock.now }
         var result = Result()
@@ -93,6 +93,14 @@ struct VirtualRun {
         return result
     }
 }
+
+/// A dial the loop drives whose rotation the probes can sample: one ring or a menu of rings.
+protocol TurningDial: DialDriving {
+    var rotation: Double { get }
+}
+
+extension Dial: TurningDial {}
+extension MenuDial: TurningDial {}
 
 /// Samples the dial's rotation at given instants (the loop waits until each).
 final class Probes: PollSource {

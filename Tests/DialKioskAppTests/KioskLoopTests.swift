@@ -215,7 +215,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         writeFile(k.configPath, threeItems + "input:\n  seat: seat1\n  calibration: \"0 -1 1 1 0 0\"\n")
         k.signal(.hangUp)
         try k.step()
-        #expect(k.logLines.contains("<4>reload: input settings (seat, calibration) take effect at the next start\n"), "\(k.logLines)")
+        #expect(k.logLines.contains("<4>reload: input settings (seat, calibration, wheel_click) take effect at the next start\n"), "\(k.logLines)")
         // A reload that leaves them alone says nothing about them.
         writeFile(k.configPath, itemsOnly + "behaviour:\n  default_item: c\n"
                   + "input:\n  seat: seat1\n  calibration: \"0 -1 1 1 0 0\"\n")

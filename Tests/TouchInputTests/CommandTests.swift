@@ -27,6 +27,21 @@ import Testing
         #expect(KeyMap.command(code: 272, pressed: true) == nil)  // BTN_LEFT is the mouse finger's
     }
 
+    /// Issue 20: `input.wheel_click: activate` makes the click activate, so an encoder whose
+    /// push is BTN_MIDDLE reaches everything alone (back through the back items).
+    @Test func theWheelClickCanActivate() {
+        #expect(KeyMap.command(code: 274, pressed: true, wheelClick: .activate) == .activate)
+        #expect(KeyMap.command(code: 274, pressed: false, wheelClick: .activate) == nil)
+        #expect(KeyMap.command(code: 1, pressed: true, wheelClick: .activate) == .back)
+        var translator = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))
+        translator.wheelClick = .activate
+        let device = InputDeviceID(3)
+        let out = translator.translate([.pointerButton(device, button: 274, pressed: true, timeUsec: 2_000_000),
+                                        .pointerButton(device, button: 274, pressed: false, timeUsec: 2_100_000),
+                                        .key(device, code: 274, pressed: true, timeUsec: 3_000_000)])
+        #expect(out == [.command(.activate, time: 2), .command(.activate, time: 3)])
+    }
+
     @Test func releasesAndOtherKeysDoNothing() {
         #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: false) == nil)
         #expect(KeyMap.command(code: 30, pressed: true) == nil)  // KEY_A

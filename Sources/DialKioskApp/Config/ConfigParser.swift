@@ -10,10 +10,10 @@ public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt"]
     static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items"]
-    static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size"]
+    static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]
-    static let inputKeys = ["seat", "calibration"]
+    static let inputKeys = ["seat", "calibration", "wheel_click"]
     static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
                                 "wake_on_touch", "command_timeout_seconds"]
 
@@ -32,7 +32,9 @@ public enum ConfigParser {
 
         var config = KioskConfig()
         if let menu = try ConfigItemReader.menu(of: document) { config.menu = menu }
-        if let theme = try document.section("theme", known: themeKeys) { config.theme = try parseTheme(theme) }
+        if let preset = try ThemeChecks.themeShorthand(document) {
+            config.theme = Theme(preset: preset)
+        } else if let theme = try document.section("theme", known: themeKeys) { config.theme = try parseTheme(theme) }
         if let physics = try document.section("physics", known: physicsKeys) {
             config.physics = try parsePhysics(physics)
         }
@@ -50,14 +52,27 @@ public enum ConfigParser {
     // MARK: sections
 
     static func parseTheme(_ section: ConfigSection) throws -> Theme {
-        let demo = Theme()
-        var theme = Theme(background: try section.color("background") ?? demo.backgroundBottom,
-                          ring: try section.color("ring") ?? demo.ringColor,
-                          hub: try section.color("hub") ?? demo.hubColor,
-                          label: try section.color("label") ?? demo.lightLabelColor)
+        let preset = try section.choice("preset", ThemePreset.self) ?? .standard
+        let demo = Theme(preset: preset)
+        let colors = (background: try section.color("background") ?? demo.backgroundBottom,
+                      ring: try section.color("ring") ?? demo.ringColor,
+                      hub: try section.color("hub") ?? demo.hubColor,
+                      label: try section.color("label") ?? demo.lightLabelColor)
+        var theme: Theme
+        switch preset {
+        case .standard: theme = Theme(background: colors.background, ring: colors.ring, hub: colors.hub, label: colors.label)
+        case .highContrast:
+            try ThemeChecks.checkHighContrast(colors, section)
+            theme = Theme(highContrast: colors)
+        }
         if let font = try section.name("font") { theme.setFont(font) }
         if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
             theme.labelPixels = size
+        }
+        if let scale = try section.number("label_scale", where: { $0 >= ThemeChecks.labelScales.lowerBound
+                                                                  && $0 <= ThemeChecks.labelScales.upperBound },
+                                          "between \(ThemeChecks.labelScales.lowerBound) and \(ThemeChecks.labelScales.upperBound)") {
+            theme.labelScale = scale
         }
         return theme
     }
@@ -121,6 +136,7 @@ public enum ConfigParser {
                                     "expected six numbers \"a b c d e f\" (libinput's matrix), got '\(text)'")
             }
         }
+        if let click = try section.choice("wheel_click", WheelClick.self) { input.wheelClick = click }
         return input
     }
 

@@ -97,10 +97,13 @@ public struct KioskConfig: Sendable, Equatable {
         public var seat: String
         /// libinput's calibration matrix (the first two rows, normalized); nil keeps the device's own.
         public var calibration: CalibrationMatrix?
+        /// What the wheel's or encoder's click (`BTN_MIDDLE`) does: back a ring, or activate.
+        public var wheelClick: WheelClick
 
-        public init(seat: String = "seat0", calibration: CalibrationMatrix? = nil) {
+        public init(seat: String = "seat0", calibration: CalibrationMatrix? = nil, wheelClick: WheelClick = .back) {
             self.seat = seat
             self.calibration = calibration
+            self.wheelClick = wheelClick
         }
     }
 

@@ -53,7 +53,8 @@ struct TouchInputOptions: ParsableArguments {
                     minimum: InputLogLevel = .info, logger: JournalLogger? = nil) throws -> LibinputInputSource {
         let transform = ScreenTransform(panelWidth: panelWidth, panelHeight: panelHeight, rotation: rotation)
         let (seat, calibration) = resolved(with: config)
-        return try LibinputInputSource(seat: seat, transform: transform, calibration: calibration) { level, line in
+        return try LibinputInputSource(seat: seat, transform: transform, calibration: calibration,
+                                       wheelClick: config.wheelClick) { level, line in
             guard level >= minimum else { return }
             let priority: LogLevel = level >= .error ? .error : level >= .info ? .info : .debug
             if let logger {

@@ -101,7 +101,7 @@ extension KioskService: LoopService {
             logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }
         if changes.needsInputRestart {
-            logger.warning("reload: input settings (seat, calibration) take effect at the next start")
+            logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
         try loop.repaint(at: time)

@@ -7,6 +7,9 @@ Devices (--devices, default all three):
             span the screen size in pixels (0..width-1, 0..height-1), so script x/y are pixels
   mouse     a wheel mouse: REL_X/Y, REL_WHEEL + REL_WHEEL_HI_RES, left/right/middle buttons
   keyboard  a keyboard with the keys of a PC's first rows plus arrows, Home, End, Enter, Space
+  encoder   a rotary encoder as the kernel's rotary-encoder driver makes it with
+            `linux,axis = <8>`: EV_REL with REL_WHEEL only, no buttons, bus host (not all)
+  dial      the same with `linux,axis = <7>`: REL_DIAL only (not all)
 
 The script is JSON Lines in the project's touch format plus actions; t is seconds from the start
 of the replay, which runs at real time. Lines with the same t for touch go into one frame.
@@ -18,6 +21,8 @@ of the replay, which runs at real time. Lines with the same t for touch go into 
   {"t": 1.0, "type": "button", "button": "BTN_LEFT", "down": true}
   {"t": 1.0, "type": "pointer", "dx": 10, "dy": 0}
   {"t": 1.2, "type": "destroy", "device": "touch"}         unplug that device now
+  {"t": 1.0, "type": "turn", "device": "encoder", "steps": -1}  REL_WHEEL (encoder) or REL_DIAL
+                                              (dial) by steps, as the encoder driver reports a detent
 
 Protocol with the test: prints `inject: ready touch=/dev/input/eventN ...` once every device
 exists (python starts slowly in the guest: wait for this line), waits for --go-file if given,
@@ -75,6 +80,17 @@ def make_mouse():
     }
     return UInput(caps, name="DialKiosk test wheel mouse", vendor=0x1d6b, product=0x0002,
                   version=1, bustype=e.BUS_VIRTUAL)
+
+
+# The one axis of each encoder device (linux/input-event-codes.h: REL_DIAL 7, REL_WHEEL 8).
+ENCODER_AXIS = {"encoder": e.REL_WHEEL, "dial": e.REL_DIAL}
+
+
+def make_encoder(name):
+    # drivers/input/misc/rotary_encoder.c: input_set_capability(EV_REL, axis), BUS_HOST.
+    axis = ENCODER_AXIS[name]
+    return UInput({e.EV_REL: [axis]}, name=f"DialKiosk test rotary encoder {e.REL[axis]}",
+                  vendor=0, product=0, version=1, bustype=e.BUS_HOST)
 
 
 def make_keyboard():
@@ -200,6 +216,10 @@ def replay(events, devices, touch):
                 dev.write(e.EV_KEY, code, 0)
             elif kind == "button":
                 dev.write(e.EV_KEY, e.ecodes[ev["button"]], 1 if ev.get("down", True) else 0)
+            elif kind == "turn":
+                if name not in ENCODER_AXIS:
+                    raise ValueError(f"a turn line needs device encoder or dial, not {name}")
+                dev.write(e.EV_REL, ENCODER_AXIS[name], int(ev["steps"]))
             elif kind == "pointer":
                 dev.write(e.EV_REL, e.REL_X, int(ev.get("dx", 0)))
                 dev.write(e.EV_REL, e.REL_Y, int(ev.get("dy", 0)))
@@ -232,14 +252,15 @@ def main():
     except ValueError:
         fail(f"--size must be WxH, got {args.size!r}")
     wanted = [d for d in args.devices.split(",") if d]
-    unknown = set(wanted) - {"touch", "mouse", "keyboard"}
+    unknown = set(wanted) - {"touch", "mouse", "keyboard", "encoder", "dial"}
     if unknown:
-        fail(f"unknown device(s) {', '.join(sorted(unknown))}; known: touch, mouse, keyboard")
+        fail(f"unknown device(s) {', '.join(sorted(unknown))}; known: touch, mouse, keyboard, encoder, dial")
     events = load_script(args.script) if args.script else []
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     makers = {"touch": lambda: make_touch(width, height), "mouse": make_mouse,
-              "keyboard": make_keyboard}
+              "keyboard": make_keyboard, "encoder": lambda: make_encoder("encoder"),
+              "dial": lambda: make_encoder("dial")}
     devices = {}
     try:
         for name in wanted:

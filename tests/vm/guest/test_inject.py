@@ -111,6 +111,12 @@ class OtherDevices(unittest.TestCase):
         dev = run(['{"t": 0, "type": "key", "key": "KEY_LEFT"}'], names=("keyboard",))["keyboard"]
         self.assertEqual(dev.frames(), [[(e.EV_KEY, e.KEY_LEFT, 1)], [(e.EV_KEY, e.KEY_LEFT, 0)]])
 
+    def test_encoder_turns_write_their_own_axis(self):
+        devices = run(['{"t": 0, "type": "turn", "device": "encoder", "steps": -1}',
+                       '{"t": 0.001, "type": "turn", "device": "dial", "steps": 2}'], names=("encoder", "dial"))
+        self.assertEqual(devices["encoder"].frames(), [[(e.EV_REL, e.REL_WHEEL, -1)]])
+        self.assertEqual(devices["dial"].frames(), [[(e.EV_REL, e.REL_DIAL, 2)]])
+
     def test_destroy_closes_the_device(self):
         devices = {"touch": FakeDevice()}
         inject.replay(script(['{"t": 0, "type": "destroy", "device": "touch"}']), dict(devices),
