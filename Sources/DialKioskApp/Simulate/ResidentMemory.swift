@@ -14,8 +14,8 @@ func residentKilobytes() -> Int {
 /// with other processes), shared memory (`shmem`, RssShmem) and the peak resident size
 /// (VmHWM). `scanout` is the mapped size of the DRM mappings (/dev/dri/*): the dumb buffers the
 /// kernel owns and `run` maps, not the process's own memory. Their size, not their resident
-/// pages: the shmem helpers (vkms, virtio-gpu, and most SoC drivers' CMA helpers) map them as
-/// raw page frames (VM_PFNMAP), which smaps counts as 0 kB resident however much is written.
+/// pages: vkms's shmem helper maps them as raw page frames (VM_PFNMAP), which smaps counts as
+/// 0 kB resident however much is written.
 struct ProcessMemory: Equatable {
     var resident = 0, anonymous = 0, file = 0, shmem = 0, peak = 0, scanout = 0
 
