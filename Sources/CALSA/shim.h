@@ -1,0 +1,10 @@
+#include <alsa/asoundlib.h>
+
+/* libasound prints its own errors to stderr through a variadic handler, which Swift cannot
+   define; the kiosk words every failure itself (with the call and errno), so they are
+   silenced here once. */
+static void dk_alsa_silent_error(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+static inline void dk_alsa_silence_errors(void) { snd_lib_error_set_handler(dk_alsa_silent_error); }
