@@ -1,3 +1,4 @@
+import CALSA
 import Glibc
 import LinuxSystem
 
@@ -55,6 +56,9 @@ public final class AudioWorker: @unchecked Sendable {
     private var health: AudioHealth
     private let clock: @Sendable () -> Double
     private var thread: pthread_t?
+    /// Readable when reports wait (an eventfd): the loop polls it, so a failure or a latency
+    /// figure is logged at once even while the dial rests. -1 if none could be made.
+    public let wakeDescriptor: Int32
     /// Called on the worker thread after each write to ALSA (tests stop a job at a known point).
     var afterWrite: (@Sendable (Int) -> Void)?
 
@@ -62,6 +66,7 @@ public final class AudioWorker: @unchecked Sendable {
     public init(retryInterval: Double = 5, clock: @escaping @Sendable () -> Double = monotonicNow) {
         health = AudioHealth(retryInterval: retryInterval)
         self.clock = clock
+        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { context in
@@ -96,7 +101,11 @@ public final class AudioWorker: @unchecked Sendable {
 
     /// The reports since the last call.
     public func takeReports() -> [AudioReport] {
-        monitor.withLock {
+        if wakeDescriptor >= 0 {
+            var count: UInt64 = 0
+            _ = read(wakeDescriptor, &count, 8)
+        }
+        return monitor.withLock {
             defer { reports = [] }
             return reports
         }
@@ -122,7 +131,10 @@ public final class AudioWorker: @unchecked Sendable {
         if let thread { pthread_join(thread, nil) }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
+    }
 
     // MARK: the worker thread
 
@@ -149,7 +161,11 @@ public final class AudioWorker: @unchecked Sendable {
 
     private func isCurrent(_ mine: Int) -> Bool { monitor.withLock { generation == mine && !stopping } }
 
-    private func report(_ report: AudioReport) { monitor.withLock { reports.append(report) } }
+    private func report(_ report: AudioReport) {
+        monitor.withLock { reports.append(report) }
+        var one: UInt64 = 1
+        if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &one, 8) }
+    }
 
     private func run(_ job: AudioJob, generation mine: Int) {
         guard health.mayTry(now: clock()) else { return }

@@ -8,3 +8,6 @@ static void dk_alsa_silent_error(const char *file, int line, const char *functio
 }
 
 static inline void dk_alsa_silence_errors(void) { snd_lib_error_set_handler(dk_alsa_silent_error); }
+
+/* The worker's wake-up for the loop's poll (Glibc's module does not export eventfd). */
+#include <sys/eventfd.h>

@@ -56,6 +56,10 @@ extension FrameLoop {
             // Already dimmed at another level: the backlight follows the new one.
             if actions.isEmpty && target == .dimmed { actions = [.dim] }
             try apply(actions, at: time)
+        case .repeatSpeech:
+            service.speech.repeatLast(settings: service.config.accessibility, now: time)
+        case .speech(let on):
+            service.speech.setSpeech(on, settings: service.config.accessibility, now: time)
         }
         service.publishState()
         try frameIfDue(at: time)

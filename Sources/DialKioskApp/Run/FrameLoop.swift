@@ -360,6 +360,7 @@ final class FrameLoop {
     func report(_ events: [DialEvent]) {
         if let service {
             service.report(events, frames: schedule.framesQueued)
+            service.speech.observe(events, pose: dial.pose, settings: service.config.accessibility, menu: service.config.menu, now: now())
             return
         }
         for e in events {

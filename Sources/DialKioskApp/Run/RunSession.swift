@@ -96,6 +96,7 @@ final class RunSession {
             // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
             let period = output.refreshHz > 0 ? 1 / output.refreshHz : 1.0 / 60
             var stats: FrameStats?
+            service.speech.statsEnabled = options.stats
             if options.stats {
                 stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
                 logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
@@ -103,7 +104,8 @@ final class RunSession {
             loop = FrameLoop(presenter: output.presenter,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
                                                         inputs: [input.source], service: service)
-                                 + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
+                                 + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? [])
+                                 + [SpeechSource(bridge: service.speech)],
                              scene: scene, now: clock, service: service, vt: output.vt,
                              rebuild: { try makeScene($0, .index($1)) }, stats: stats, schedule: FrameSchedule(refreshPeriod: period),
                              renderLate: options.renderLate == .on ? RenderLateSchedule() : nil,
