@@ -7,7 +7,7 @@ import LinuxSystem
 /// on the PCM's own poll descriptors and asks between slices whether to go on, so a newer
 /// utterance or a stop is seen within one slice, and a device that stops taking samples is
 /// given up after `stuckAfter` seconds. Owned by the worker thread; `close` is safe twice.
-final class PCMOutput {
+public final class PCMOutput {
     let device: String
     let sampleRate: Int
     private var pcm: OpaquePointer?
@@ -105,7 +105,7 @@ final class PCMOutput {
     }
 
     /// Whether `device` can be opened now (for check-config): nil, or the reason it cannot.
-    static func probe(device: String, sampleRate: Int = 22050) -> AudioError? {
+    public static func probe(device: String, sampleRate: Int = 22050) -> AudioError? {
         do {
             let output = try PCMOutput(device: device, sampleRate: sampleRate)
             output.close()

@@ -33,6 +33,20 @@ public struct AccessibilitySettings: Sendable, Equatable {
         self.words = words
     }
 
+    /// What would keep the kiosk silent, for check-config: espeak-ng that cannot start, an
+    /// ALSA device that cannot be opened now (the kiosk runs on silent and retries).
+    func audioProblems() -> [String] {
+        guard speech || soundCues else { return [] }
+        var problems: [String] = []
+        if speech, case .failure(let error) = Espeak.shared {
+            problems.append("accessibility.speech: \(error); the kiosk will be silent")
+        }
+        if let error = PCMOutput.probe(device: device) {
+            problems.append("accessibility.device: \(error); the kiosk runs silent and tries again every 5 s")
+        }
+        return problems
+    }
+
     /// The voice as the worker takes it.
     var espeakVoice: Espeak.Voice { Espeak.Voice(name: voice, rate: rate, volume: volume) }
 }

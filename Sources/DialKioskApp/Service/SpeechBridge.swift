@@ -111,6 +111,9 @@ final class SpeechBridge {
             + " (rest frame to first audio handed to ALSA)"
     }
 
+    /// Waits until the worker has played everything handed to it (tests only).
+    func waitForWorker() { worker?.waitUntilIdle() }
+
     /// The thread ends (what plays is dropped); safe twice.
     func stop() {
         worker?.stop()
