@@ -119,8 +119,10 @@ public final class AudioWorker: @unchecked Sendable {
         monitor.withLock { while busy || pending != nil { monitor.wait() } }
     }
 
-    /// Ends the thread (the job playing is dropped) and waits for it; safe twice.
-    public func stop() {
+    /// Ends the thread (the job playing is dropped) and waits for it at most `within` seconds:
+    /// a thread stuck inside a driver's write (a FIFO nobody reads, a hung device) is left
+    /// behind rather than holding up the exit. Safe twice.
+    public func stop(within: Double = 0.5) {
         let thread: pthread_t? = monitor.withLock {
             stopping = true
             generation += 1
@@ -128,7 +130,15 @@ public final class AudioWorker: @unchecked Sendable {
             defer { self.thread = nil }
             return self.thread
         }
-        if let thread { pthread_join(thread, nil) }
+        guard let thread else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + within
+        var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
+        if dk_timed_join(thread, &deadline) != 0 {
+            pthread_detach(thread)
+            report(.failed("audio: the audio thread did not stop within \(within) s (a device stuck in a write); left behind"))
+        }
     }
 
     deinit {
@@ -138,10 +148,21 @@ public final class AudioWorker: @unchecked Sendable {
 
     // MARK: the worker thread
 
+    /// Seconds of silence after which the PCM is closed: the device is free for others and
+    /// can go away (a USB speaker unplugged, a module removed) without a handle held on it.
+    public static let closeAfter = 2.0
+
     private func work() {
         while true {
             let next: (AudioJob, Int)? = monitor.withLock {
-                while pending == nil && !stopping { monitor.wait() }
+                while pending == nil && !stopping {
+                    if output == nil {
+                        monitor.wait()
+                    } else if !monitor.wait(seconds: Self.closeAfter), pending == nil {
+                        output?.close()
+                        output = nil
+                    }
+                }
                 guard !stopping, let job = pending else { return nil }
                 pending = nil
                 busy = true

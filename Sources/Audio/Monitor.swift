@@ -23,6 +23,15 @@ final class Monitor: @unchecked Sendable {
     /// Sleeps until `signal` (the lock held before and after).
     func wait() { pthread_cond_wait(condition, mutex) }
     func signal() { pthread_cond_broadcast(condition) }
+    /// Sleeps until `signal` or `seconds` have passed (the lock held before and after);
+    /// false when the time ran out.
+    func wait(seconds: Double) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + seconds
+        var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
+        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+    }
 
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
