@@ -8,7 +8,13 @@ import LinuxSystem
 /// its lock (in the kiosk only the audio worker synthesises).
 public final class Espeak: @unchecked Sendable {
     /// The library, initialised on first use; the error when espeak-ng-data cannot be found.
-    public static let shared: Result<Espeak, AudioError> = Result { () throws(AudioError) -> Espeak in try Espeak() }
+    public static let shared: Result<Espeak, AudioError> = {
+        do throws(AudioError) {
+            return .success(try Espeak())
+        } catch {
+            return .failure(error)
+        }
+    }()
 
     /// Samples per second of what `synthesize` hands out (22050 for espeak-ng's voices).
     public let sampleRate: Int
@@ -51,27 +57,22 @@ public final class Espeak: @unchecked Sendable {
     /// it comes; `chunk` returns false to stop the synthesis there. Throws when the voice is
     /// unknown or espeak-ng fails. Flags as the `espeak-ng` command's: UTF-8 text, a
     /// sentence's pause at the end.
-    public func synthesize(_ text: String, voice: Voice, chunk: ([Int16]) -> Bool) throws(AudioError) {
+    public func synthesize(_ text: String, voice: Voice, chunk: @escaping ([Int16]) -> Bool) throws(AudioError) {
         lock.lock()
         defer { lock.unlock() }
         try check("set the espeak-ng voice '\(voice.name)'", espeak_SetVoiceByName(voice.name))
         try check("set the espeak-ng rate", espeak_SetParameter(espeakRATE, Int32(voice.rate), 0))
         try check("set the espeak-ng volume", espeak_SetParameter(espeakVOLUME, Int32(voice.volume), 0))
-        var stopped = false
-        try withoutActuallyEscaping(chunk) { chunk throws(AudioError) in
-            var context = SynthContext(chunk: chunk)
-            try withUnsafeMutablePointer(to: &context) { pointer throws(AudioError) in
-                let result = text.withCString { cText in
-                    // 0x1000 espeakENDPAUSE
-                    espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_AUTO) | 0x1000, nil,
-                                 UnsafeMutableRawPointer(pointer))
-                }
-                stopped = pointer.pointee.stopped
-                // A synthesis stopped by the callback reports EE_OK as well.
-                try check("synthesise speech", result)
+        let context = SynthContext(chunk: chunk)
+        let result = withExtendedLifetime(context) {
+            text.withCString { cText in
+                // 0x1000: espeakENDPAUSE, as the espeak-ng command has it.
+                espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_AUTO) | 0x1000, nil,
+                             Unmanaged.passUnretained(context).toOpaque())
             }
         }
-        _ = stopped
+        // A synthesis the callback stopped reports EE_OK as well.
+        try check("synthesise speech", result)
     }
 
     private func check(_ operation: String, _ result: espeak_ERROR) throws(AudioError) {
@@ -82,21 +83,21 @@ public final class Espeak: @unchecked Sendable {
 }
 
 /// What the C callback reaches through the synthesis's user data.
-private struct SynthContext {
-    var chunk: ([Int16]) -> Bool
+private final class SynthContext {
+    let chunk: ([Int16]) -> Bool
     var stopped = false
+    init(chunk: @escaping ([Int16]) -> Bool) { self.chunk = chunk }
 }
 
 /// espeak-ng's synthesis callback: one chunk of samples (none at the end); returning 1 aborts.
 private let synthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = {
     wav, count, events in
     guard let events, let data = events.pointee.user_data else { return 0 }
-    let context = data.assumingMemoryBound(to: SynthContext.self)
-    guard !context.pointee.stopped else { return 1 }
+    let context = Unmanaged<SynthContext>.fromOpaque(data).takeUnretainedValue()
+    guard !context.stopped else { return 1 }
     guard let wav, count > 0 else { return 0 }
-    let samples = Array(UnsafeBufferPointer(start: wav, count: Int(count)))
-    if !context.pointee.chunk(samples) {
-        context.pointee.stopped = true
+    if !context.chunk(Array(UnsafeBufferPointer(start: wav, count: Int(count)))) {
+        context.stopped = true
         return 1
     }
     return 0

@@ -71,6 +71,9 @@ public final class PCMOutput {
     /// next utterance starts on an empty, prepared device rather than after an underrun.
     func finish(keepGoing: () -> Bool) {
         guard let pcm else { return }
+        // snd_pcm_set_params starts playback only once the buffer is full: a click (6 ms) or
+        // the end of a short word would wait there for ever and be dropped below.
+        if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
         let start = monotonicNow()
         while keepGoing(), monotonicNow() - start < Self.stuckAfter + 0.5 {
             var delay: snd_pcm_sframes_t = 0
@@ -106,7 +109,7 @@ public final class PCMOutput {
 
     /// Whether `device` can be opened now (for check-config): nil, or the reason it cannot.
     public static func probe(device: String, sampleRate: Int = 22050) -> AudioError? {
-        do {
+        do throws(AudioError) {
             let output = try PCMOutput(device: device, sampleRate: sampleRate)
             output.close()
             return nil
