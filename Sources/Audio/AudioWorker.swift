@@ -69,6 +69,12 @@ public final class AudioWorker: @unchecked Sendable {
         wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
+        // The worker takes no signals (they are the loop's, through its signalfd), whichever
+        // thread starts it and whenever.
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let created = pthread_create(&thread, nil, { context in
             let worker = Unmanaged<AudioWorker>.fromOpaque(context!).takeRetainedValue()
             worker.work()

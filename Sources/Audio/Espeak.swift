@@ -26,8 +26,16 @@ public final class Espeak: @unchecked Sendable {
     private let lock = Monitor()
 
     private init() throws(AudioError) {
+        // espeak-ng starts a thread of its own here (its asynchronous queue, even in synchronous
+        // mode), which inherits this thread's signal mask: with every signal blocked it never
+        // takes the SIGTERM that `run` reads through its signalfd (seen: run killed by SIGTERM,
+        // status 143, once espeak-ng was initialised before the loop blocked the signals).
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
         // DONT_EXIT: without its data espeak-ng would otherwise end the process.
         let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, Self.chunkMilliseconds, nil, 0x8000)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         guard rate > 0 else {
             throw AudioError(AudioCall(operation: "initialise espeak-ng", reason: "its data (espeak-ng-data) was not found"),
                              code: ENOENT)

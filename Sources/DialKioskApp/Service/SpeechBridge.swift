@@ -98,7 +98,7 @@ final class SpeechBridge {
             case .recovered(let line): logger.info(line)
             case .latency(let seconds):
                 latency.record(seconds)
-                if statsEnabled, let line = latencyLine { logger.info(line) }
+                if statsEnabled, let line = latencyLine { logger.info(line + ", this one \(fixed(seconds * 1000, 1)) ms") }
             }
         }
     }
