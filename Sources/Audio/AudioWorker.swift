@@ -5,6 +5,8 @@ import LinuxSystem
 /// What the worker plays: a cue's samples first, then a text spoken.
 public struct AudioJob: Sendable, Equatable {
     public var cue: Cue?
+    /// How many times the cue plays, `Cue.spacing` apart (several detents in one frame).
+    public var cueCount: Int
     public var text: String?
     public var voice: Espeak.Voice
     /// 0-1 of full scale for the cue.
@@ -15,9 +17,10 @@ public struct AudioJob: Sendable, Equatable {
     /// latency figure; nil: not measured.
     public var shownAt: Double?
 
-    public init(cue: Cue? = nil, text: String? = nil, voice: Espeak.Voice = Espeak.Voice(), cueVolume: Double = 0.5,
-                device: String = "default", shownAt: Double? = nil) {
+    public init(cue: Cue? = nil, cueCount: Int = 1, text: String? = nil, voice: Espeak.Voice = Espeak.Voice(),
+                cueVolume: Double = 0.5, device: String = "default", shownAt: Double? = nil) {
         self.cue = cue
+        self.cueCount = cueCount
         self.text = text
         self.voice = voice
         self.cueVolume = cueVolume
@@ -215,7 +218,7 @@ public final class AudioWorker: @unchecked Sendable {
             let keepGoing = { [self] in isCurrent(mine) }
             var completed = true
             if let cue = job.cue {
-                let samples = cue.samples(sampleRate: rate, volume: job.cueVolume)
+                let samples = cue.samples(sampleRate: rate, volume: job.cueVolume, count: job.cueCount)
                 completed = try output.write(samples[...], keepGoing: keepGoing, handed: handed)
             }
             if completed, let text = job.text {

@@ -20,6 +20,17 @@ public enum Cue: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// Seconds from one click to the next when several play at once.
+    public static let spacing = 0.05
+
+    /// `count` times the cue, each padded with silence to `spacing` (the last one not).
+    public func samples(sampleRate: Int, volume: Double, count: Int) -> [Int16] {
+        let one = samples(sampleRate: sampleRate, volume: volume)
+        guard count > 1 else { return one }
+        let padded = one + [Int16](repeating: 0, count: max(0, Int(Self.spacing * Double(sampleRate)) - one.count))
+        return Array([[Int16]](repeating: padded, count: count - 1).joined()) + one
+    }
+
     /// A sine of `hz` for `seconds`, its amplitude falling as e^(-decay t), with 1 ms ramps at both
     /// ends so the cut does not click on its own.
     static func tone(hz: Double, seconds: Double, decay: Double, sampleRate: Int, volume: Double) -> [Int16] {

@@ -61,13 +61,16 @@ public enum SpeechScript {
     }
 }
 
-/// Which sound cue a loop turn gets: a click per detent the ring crosses while it turns (at
-/// most one per `minimumInterval`, so a fast fling ticks at a steady rate instead of buzzing),
+/// Which sound cue a loop turn gets: a click per detent the ring crosses while it turns (a frame
+/// that crossed several, a slow machine's or a fling's, gets as many, but at most one per
+/// `minimumInterval` since the last: a fast fling ticks at a steady rate instead of buzzing),
 /// a rising sound on activation, a falling one on back. A touch that hits nothing moves no
 /// detent and makes no event, so it is silent.
 public struct CuePlanner: Sendable, Equatable {
     public enum Sound: Sendable, Equatable {
-        case detent, activate, back
+        /// This many clicks, one after the other.
+        case detents(Int)
+        case activate, back
     }
 
     /// Seconds between two clicks at least (25 a second).
@@ -78,6 +81,9 @@ public struct CuePlanner: Sendable, Equatable {
     /// Detents crossed and clicks given since start (the VM case compares them).
     public private(set) var detentsCrossed = 0
     public private(set) var clicks = 0
+
+    /// Clicks one frame may give at most.
+    public static let clicksPerFrame = 4
 
     public init(minimumInterval: Double = 0.04) { self.minimumInterval = minimumInterval }
 
@@ -98,9 +104,11 @@ public struct CuePlanner: Sendable, Equatable {
         var steps = abs(now - before) % count
         steps = min(steps, count - steps)
         detentsCrossed += steps
-        guard time - lastClick >= minimumInterval else { return nil }
+        let allowed = lastClick.isFinite ? Int(((time - lastClick) / minimumInterval).rounded(.down)) : steps
+        let count = min(steps, allowed, Self.clicksPerFrame)
+        guard count > 0 else { return nil }
         lastClick = time
-        clicks += 1
-        return .detent
+        clicks += count
+        return .detents(count)
     }
 }

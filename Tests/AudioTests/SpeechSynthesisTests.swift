@@ -100,6 +100,16 @@ import LinuxSystem
         }
     }
 
+    @Test func severalClicksAreSpacedAndEachIsTheSingleClick() {
+        let one = Cue.detent.samples(sampleRate: 22050, volume: 0.5)
+        let three = Cue.detent.samples(sampleRate: 22050, volume: 0.5, count: 3)
+        let step = Int(Cue.spacing * 22050)
+        #expect(three.count == 2 * step + one.count)
+        for k in 0..<3 { #expect(Array(three[(k * step)..<(k * step + one.count)]) == one) }
+        #expect(three[one.count..<step].allSatisfy { $0 == 0 })
+        #expect(Cue.activate.samples(sampleRate: 22050, volume: 0.5) != Cue.back.samples(sampleRate: 22050, volume: 0.5))
+    }
+
     static func filePCM(_ path: String) -> String { "file:'\(path)',raw" }
 
     @Test func theWorkerHandsTheCueThenTheSpeechToALSA() throws {

@@ -79,16 +79,19 @@ import Testing
         #expect(planner.cue(ring: .top, selected: 0, count: 10, events: [], at: 0) == nil)
         // One detent per 0.1 s: a click each.
         var clicks = 0
-        for i in 1...5 where planner.cue(ring: .top, selected: i, count: 10, events: [], at: Double(i) * 0.1) == .detent { clicks += 1 }
+        for i in 1...5 where planner.cue(ring: .top, selected: i, count: 10, events: [], at: Double(i) * 0.1) == .detents(1) { clicks += 1 }
         #expect(clicks == 5 && planner.detentsCrossed == 5)
         // A fling crossing a detent every frame (60 Hz) clicks at most every 0.04 s.
         var flingClicks = 0
         for f in 1...30 {
             let t = 1 + Double(f) / 60
-            if planner.cue(ring: .top, selected: (5 + f) % 10, count: 10, events: [], at: t) == .detent { flingClicks += 1 }
+            if case .detents(let n) = planner.cue(ring: .top, selected: (5 + f) % 10, count: 10, events: [], at: t) { flingClicks += n }
         }
         #expect(planner.detentsCrossed == 35)
         #expect(flingClicks >= 10 && flingClicks <= 13, "\(flingClicks)")
+        // A frame that crossed three detents (a slow machine) clicks three times.
+        #expect(planner.cue(ring: .top, selected: 8, count: 10, events: [], at: 3) == .detents(3))
+        #expect(planner.clicks == 5 + flingClicks + 3 && planner.detentsCrossed == 38)
         // Wrapping the short way round: from 9 to 0 is one detent.
         var wrap = CuePlanner()
         _ = wrap.cue(ring: .top, selected: 9, count: 10, events: [], at: 0)

@@ -36,11 +36,11 @@ final class SpeechBridge {
         let cue = planner.cue(ring: pose.ring, selected: pose.selected, count: pose.items.count, events: events, at: now)
         let text = speechOn(settings, now: now) ? SpeechScript.utterance(for: events, menu: menu, words: settings.words) : nil
         if let text { lastUtterance = text }
-        let sound = settings.soundCues ? cue.map(Self.cue) : nil
+        let sound = settings.soundCues ? cue : nil
         guard text != nil || sound != nil else { return }
         // The frame showing the rest: the selected event's time (the flip the dial came to rest at).
         let shown = events.compactMap { if case .selected(_, _, let time) = $0 { time } else { nil } }.last
-        play(AudioJob(cue: sound, text: text, voice: settings.espeakVoice, cueVolume: Double(settings.cueVolume) / 100,
+        play(AudioJob(cue: sound.map(Self.cue), cueCount: sound.map(Self.count) ?? 1, text: text, voice: settings.espeakVoice, cueVolume: Double(settings.cueVolume) / 100,
                       device: settings.device, shownAt: text == nil ? nil : shown))
     }
 
@@ -76,9 +76,14 @@ final class SpeechBridge {
         worker?.play(job)
     }
 
+    static func count(_ sound: CuePlanner.Sound) -> Int {
+        if case .detents(let n) = sound { return n }
+        return 1
+    }
+
     static func cue(_ sound: CuePlanner.Sound) -> Cue {
         switch sound {
-        case .detent: return .detent
+        case .detents: return .detent
         case .activate: return .activate
         case .back: return .back
         }
