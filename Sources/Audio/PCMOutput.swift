@@ -29,15 +29,6 @@ public final class PCMOutput {
             snd_pcm_close(handle)
             throw AudioError.alsa("set up ALSA PCM '\(device)' for \(sampleRate) Hz 16-bit mono", Int(set))
         }
-        // snd_pcm_set_params starts playback once the buffer is full; speech should start with
-        // its first samples (an underrun between two chunks is recovered in `write`).
-        var sw: OpaquePointer?
-        if snd_pcm_sw_params_malloc(&sw) == 0, let sw {
-            if snd_pcm_sw_params_current(handle, sw) == 0, snd_pcm_sw_params_set_start_threshold(handle, sw, 1) == 0 {
-                _ = snd_pcm_sw_params(handle, sw)
-            }
-            snd_pcm_sw_params_free(sw)
-        }
         pcm = handle
     }
 
@@ -80,8 +71,9 @@ public final class PCMOutput {
     /// next utterance starts on an empty, prepared device rather than after an underrun.
     func finish(keepGoing: () -> Bool) {
         guard let pcm else { return }
-        // Should the start threshold not have been taken, a click (6 ms) or the end of a short
-        // word would wait for a full buffer for ever and be dropped below.
+        // snd_pcm_set_params starts playback once the buffer is full: a click (6 ms) or the end
+        // of a short word would wait there for ever and be dropped below. (A start threshold of
+        // one frame instead lost every click but the first through dmix in the VM case.)
         if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
         let start = monotonicNow()
         while keepGoing(), monotonicNow() - start < Self.stuckAfter + 0.5 {
