@@ -44,6 +44,9 @@ let package = Package(
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
         system("CMosquitto", "libmosquitto", "libmosquitto-dev"),
+        // Speech and sound (issue 20): espeak-ng synthesis, ALSA playback.
+        system("CEspeakNG", "espeak-ng", "libespeak-ng-dev"),
+        system("CALSA", "alsa", "libasound2-dev"),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -60,10 +63,13 @@ let package = Package(
         ),
         // MQTT (issue 22): libmosquitto driven by the frame loop's poll; the core knows nothing of it.
         .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
+        // Speech and sound cues (issue 20): espeak-ng and ALSA on a worker thread of their own;
+        // the loop only hands it text and samples. The words for each dial event are DialCore's.
+        .target(name: "Audio", dependencies: ["LinuxSystem", "CEspeakNG", "CALSA"]),
         .target(
             name: "DialKioskApp",
             dependencies: [
-                "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink",
+                "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -80,6 +86,7 @@ let package = Package(
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

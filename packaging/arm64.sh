@@ -12,6 +12,7 @@ pkg_arm64_packages=(
   libc6-dev libgcc-14-dev libstdc++-14-dev linux-libc-dev
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
   libmosquitto-dev
+  libespeak-ng-dev libasound2-dev
   fontconfig-config fonts-dejavu-core
 )
 pkg_sdk_name=trixie-arm64

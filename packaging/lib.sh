@@ -32,6 +32,7 @@ pkg_build_packages=(
   fonts-dejavu-core fonts-noto-core python3-minimal procps systemd man-db dpkg-dev file
   lintian
   libmosquitto-dev mosquitto openssl
+  libespeak-ng-dev libasound2-dev espeak-ng
 )
 
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.

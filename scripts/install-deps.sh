@@ -33,6 +33,9 @@ packages=(
   # MQTT (issue 22): libmosquitto's headers; the broker, mosquitto_passwd and the CLI clients for
   # the real-broker tests; openssl makes their TLS certificate
   libmosquitto-dev mosquitto mosquitto-clients openssl
+  # speech and sound cues (issue 20): espeak-ng and ALSA headers, the voices (also for the VM
+  # guest, which runs the host's root), espeak-ng for the synthesis test, aplay/arecord
+  libespeak-ng-dev libasound2-dev espeak-ng espeak-ng-data alsa-utils
 )
 
 missing=()

@@ -401,8 +401,9 @@ public final class Dial {
             if let i = layout.selectedIndex(rotation: landingRotation) {
                 events.append(.activated(index: i, path: path(of: i), time: time))
             }
-        case .back:
+        case .back, .speech:
             // One ring has nowhere to go back to; `MenuDial` takes this command before the dial.
+            // Speech keys are the service's (KioskService.filter), nothing turns for them.
             break
         }
     }

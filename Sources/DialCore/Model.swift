@@ -36,15 +36,22 @@ public struct MenuItem: Sendable, Equatable {
     /// Seconds the command may run before its process group is ended (nil: the configuration's
     /// `behaviour.command_timeout_seconds`).
     public var commandTimeout: Double?
+    /// What is spoken when the ring rests on the item (nil: its label); an icon without a
+    /// label gets its voice here.
+    public var speech: String?
+    /// What is spoken as the name of the ring this item opens (nil: `speech`, then the label).
+    public var ringSpeech: String?
 
     public init(id: String, label: String, color: RGBColor, iconPath: String? = nil, command: [String]? = nil,
-                commandTimeout: Double? = nil) {
+                commandTimeout: Double? = nil, speech: String? = nil, ringSpeech: String? = nil) {
         self.id = id
         self.label = label
         self.color = color
         self.iconPath = iconPath
         self.command = command
         self.commandTimeout = commandTimeout
+        self.speech = speech
+        self.ringSpeech = ringSpeech
     }
 }
 

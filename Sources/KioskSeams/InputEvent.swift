@@ -37,6 +37,15 @@ public enum StepCommand: Sendable, Equatable {
     /// To the parent ring (Escape, Backspace, a wheel's click, `back` on the socket); nothing on
     /// the top ring.
     case back
+    /// For the audio side, never the dial: repeat the last utterance, or turn speech on or off
+    /// (keys R and S; the service takes these before the dial sees them).
+    case speech(SpeechCommand)
+}
+
+/// What a speech key asks (`StepCommand.speech`).
+public enum SpeechCommand: String, Sendable, Equatable {
+    case repeatLast = "repeat"
+    case toggle
 }
 
 /// What the wheel's click (`BTN_MIDDLE`) does. `back` suits a mouse beside keys; `activate` lets

@@ -18,6 +18,12 @@ public enum KeyMap {
     public static let keyDown: UInt32 = 108
     /// BTN_MIDDLE: libinput reports it as a pointer button, a key-only device as a key.
     public static let buttonMiddle: UInt32 = 274
+    /// Speech (issue 20): R and the keypad's 0 repeat the last utterance, S and the keypad's
+    /// '.' turn speech on or off (a keypad is the usual extra keys beside an encoder).
+    public static let keyR: UInt32 = 19
+    public static let keyS: UInt32 = 31
+    public static let keyKeypad0: UInt32 = 82
+    public static let keyKeypadDot: UInt32 = 83
 
     /// The command for a key or button press; releases and other keys do nothing. `wheelClick`:
     /// what `BTN_MIDDLE` does (the configuration's `input.wheel_click`).
@@ -30,6 +36,8 @@ public enum KeyMap {
         case keyEnter, keyKeypadEnter, keySpace: return .activate
         case keyHome: return .first
         case keyEscape, keyBackspace: return .back
+        case keyR, keyKeypad0: return .speech(.repeatLast)
+        case keyS, keyKeypadDot: return .speech(.toggle)
         default: return nil
         }
     }

@@ -37,8 +37,7 @@ private final class MQTTKiosk {
         }
         service.rebuild = makeScene
         loop = FrameLoop(output: LoopOutput(presenter: display),
-                         sources: FrameLoop.sources(displays: [display], service: service.pollSources)
-                             + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
+                         sources: FrameLoop.sources(displays: [display], service: service.pollSources),
                          scene: try makeScene(config, nil), now: { [time] in time.now }, service: service, log: { _ in })
     }
 

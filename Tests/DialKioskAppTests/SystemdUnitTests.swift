@@ -39,6 +39,7 @@ import Testing
         for required in ["Type=notify", "NotifyAccess=main", "RestartPreventExitStatus=64 66 78", "Restart=always",
                          "ExecReload=/bin/kill -HUP $MAINPID", "User=dialkiosk", "Conflicts=getty@tty1.service",
                          "TTYPath=/dev/tty1", "DeviceAllow=char-drm rw", "DeviceAllow=char-input rw",
+                         "DeviceAllow=char-alsa rw", "SupplementaryGroups=audio",
                          "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "StandardOutput=journal", "NoNewPrivileges=yes",
                          "CapabilityBoundingSet=", "ProtectSystem=strict"] {
             #expect(lines.contains(required), "missing \(required)")
@@ -134,7 +135,7 @@ import Testing
     @Test func sysusersPutsTheUserInTheDeviceGroups() throws {
         let text = try #require(readFile(repositoryRoot + "/systemd/dialkiosk.conf"))
         let entries = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
-        #expect(entries == ["u dialkiosk -", "m dialkiosk video", "m dialkiosk input", "m dialkiosk tty"])
+        #expect(entries == ["u dialkiosk -", "m dialkiosk video", "m dialkiosk input", "m dialkiosk tty", "m dialkiosk audio"])
     }
 }
 

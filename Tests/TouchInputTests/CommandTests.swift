@@ -42,6 +42,16 @@ import Testing
         #expect(out == [.command(.activate, time: 2), .command(.activate, time: 3)])
     }
 
+    /// Issue 20: R and keypad 0 repeat the last utterance, S and keypad '.' toggle speech
+    /// (evdev codes 19, 82, 31, 83).
+    @Test func speechKeys() {
+        #expect(KeyMap.command(code: 19, pressed: true) == .speech(.repeatLast))
+        #expect(KeyMap.command(code: 82, pressed: true) == .speech(.repeatLast))
+        #expect(KeyMap.command(code: 31, pressed: true) == .speech(.toggle))
+        #expect(KeyMap.command(code: 83, pressed: true) == .speech(.toggle))
+        #expect(KeyMap.command(code: 19, pressed: false) == nil)
+    }
+
     @Test func releasesAndOtherKeysDoNothing() {
         #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: false) == nil)
         #expect(KeyMap.command(code: 30, pressed: true) == nil)  // KEY_A

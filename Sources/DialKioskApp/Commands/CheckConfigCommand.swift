@@ -31,6 +31,9 @@ struct CheckConfigCommand: ParsableCommand {
             for problem in config.mqtt?.fileProblems ?? [] {
                 JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): \(problem)"))
             }
+            for problem in config.accessibility?.audioProblems() ?? [] {
+                JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): \(problem)"))
+            }
             print(ConfigSummary.line(config, file: file))
         }
     }

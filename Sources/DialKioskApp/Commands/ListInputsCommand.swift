@@ -99,6 +99,7 @@ struct ListInputsCommand: ParsableCommand {
             case .first: body = [("command", .string("first"))]
             case .activate: body = [("command", .string("activate"))]
             case .back: body = [("command", .string("back"))]
+            case .speech(let what): body = [("command", .string("speech")), ("speech", .string(what.rawValue))]
             }
             return EventLine([("event", .string("command"))] + body + [("time", .number(time))]).text
         }

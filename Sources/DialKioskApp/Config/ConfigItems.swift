@@ -122,7 +122,9 @@ struct ConfigItemReader {
         if let icon { icons.append((icon, item.value("icon")?.mark?.line, item.keyPath("icon"))) }
         let command = try item.argv("command")
         let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 }, "of seconds between 1 and 86400")
-        let menuItem = MenuItem(id: id, label: label, color: color, iconPath: icon, command: command, commandTimeout: timeout)
+        var menuItem = MenuItem(id: id, label: label, color: color, iconPath: icon, command: command, commandTimeout: timeout)
+        menuItem.speech = try item.name("speech", maximumBytes: ConfigLimits.labelCharacters * 4)
+        menuItem.ringSpeech = try item.name("ring_speech", maximumBytes: ConfigLimits.labelCharacters * 4)
         guard let childrenNode else { return MenuNode(menuItem) }
         // This item sits on ring level `indices.count` (the top is 1); its ring is one deeper.
         // Refused before reading further, so the reading stays as deep as the limit.

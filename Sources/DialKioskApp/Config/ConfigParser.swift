@@ -8,8 +8,8 @@ import Yams
 /// Built on Yams' node tree (not Codable) so every value keeps its line for the message.
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
-    static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt"]
-    static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items"]
+    static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt", "accessibility"]
+    static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech"]
     static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]
@@ -46,6 +46,9 @@ public enum ConfigParser {
             config.behaviour = try parseBehaviour(behaviour, menu: config.menu)
         }
         if let mqtt = try document.section("mqtt", known: mqttKeys) { config.mqtt = try parseMQTT(mqtt) }
+        if let section = try document.section("accessibility", known: accessibilityKeys) {
+            config.accessibility = try parseAccessibility(section)
+        }
         return config
     }
 

@@ -18,6 +18,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var behaviour: Behaviour
     /// The `mqtt:` section; nil (absent) is no MQTT.
     public var mqtt: MQTTSettings?
+    /// The `accessibility:` section's speech and sound; nil (absent) is a silent kiosk.
+    public var accessibility: AccessibilitySettings?
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {

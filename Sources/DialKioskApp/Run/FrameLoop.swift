@@ -357,7 +357,6 @@ final class FrameLoop {
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
     func report(_ events: [DialEvent]) {
-        guard !events.isEmpty else { return }
         try? service.handle(.dialEvents(events, frames: schedule.framesQueued), at: now(), on: self)
     }
 

@@ -98,6 +98,7 @@ final class RunSession {
             // The mode's refresh period: busy retries, render late's next vblank, latency in periods.
             let period = output.refreshHz > 0 ? 1 / output.refreshHz : 1.0 / 60
             var stats: FrameStats?
+            service.speech.statsEnabled = options.stats
             if options.stats {
                 stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
                 logger.info("stats: frame clock \(output.clockNote), render late \(options.renderLate.rawValue)")
@@ -108,8 +109,7 @@ final class RunSession {
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: service.pollSources)
-                                 + (service.mqtt.map { [MQTTSource(bridge: $0)] } ?? []),
+                                                        inputs: [input.source], service: service.pollSources),
                              scene: scene, now: clock, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
                                                 renderLate: options.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),

@@ -50,9 +50,12 @@ struct ServiceSources {
 }
 
 extension KioskService {
-    /// The loop's sources for this service.
+    /// The loop's sources for this service (the broker link and the audio worker's wake-ups
+    /// among them).
     var pollSources: ServiceSources {
         ServiceSources(first: [ServiceOutput(service: self)],
-                       last: [ControlSocket(service: self), ReloadCompletion(service: self), ServiceDeadlines(service: self)])
+                       last: [ControlSocket(service: self), ReloadCompletion(service: self)]
+                           + (mqtt.map { [MQTTSource(bridge: $0)] } ?? []) as [any PollSource]
+                           + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])
     }
 }

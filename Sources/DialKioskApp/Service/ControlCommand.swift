@@ -17,6 +17,10 @@ public enum ControlCommand: Sendable, Equatable {
     case screen(ScreenRequest)
     /// The backlight's share in percent, 0-100 (0 blanks, 100 is full; painted dim without one).
     case brightness(Int)
+    /// Speak the last utterance again (issue 20).
+    case repeatSpeech
+    /// Speech on or off until the kiosk has been idle for a while (then the configured default).
+    case speech(Bool)
 }
 
 /// `screen on|off|dim`.
@@ -32,7 +36,8 @@ public enum ControlLine: Sendable, Equatable {
     /// Not a command; the message is sent back to the client.
     case invalid(String)
 
-    static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100"
+    static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
+        + "repeat, speech on|off"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -60,6 +65,14 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("brightness needs a whole number from 0 to 100, got '\(arguments.joined(separator: " ").prefix(64))'")
             }
             return .command(.brightness(percent))
+        case "speech":
+            guard arguments.count == 1, let text = arguments.first, text == "on" || text == "off" else {
+                return .invalid("speech needs on or off")
+            }
+            return .command(.speech(text == "on"))
+        case "repeat":
+            guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
+            return .command(.repeatSpeech)
         case "activate", "back", "show", "hide", "reload":
             guard arguments.isEmpty else { return .invalid("\(verb) takes no arguments") }
             switch verb {

@@ -11,7 +11,9 @@ extension KioskService: LoopService {
     func handle(_ message: LoopMessage, at time: Double, on loop: FrameLoop) throws {
         switch message {
         case .dialEvents(let events, let frames):
-            report(events, frames: frames)
+            // Called every frame, events or not: sound cues follow the detents the ring crosses.
+            if !events.isEmpty { report(events, frames: frames) }
+            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time)
         case .firstFrameShown:
             started(now: time)
         case .dialReplaced(let previousMenu):
@@ -63,6 +65,10 @@ extension KioskService: LoopService {
             // Already dimmed at another level: the backlight follows the new one.
             if actions.isEmpty && target == .dimmed { actions = [.dim] }
             try loop.apply(actions, at: time)
+        case .repeatSpeech:
+            speech.repeatLast(settings: config.accessibility, now: time)
+        case .speech(let on):
+            speech.setSpeech(on, settings: config.accessibility, now: time)
         }
         publishState()
         try loop.frameIfDue(at: time)

@@ -21,6 +21,8 @@ final class KioskService {
     private var stopped = false
     /// The broker link (the `mqtt:` section); nil without one.
     let mqtt: MQTTBridge?
+    /// Speech and sound cues (the `accessibility:` section; silent without it).
+    let speech: SpeechBridge
     /// `brightness N` (percent); 100 until one comes.
     var brightness = 100
     /// The last selected item's path, for `<base>/state`.
@@ -60,6 +62,7 @@ final class KioskService {
             }
         }
         idle = IdleSchedule(behaviour: config.behaviour, start: now)
+        speech = SpeechBridge(logger: logger)
         mqtt = config.mqtt.flatMap { settings in
             do {
                 let password = try MQTTBridge.password(settings, environment: environment)
@@ -122,8 +125,17 @@ final class KioskService {
 
     /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
-        let result = idle.input(event)
+        var result = idle.input(event)
         if !result.actions.isEmpty { publishState() }
+        speech.touched(now: event.time)
+        // The speech keys are the audio side's, never the dial's (SpeechBridge).
+        if case .command(.speech(let what), let time) = event {
+            switch what {
+            case .repeatLast: speech.repeatLast(settings: config.accessibility, now: time)
+            case .toggle: speech.setSpeech(nil, settings: config.accessibility, now: time)
+            }
+            result.passOn = false
+        }
         return result
     }
 
@@ -266,6 +278,7 @@ final class KioskService {
         if now.isFinite { emit(.stopping(time: now, reason: reason)) }
         // The last lines get a moment, never more: systemd's stop timeout is running.
         events.drain(within: 0.5)
+        speech.stop()
         mqtt?.stop()
         control?.close()
         notifier.close()

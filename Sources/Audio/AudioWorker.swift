@@ -1,0 +1,254 @@
+import CALSA
+import Glibc
+import LinuxSystem
+
+/// What the worker plays: a cue's samples first, then a text spoken.
+public struct AudioJob: Sendable, Equatable {
+    public var cue: Cue?
+    /// How many times the cue plays, `Cue.spacing` apart (several detents in one frame).
+    public var cueCount: Int
+    public var text: String?
+    public var voice: Espeak.Voice
+    /// 0-1 of full scale for the cue.
+    public var cueVolume: Double
+    /// The ALSA PCM name ("default", "plughw:Loopback,0,0").
+    public var device: String
+    /// When the frame that asked for it was on the glass (CLOCK_MONOTONIC seconds), for the
+    /// latency figure; nil: not measured.
+    public var shownAt: Double?
+
+    public init(cue: Cue? = nil, cueCount: Int = 1, text: String? = nil, voice: Espeak.Voice = Espeak.Voice(),
+                cueVolume: Double = 0.5, device: String = "default", shownAt: Double? = nil) {
+        self.cue = cue
+        self.cueCount = cueCount
+        self.text = text
+        self.voice = voice
+        self.cueVolume = cueVolume
+        self.device = device
+        self.shownAt = shownAt
+    }
+}
+
+/// What the worker tells the loop (read with `takeReports`, logged on the loop's thread).
+public enum AudioReport: Sendable, Equatable {
+    /// The device or the synthesis failed: the line to log once.
+    case failed(String)
+    /// It works again after a failure.
+    case recovered(String)
+    /// Seconds from `shownAt` to the first samples handed to ALSA.
+    case latency(Double)
+}
+
+/// The thread that synthesises and plays, so that nothing audio runs on the frame loop's
+/// thread. The loop calls `play` (a newer job replaces a waiting one and interrupts the one
+/// playing: its queued samples are dropped with snd_pcm_drop) and `cancel`; both only take the
+/// lock for a moment. The worker sees an interruption between two chunks of synthesis (10 ms of
+/// audio) and between two waits for room on the device (5 ms), so it stops within one frame.
+public final class AudioWorker: @unchecked Sendable {
+    private let monitor = Monitor()
+    // Guarded by `monitor`:
+    private var pending: AudioJob?
+    private var generation = 0
+    private var stopping = false
+    private var reports: [AudioReport] = []
+    private var busy = false
+    private var samplesHandedTotal = 0
+    private var jobsDone = 0
+    // The worker thread's own:
+    private var output: PCMOutput?
+    private var health: AudioHealth
+    private let clock: @Sendable () -> Double
+    private var thread: pthread_t?
+    /// Readable when reports wait (an eventfd): the loop polls it, so a failure or a latency
+    /// figure is logged at once even while the dial rests. -1 if none could be made.
+    public let wakeDescriptor: Int32
+    /// Called on the worker thread after each write to ALSA (tests stop a job at a known point).
+    var afterWrite: (@Sendable (Int) -> Void)?
+
+    /// Starts the thread. `retryInterval`: seconds before a failing device is tried again.
+    public init(retryInterval: Double = 5, clock: @escaping @Sendable () -> Double = monotonicNow) {
+        health = AudioHealth(retryInterval: retryInterval)
+        self.clock = clock
+        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        // The worker takes no signals (they are the loop's, through its signalfd), whichever
+        // thread starts it and whenever.
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let created = pthread_create(&thread, nil, { context in
+            let worker = Unmanaged<AudioWorker>.fromOpaque(context!).takeRetainedValue()
+            worker.work()
+            return nil
+        }, context)
+        if created == 0 {
+            self.thread = thread
+        } else {
+            Unmanaged<AudioWorker>.fromOpaque(context).release()
+            reports.append(.failed(CallError(AudioCall(operation: "start the audio thread"), code: created).description))
+        }
+    }
+
+    /// Plays `job` now: whatever plays or waits is dropped.
+    public func play(_ job: AudioJob) {
+        monitor.withLock {
+            generation += 1
+            pending = job
+            monitor.signal()
+        }
+    }
+
+    /// Silence now: the job playing stops within one slice, a waiting one is dropped.
+    public func cancel() {
+        monitor.withLock {
+            generation += 1
+            pending = nil
+        }
+    }
+
+    /// The reports since the last call.
+    public func takeReports() -> [AudioReport] {
+        if wakeDescriptor >= 0 {
+            var count: UInt64 = 0
+            _ = read(wakeDescriptor, &count, 8)
+        }
+        return monitor.withLock {
+            defer { reports = [] }
+            return reports
+        }
+    }
+
+    /// Samples handed to ALSA since start, and jobs finished or stopped (tests, `--stats`).
+    public var counts: (samples: Int, jobs: Int) { monitor.withLock { (samplesHandedTotal, jobsDone) } }
+
+    /// Waits until no job plays or waits (tests; the loop never calls it).
+    public func waitUntilIdle() {
+        monitor.withLock { while busy || pending != nil { monitor.wait() } }
+    }
+
+    /// Ends the thread (the job playing is dropped) and waits for it at most `within` seconds:
+    /// a thread stuck inside a driver's write (a FIFO nobody reads, a hung device) is left
+    /// behind rather than holding up the exit. Safe twice.
+    public func stop(within: Double = 0.5) {
+        let thread: pthread_t? = monitor.withLock {
+            stopping = true
+            generation += 1
+            monitor.signal()
+            defer { self.thread = nil }
+            return self.thread
+        }
+        guard let thread else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + within
+        var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
+        if dk_timed_join(thread, &deadline) != 0 {
+            pthread_detach(thread)
+            report(.failed("audio: the audio thread did not stop within \(within) s (a device stuck in a write); left behind"))
+        }
+    }
+
+    deinit {
+        stop()
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
+    }
+
+    // MARK: the worker thread
+
+    /// Seconds of silence after which the PCM is closed: the device is free for others and
+    /// can go away (a USB speaker unplugged, a module removed) without a handle held on it.
+    public static let closeAfter = 2.0
+
+    private func work() {
+        while true {
+            let next: (AudioJob, Int)? = monitor.withLock {
+                while pending == nil && !stopping {
+                    if output == nil {
+                        monitor.wait()
+                    } else if !monitor.wait(seconds: Self.closeAfter), pending == nil {
+                        output?.close()
+                        output = nil
+                    }
+                }
+                guard !stopping, let job = pending else { return nil }
+                pending = nil
+                busy = true
+                return (job, generation)
+            }
+            guard let (job, mine) = next else { break }
+            run(job, generation: mine)
+            monitor.withLock {
+                busy = false
+                jobsDone += 1
+                monitor.signal()
+            }
+        }
+        output?.close()
+        output = nil
+    }
+
+    private func isCurrent(_ mine: Int) -> Bool { monitor.withLock { generation == mine && !stopping } }
+
+    private func report(_ report: AudioReport) {
+        monitor.withLock { reports.append(report) }
+        var one: UInt64 = 1
+        if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &one, 8) }
+    }
+
+    private func run(_ job: AudioJob, generation mine: Int) {
+        guard health.mayTry(now: clock()) else { return }
+        let espeak = try? Espeak.shared.get()
+        let rate = espeak?.sampleRate ?? 22050
+        do {
+            if output?.device != job.device || output?.sampleRate != rate {
+                output?.close()
+                output = nil
+                output = try PCMOutput(device: job.device, sampleRate: rate)
+            }
+            guard let output else { return }
+            var first = true
+            let handed = { [self] (samples: Int) in
+                count(samples)
+                guard first else { return }
+                first = false
+                if let shown = job.shownAt { report(.latency(clock() - shown)) }
+            }
+            let keepGoing = { [self] in isCurrent(mine) }
+            var completed = true
+            if let cue = job.cue {
+                let samples = cue.samples(sampleRate: rate, volume: job.cueVolume, count: job.cueCount)
+                completed = try output.write(samples[...], keepGoing: keepGoing, handed: handed)
+            }
+            if completed, let text = job.text {
+                switch Espeak.shared {
+                case .failure(let error): throw error
+                case .success(let espeak):
+                    var failure: (any Error)?
+                    try espeak.synthesize(text, voice: job.voice) { chunk in
+                        do {
+                            return try output.write(chunk[...], keepGoing: keepGoing, handed: handed)
+                        } catch {
+                            failure = error
+                            return false
+                        }
+                    }
+                    if let failure { throw failure }
+                    completed = isCurrent(mine)
+                }
+            }
+            if completed { output.finish(keepGoing: keepGoing) } else { output.stop() }
+            if let line = health.worked() { report(.recovered("audio: \(job.device): \(line)")) }
+        } catch {
+            output?.close()
+            output = nil
+            if let line = health.failed("audio: \(error)", now: clock()) { report(.failed(line)) }
+        }
+    }
+
+    private func count(_ samples: Int) {
+        monitor.withLock { samplesHandedTotal += samples }
+        afterWrite?(samples)
+    }
+}

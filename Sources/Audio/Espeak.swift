@@ -1,0 +1,152 @@
+import CEspeakNG
+import Glibc
+import LinuxSystem
+
+/// espeak-ng in synchronous mode: `synthesize` runs on the calling thread and hands the PCM
+/// to a closure chunk by chunk, which may stop it. The library has one global state, so there
+/// is one of these per process (`shared`), initialised once; every synthesis is serialised by
+/// its lock (in the kiosk only the audio worker synthesises).
+public final class Espeak: @unchecked Sendable {
+    /// The library, initialised on first use; the error when espeak-ng-data cannot be found.
+    public static let shared: Result<Espeak, AudioError> = {
+        do throws(AudioError) {
+            return .success(try Espeak())
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    /// Samples per second of what `synthesize` hands out (22050 for espeak-ng's voices).
+    public let sampleRate: Int
+    /// The installed voices, read once at start (the list does not change while running).
+    public let voices: VoiceCatalog
+    /// Milliseconds of audio per chunk: the worker checks for a newer utterance between chunks.
+    public static let chunkMilliseconds: Int32 = 10
+
+    private let lock = Monitor()
+
+    private init() throws(AudioError) {
+        // espeak-ng starts a thread of its own here (its asynchronous queue, even in synchronous
+        // mode), which inherits this thread's signal mask: with every signal blocked it never
+        // takes the SIGTERM that `run` reads through its signalfd (seen: run killed by SIGTERM,
+        // status 143, once espeak-ng was initialised before the loop blocked the signals).
+        var all = sigset_t(), previous = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, &previous)
+        // DONT_EXIT: without its data espeak-ng would otherwise end the process.
+        let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, Self.chunkMilliseconds, nil, 0x8000)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        guard rate > 0 else {
+            throw AudioError(AudioCall(operation: "initialise espeak-ng", reason: "its data (espeak-ng-data) was not found"),
+                             code: ENOENT)
+        }
+        sampleRate = Int(rate)
+        espeak_SetSynthCallback(synthCallback)
+        voices = VoiceCatalog(listing: espeak_ListVoices(nil))
+    }
+
+    /// How a text is spoken.
+    public struct Voice: Sendable, Equatable {
+        /// An espeak-ng voice name, identifier or language ("en", "de", "fr-fr").
+        public var name: String
+        /// Words per minute, 80-450 (espeak-ng's default is 175).
+        public var rate: Int
+        /// 0-200, 100 is espeak-ng's normal loudness.
+        public var volume: Int
+
+        public init(name: String = "en", rate: Int = 175, volume: Int = 100) {
+            self.name = name
+            self.rate = rate
+            self.volume = volume
+        }
+    }
+
+    /// Speaks `text` into 16-bit mono samples at `sampleRate`, handing each chunk to `chunk` as
+    /// it comes; `chunk` returns false to stop the synthesis there. Throws when the voice is
+    /// unknown or espeak-ng fails. Flags as the `espeak-ng` command's: UTF-8 text, a
+    /// sentence's pause at the end.
+    public func synthesize(_ text: String, voice: Voice, chunk: @escaping ([Int16]) -> Bool) throws(AudioError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try check("set the espeak-ng voice '\(voice.name)'", espeak_SetVoiceByName(voice.name))
+        try check("set the espeak-ng rate", espeak_SetParameter(espeakRATE, Int32(voice.rate), 0))
+        try check("set the espeak-ng volume", espeak_SetParameter(espeakVOLUME, Int32(voice.volume), 0))
+        let context = SynthContext(chunk: chunk)
+        let result = withExtendedLifetime(context) {
+            text.withCString { cText in
+                // 0x1000: espeakENDPAUSE, as the espeak-ng command has it.
+                espeak_Synth(cText, strlen(cText) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_AUTO) | 0x1000, nil,
+                             Unmanaged.passUnretained(context).toOpaque())
+            }
+        }
+        // A synthesis the callback stopped reports EE_OK as well.
+        try check("synthesise speech", result)
+    }
+
+    private func check(_ operation: String, _ result: espeak_ERROR) throws(AudioError) {
+        guard result != EE_OK else { return }
+        let reason = result == EE_NOT_FOUND ? "not found (espeak-ng --voices lists the installed ones)" : "espeak-ng error \(result.rawValue)"
+        throw AudioError(AudioCall(operation: operation, reason: reason), code: result == EE_NOT_FOUND ? ENOENT : EIO)
+    }
+}
+
+/// What the C callback reaches through the synthesis's user data.
+private final class SynthContext {
+    let chunk: ([Int16]) -> Bool
+    var stopped = false
+    init(chunk: @escaping ([Int16]) -> Bool) { self.chunk = chunk }
+}
+
+/// espeak-ng's synthesis callback: one chunk of samples (none at the end); returning 1 aborts.
+private let synthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = {
+    wav, count, events in
+    guard let events, let data = events.pointee.user_data else { return 0 }
+    let context = Unmanaged<SynthContext>.fromOpaque(data).takeUnretainedValue()
+    guard !context.stopped else { return 1 }
+    guard let wav, count > 0 else { return 0 }
+    if !context.chunk(Array(UnsafeBufferPointer(start: wav, count: Int(count)))) {
+        context.stopped = true
+        return 1
+    }
+    return 0
+}
+
+/// The installed voices as plain strings, for checking a configured `voice` without calling
+/// into espeak-ng (a reload checks it on another thread than the worker's).
+public struct VoiceCatalog: Sendable, Equatable {
+    /// Every name a voice answers to, lowercased: its name, identifier ("gmw/en-us"), the
+    /// identifier's last part ("en-us") and its languages.
+    public var names: Set<String>
+
+    public init(names: Set<String>) { self.names = names }
+
+    init(listing: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>?) {
+        var names = Set<String>()
+        var i = 0
+        while let listing, let voice = listing[i] {
+            i += 1
+            if let name = voice.pointee.name { names.insert(String(cString: name).lowercased()) }
+            if let identifier = voice.pointee.identifier {
+                let id = String(cString: identifier).lowercased()
+                names.insert(id)
+                if let last = id.split(separator: "/").last { names.insert(String(last)) }
+            }
+            // Languages: a priority byte, a zero-terminated name, ..., a final zero byte.
+            if var p = voice.pointee.languages {
+                while p.pointee != 0 {
+                    p += 1
+                    let language = String(cString: p)
+                    names.insert(language.lowercased())
+                    p += strlen(p) + 1
+                }
+            }
+        }
+        self.names = names
+    }
+
+    /// Whether espeak-ng has `voice` (a variant after '+', as in "en+f3", is not checked).
+    public func contains(_ voice: String) -> Bool {
+        let base = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? voice
+        return names.contains(base.lowercased())
+    }
+}
