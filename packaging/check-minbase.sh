@@ -64,8 +64,8 @@ step "apt-get install ./$name on a minbase trixie root" \
 # What it took: apt's summary (how many packages, how much disk).
 grep -E '^[0-9]+ upgraded|^After this operation' "$work/step.log" | sed 's/^/minbase: apt: /'
 step "installed and configured" "dpkg-query -W -f='\${Status}\n' dialkiosk | grep -qx 'install ok installed'"
-step "user dialkiosk in video, input and tty" \
-  "id dialkiosk && id -nG dialkiosk | tr ' ' '\n' | sort | tr '\n' ' ' | grep -qx 'dialkiosk input tty video '"
+step "user dialkiosk in video, input, tty and audio" \
+  "id dialkiosk && id -nG dialkiosk | tr ' ' '\n' | sort | tr '\n' ' ' | grep -qx 'audio dialkiosk input tty video '"
 step "unit enabled (graphical.target.wants)" "test -L /etc/systemd/system/graphical.target.wants/dialkiosk.service"
 step "the binary runs (check-config on the shipped config)" "dialkiosk check-config /etc/dialkiosk/config.yaml"
 step "apt-get remove" "DEBIAN_FRONTEND=noninteractive apt-get remove -y dialkiosk && test ! -e /usr/bin/dialkiosk"

@@ -54,8 +54,8 @@ kms_check "libswiftlang came from the .debs beside the package" grep -Eq '^libsw
 kms_check "active (running) after the install" grep -q '^SubState=running$' start.txt
 kms_check "enabled" grep -q '^UnitFileState=enabled$' start.txt
 kms_check "the main process runs as dialkiosk" grep -Eq '^dialkio' start.txt
-kms_check "the user is in video, input and tty" \
-  bash -c 'grep "^uid=" start.txt | grep -q "(video)" && grep "^uid=" start.txt | grep -q "(input)" && grep "^uid=" start.txt | grep -q "(tty)"'
+kms_check "the user is in video, input, tty and audio" \
+  bash -c 'grep "^uid=" start.txt | grep -q "(video)" && grep "^uid=" start.txt | grep -q "(input)" && grep "^uid=" start.txt | grep -q "(tty)" && grep "^uid=" start.txt | grep -q "(audio)"'
 kms_check "a started event in the journal" grep -q '"event": "started"' journal-start.txt
 # 2. Swipe.
 kms_check "a selected event from the uinput swipe (not the start's, index 0)" grep -Eq '"event": "selected", "index": [1-9]' journal.txt
