@@ -245,10 +245,9 @@ public final class AudioWorker: @unchecked Sendable {
                 }
             }
             if completed {
-                // A text shorter than the buffer starts here: its first sample's time is known now.
+                // A text shorter than the buffer starts here; its first sample is timed while it plays out.
                 output.start()
-                look()
-                output.finish(keepGoing: keepGoing)
+                output.finish(keepGoing: keepGoing, watching: look)
             } else {
                 output.stop()
             }

@@ -1,8 +1,9 @@
 /// When the first sample of an utterance reaches the speaker, from what ALSA says while it is
-/// written: once the PCM runs, snd_pcm_delay counts the frames written that are still to be
-/// heard, so the first of `written` frames is heard `(delay - written) / rate` seconds from
-/// now (negative: it already was). Before the PCM runs (the start threshold is a full buffer)
-/// nothing is known yet. The time of the first sample handed to ALSA is not it: the buffer
+/// written: snd_pcm_delay counts the frames written that are still to be heard, so the first
+/// of `written` frames is heard `(delay - written) / rate` seconds from now. It is taken at the
+/// first look after the device has taken that sample (delay < written, the PCM running), not
+/// at the start: a device that starts and then stalls (seen under emulation: snd-aloop took
+/// nothing for 0.2-0.8 s) moves the time on, and only a look after it shows by how much. The time of the first sample handed to ALSA is not it: the buffer
 /// fills first (the start threshold) and then plays out ahead of it.
 struct HeardClock {
     let rate: Int
@@ -21,9 +22,9 @@ struct HeardClock {
     }
 
     /// The time (on `now`'s clock) the first frame is heard, once: the first call with the PCM
-    /// running; nil before and after.
+    /// running and the first frame gone from its queue; nil before and after.
     mutating func firstHeard(now: Double, running: Bool, delay: Int) -> Double? {
-        guard !known, running, let handedAt, rate > 0 else { return nil }
+        guard !known, running, delay < written, let handedAt, rate > 0 else { return nil }
         known = true
         return max(handedAt, now + Double(delay - written) / Double(rate))
     }

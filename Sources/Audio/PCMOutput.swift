@@ -84,7 +84,8 @@ public final class PCMOutput {
 
     /// Waits (while `keepGoing`) until what was written has played, then stops the PCM so the
     /// next utterance starts on an empty, prepared device rather than after an underrun.
-    func finish(keepGoing: () -> Bool) {
+    /// `watching` is called on every wait (the worker times the first sample there too).
+    func finish(keepGoing: () -> Bool, watching: () -> Void = {}) {
         guard let pcm else { return }
         // snd_pcm_set_params starts playback once the buffer is full: a click (6 ms) or the end
         // of a short word would wait there for ever and be dropped below. (A start threshold of
@@ -94,6 +95,7 @@ public final class PCMOutput {
         while keepGoing(), monotonicNow() - start < Self.stuckAfter + 0.5 {
             var delay: snd_pcm_sframes_t = 0
             guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_delay(pcm, &delay) >= 0, delay > 0 else { break }
+            watching()
             wait()
         }
         stop()
