@@ -36,7 +36,7 @@ public enum AudioReport: Sendable, Equatable {
     /// It works again after a failure.
     case recovered(String)
     /// Seconds from `shownAt` to when the first sample is heard, by ALSA's snd_pcm_delay once
-    /// the PCM runs (`HeardClock`; what a dmix slave holds beyond its own buffer it does not see).
+    /// the PCM runs (`HeardClock`).
     case latency(Double)
 }
 

@@ -2,9 +2,9 @@
 /// written: snd_pcm_delay counts the frames written that are still to be heard, so the first
 /// of `written` frames is heard `(delay - written) / rate` seconds from now. It is taken at the
 /// first look after the device has taken that sample (delay < written, the PCM running), not
-/// at the start: a device that starts and then stalls (seen under emulation: snd-aloop took
-/// nothing for 0.2-0.8 s) moves the time on, and only a look after it shows by how much. The time of the first sample handed to ALSA is not it: the buffer
-/// fills first (the start threshold) and then plays out ahead of it.
+/// at the start: a device that starts and then stalls moves the time on, and only a look
+/// after it took the sample shows by how much. The time of the first sample handed to ALSA is
+/// not it: the buffer fills first (the start threshold) and then plays out ahead of it.
 struct HeardClock {
     let rate: Int
     /// Frames of this utterance handed to ALSA so far.
