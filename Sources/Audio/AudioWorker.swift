@@ -35,7 +35,8 @@ public enum AudioReport: Sendable, Equatable {
     case failed(String)
     /// It works again after a failure.
     case recovered(String)
-    /// Seconds from `shownAt` to the first samples handed to ALSA.
+    /// Seconds from `shownAt` to when the first sample is heard, by ALSA's snd_pcm_delay once
+    /// the PCM runs (`HeardClock`).
     case latency(Double)
 }
 
@@ -208,12 +209,17 @@ public final class AudioWorker: @unchecked Sendable {
                 output = try PCMOutput(device: job.device, sampleRate: rate)
             }
             guard let output else { return }
-            var first = true
-            let handed = { [self] (samples: Int) in
-                count(samples)
-                guard first else { return }
-                first = false
-                if let shown = job.shownAt { report(.latency(clock() - shown)) }
+            var heard = HeardClock(rate: rate)
+            let look = { [self] in
+                guard let queue = output.queue() else { return }
+                if let at = heard.firstHeard(now: clock(), running: queue.running, delay: queue.delay), let shown = job.shownAt {
+                    report(.latency(at - shown))
+                }
+            }
+            let handed = { (samples: Int) in
+                self.count(samples)
+                heard.wrote(samples, now: self.clock())
+                look()
             }
             let keepGoing = { [self] in isCurrent(mine) }
             var completed = true
@@ -238,7 +244,13 @@ public final class AudioWorker: @unchecked Sendable {
                     completed = isCurrent(mine)
                 }
             }
-            if completed { output.finish(keepGoing: keepGoing) } else { output.stop() }
+            if completed {
+                // A text shorter than the buffer starts here; its first sample is timed while it plays out.
+                output.start()
+                output.finish(keepGoing: keepGoing, watching: look)
+            } else {
+                output.stop()
+            }
             if let line = health.worked() { report(.recovered("audio: \(job.device): \(line)")) }
         } catch {
             output?.close()

@@ -67,18 +67,35 @@ public final class PCMOutput {
         return true
     }
 
+    /// snd_pcm_state and snd_pcm_delay: whether the PCM plays, and how many frames written
+    /// so far are still to be heard (through dmix and the resampler too); nil when it fails.
+    func queue() -> (running: Bool, delay: Int)? {
+        guard let pcm else { return nil }
+        var delay: snd_pcm_sframes_t = 0
+        guard snd_pcm_delay(pcm, &delay) >= 0 else { return nil }
+        return (snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, Int(delay))
+    }
+
+    /// snd_pcm_start when the PCM is prepared but not playing (its buffer not full yet).
+    func start() {
+        guard let pcm, snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED else { return }
+        snd_pcm_start(pcm)
+    }
+
     /// Waits (while `keepGoing`) until what was written has played, then stops the PCM so the
     /// next utterance starts on an empty, prepared device rather than after an underrun.
-    func finish(keepGoing: () -> Bool) {
+    /// `watching` is called on every wait (the worker times the first sample there too).
+    func finish(keepGoing: () -> Bool, watching: () -> Void = {}) {
         guard let pcm else { return }
         // snd_pcm_set_params starts playback once the buffer is full: a click (6 ms) or the end
         // of a short word would wait there for ever and be dropped below. (A start threshold of
         // one frame instead lost every click but the first through dmix in the VM case.)
-        if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED { snd_pcm_start(pcm) }
+        start()
         let start = monotonicNow()
         while keepGoing(), monotonicNow() - start < Self.stuckAfter + 0.5 {
             var delay: snd_pcm_sframes_t = 0
             guard snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING, snd_pcm_delay(pcm, &delay) >= 0, delay > 0 else { break }
+            watching()
             wait()
         }
         stop()

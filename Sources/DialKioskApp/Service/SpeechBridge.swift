@@ -109,12 +109,12 @@ final class SpeechBridge {
         }
     }
 
-    /// "stats: speech latency p50 ... ms" (first audio handed to ALSA after the frame at rest).
+    /// "stats: speech latency p50 ... ms" (the frame at rest to the first sample heard, by ALSA's delay).
     var latencyLine: String? {
         guard let s = latency.summary else { return nil }
         func ms(_ v: Double) -> String { fixed(v * 1000, 1) }
         return "stats: speech latency p50 \(ms(s.p50)) ms, p95 \(ms(s.p95)) ms, max \(ms(s.max)) ms over \(s.count) utterances"
-            + " (rest frame to first audio handed to ALSA)"
+            + " (rest frame to first sample heard, by ALSA's delay)"
     }
 
     /// Waits until the worker has played everything handed to it (tests only).
