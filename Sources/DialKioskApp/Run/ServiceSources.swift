@@ -53,9 +53,9 @@ extension KioskService {
     /// The loop's sources for this service (the broker link and the audio worker's wake-ups
     /// among them).
     var pollSources: ServiceSources {
-        ServiceSources(first: [ServiceOutput(service: self)],
-                       last: [ControlSocket(service: self), ReloadCompletion(service: self)]
-                           + (mqtt.map { [MQTTSource(bridge: $0)] } ?? []) as [any PollSource]
-                           + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])
+        let broker: [any PollSource] = mqtt.map { [MQTTSource(bridge: $0)] } ?? []
+        return ServiceSources(first: [ServiceOutput(service: self)],
+                              last: [ControlSocket(service: self), ReloadCompletion(service: self)] + broker
+                                  + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])
     }
 }

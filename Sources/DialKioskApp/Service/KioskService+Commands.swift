@@ -12,7 +12,7 @@ extension KioskService: LoopService {
         switch message {
         case .dialEvents(let events, let frames):
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
-            if !events.isEmpty { report(events, frames: frames) }
+            report(events, frames: frames)
             speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time)
         case .firstFrameShown:
             started(now: time)
