@@ -36,8 +36,8 @@ public enum AudioReport: Sendable, Equatable {
     /// It works again after a failure.
     case recovered(String)
     /// Seconds from `shownAt` to when the first sample is heard, by ALSA's snd_pcm_delay once
-    /// the PCM runs (`HeardClock`).
-    case latency(Double)
+    /// the PCM runs (`HeardClock`), or handed to ALSA when the PCM reports no delay.
+    case latency(Double, SpeechLatencyClock)
 }
 
 /// The thread that synthesises and plays, so that nothing audio runs on the frame loop's
@@ -213,7 +213,7 @@ public final class AudioWorker: @unchecked Sendable {
             let look = { [self] in
                 guard let queue = output.queue() else { return }
                 if let at = heard.firstHeard(now: clock(), running: queue.running, delay: queue.delay), let shown = job.shownAt {
-                    report(.latency(at - shown))
+                    report(.latency(at - shown, heard.clock))
                 }
             }
             let handed = { (samples: Int) in
@@ -251,6 +251,7 @@ public final class AudioWorker: @unchecked Sendable {
             } else {
                 output.stop()
             }
+            if let at = heard.ended(), let shown = job.shownAt { report(.latency(at - shown, heard.clock)) }
             if let line = health.worked() { report(.recovered("audio: \(job.device): \(line)")) }
         } catch {
             output?.close()

@@ -6,51 +6,58 @@ import LinuxSystem
 /// Input devices that turn on `REL_DIAL` (a GPIO rotary encoder with `linux,axis = <7>`, a
 /// Griffin PowerMate), read straight from evdev: libinput passes `REL_DIAL` to no client, and
 /// does not even open a device that has nothing else ("not tagged as supported input device").
-/// One unit is one detent; positive (clockwise) is the next item. The devices present when the
-/// seat opens are read; one plugged in later is not (libinput's hotplug does not cover it).
+/// One unit is one detent; positive (clockwise) is the next item. Which devices: udev's, on the
+/// configured seat (`DialAxisPolicy`), those present when the seat opens and those udev's
+/// monitor reports later (a USB knob, an overlay loaded late); one that goes away is closed with
+/// one log line. `pollDescriptor` (an epoll set of the monitor and the devices) is readable when
+/// either has something.
 final class DialAxisDevices {
-    /// The evdev ioctls, as linux/input.h builds them with _IOC(direction, 'E', number, size)
-    /// (function-like macros do not reach Swift): EVIOCGBIT(type, size) reads a type's code
-    /// bitmap, EVIOCSCLOCKID sets the clock of the event timestamps.
-    static func eviocgbit(type: UInt, size: Int) -> UInt { 2 << 30 | UInt(size) << 16 | 0x45 << 8 | (0x20 + type) }
+    /// EVIOCSCLOCKID as linux/input.h builds it with _IOW('E', 0xa0, int) (function-like macros
+    /// do not reach Swift): sets the clock of the event timestamps.
     static let eviocsclockid: UInt = 1 << 30 | 4 << 16 | 0x45 << 8 | 0xA0
     static let evRel: UInt = 0x02
     static let relDial: UInt16 = 0x07
 
+    let seat: String
     private(set) var devices: [(fd: FileDescriptor, path: String)] = []
     private let log: InputLog
+    private var udev: EvdevUdev?
+    private let set: FileDescriptor
 
-    /// Opens every `eventN` in `directory` whose relative axes include REL_DIAL.
-    init(directory: String = "/dev/input", log: @escaping InputLog) {
+    /// Opens the REL_DIAL devices on `seat` and starts watching udev for more. Without udev
+    /// (no context or monitor: logged) or without an epoll set, no REL_DIAL device is read.
+    init(seat: String = DialAxisPolicy.defaultSeat, log: @escaping InputLog) {
+        self.seat = seat
         self.log = log
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("event") { names.append(name) }
+        set = FileDescriptor(adopting: epoll_create1(Int32(EPOLL_CLOEXEC)))
+        guard set.isOpen else {
+            log(.error, "Failed to create an epoll set for the REL_DIAL devices (epoll_create1): \(Errno.current); they are not read")
+            return
         }
-        for name in names.sorted() {
-            let path = directory + "/" + name
-            guard case .success(let fd) = FileDescriptor.open(path, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) else { continue }
-            var bits = [UInt8](repeating: 0, count: 2)  // REL_CNT is 16 codes
-            let got = bits.withUnsafeMutableBytes {
-                clinux_ioctl_pointer(fd.rawValue, Self.eviocgbit(type: Self.evRel, size: 2), $0.baseAddress)
-            }
-            guard got >= 1, bits[0] & (1 << Self.relDial) != 0 else { continue }
-            // Timestamps on CLOCK_MONOTONIC, as libinput asks for its devices and the dial expects.
-            var clock = Int32(CLOCK_MONOTONIC)
-            _ = clinux_ioctl_pointer(fd.rawValue, Self.eviocsclockid, &clock)
-            devices.append((fd, path))
-            log(.info, "input: \(path) turns on REL_DIAL, which libinput does not pass on: read directly")
+        do {
+            let udev = try EvdevUdev()
+            self.udev = udev
+            watch(udev.fileDescriptor, what: "the udev monitor")
+            for node in udev.present() { consider(node) }
+        } catch {
+            log(.error, "\(error); REL_DIAL devices are not read")
         }
     }
 
-    var descriptors: [Int32] { devices.map(\.fd.rawValue) }
+    deinit { close() }
 
-    /// Everything the devices have queued, as step commands; a device that is gone (ENODEV) is
-    /// closed and dropped, with one log line.
+    /// Readable while udev has news or a device has events; -1 when nothing can be read.
+    var pollDescriptor: Int32 { udev == nil ? -1 : set.rawValue }
+
+    /// Everything the devices have queued, as step commands, after udev's news (devices opened
+    /// and closed). A device that is gone (ENODEV) is closed and dropped with one log line.
     func drain() -> [InputEvent] {
+        for news in udev?.news() ?? [] {
+            switch news {
+            case .present(let node): consider(node)
+            case .removed(let path): drop(path, because: "removed")
+            }
+        }
         var out: [InputEvent] = []
         var buffer = [UInt8](repeating: 0, count: 64 * DialAxisDecoder.eventSize)
         devices.removeAll { device in
@@ -65,13 +72,78 @@ final class DialAxisDevices {
                 case .success:
                     return false
                 case .failure(let e):
-                    log(.error, "input: \(device.path): \(e); no longer read")
+                    // Unplugged: read says ENODEV before (or after) udev's remove; either way once.
+                    if e.rawValue == ENODEV {
+                        log(.info, "input: \(device.path): gone; no longer read")
+                    } else {
+                        log(.error, "input: \(device.path): \(e); no longer read")
+                    }
                     device.fd.close()
                     return true
                 }
             }
         }
         return out
+    }
+
+    /// Opens `node` when the policy says to read it and it is not open; closes it when it is
+    /// open and no longer to be read (its seat changed).
+    private func consider(_ node: EvdevNode) {
+        let open = devices.contains { $0.path == node.devnode }
+        switch DialAxisPolicy.verdict(node, seat: seat) {
+        case .read:
+            if !open { self.open(node) }
+        case .notADial:
+            break
+        case .otherSeat(let other):
+            if open { drop(node.devnode, because: "moved to seat \(other)") }
+            log(.info, "input: \(node.devnode) \"\(node.name)\" turns on REL_DIAL but udev puts it on \(other), not \(seat): not read")
+        case .ignored:
+            if open { drop(node.devnode, because: "now LIBINPUT_IGNORE_DEVICE") }
+            log(.info, "input: \(node.devnode) \"\(node.name)\" turns on REL_DIAL but is marked LIBINPUT_IGNORE_DEVICE: not read")
+        }
+    }
+
+    private func open(_ node: EvdevNode) {
+        switch FileDescriptor.open(node.devnode, flags: O_RDONLY | O_NONBLOCK | O_CLOEXEC) {
+        case .failure(let e):
+            log(.error, InputSystemError(InputCall(.open, operation: node.devnode), errno: e).description)
+        case .success(let fd):
+            // Timestamps on CLOCK_MONOTONIC, as libinput asks for its devices and the dial expects.
+            var clock = Int32(CLOCK_MONOTONIC)
+            _ = clinux_ioctl_pointer(fd.rawValue, Self.eviocsclockid, &clock)
+            guard watch(fd.rawValue, what: node.devnode) else { return }
+            devices.append((fd, node.devnode))
+            log(.info, "input: \(node.devnode) \"\(node.name)\" turns on REL_DIAL, which libinput does not pass on: read directly")
+        }
+    }
+
+    /// Closes the device at `path` if it is open (closing takes it out of the epoll set).
+    private func drop(_ path: String, because reason: String) {
+        devices.removeAll { device in
+            guard device.path == path else { return false }
+            log(.info, "input: \(path): \(reason); no longer read")
+            device.fd.close()
+            return true
+        }
+    }
+
+    /// Adds `fd` to the epoll set (epoll_ctl EPOLL_CTL_ADD); false, logged, when that fails.
+    @discardableResult
+    private func watch(_ fd: Int32, what: String) -> Bool {
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(fd: fd))
+        guard epoll_ctl(set.rawValue, EPOLL_CTL_ADD, fd, &event) != 0 else { return true }
+        log(.error, "Failed to add \(what) to the epoll set (epoll_ctl): \(Errno.current); not read")
+        return false
+    }
+
+    /// Closes the devices, then udev, then the epoll set; safe to call twice.
+    func close() {
+        for device in devices { device.fd.close() }
+        devices = []
+        udev?.close()
+        udev = nil
+        set.close()
     }
 }
 

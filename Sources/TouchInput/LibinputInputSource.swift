@@ -15,9 +15,9 @@ public final class LibinputInputSource: InputSource {
     private let log: InputLog
     /// Events read before the first drain (while opening the seat).
     private var pending: [InputEvent] = []
-    /// REL_DIAL encoders, which libinput does not read.
+    /// REL_DIAL encoders, which libinput does not read, present now and plugged in later.
     private let dials: DialAxisDevices
-    /// With REL_DIAL devices: one descriptor to poll for them and libinput's (an epoll set).
+    /// One descriptor to poll for libinput's and the REL_DIAL devices' (an epoll set).
     private let joined: FileDescriptor?
 
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
@@ -31,8 +31,8 @@ public final class LibinputInputSource: InputSource {
         copier = LibinputEventCopier(panelWidth: transform.panelWidth, panelHeight: transform.panelHeight)
         translator = EventTranslator(transform: transform)
         translator.wheelClick = wheelClick
-        dials = DialAxisDevices(log: log)
-        joined = Self.join([context.fileDescriptor] + dials.descriptors, log: log)
+        dials = DialAxisDevices(seat: seat, log: log)
+        joined = Self.join([context.fileDescriptor, dials.pollDescriptor].filter { $0 >= 0 }, log: log)
         // assign_seat queued DEVICE_ADDED for every present device without making the fd
         // readable: take them now, so devices are configured (calibration) before the first touch.
         pending = try read()
@@ -41,8 +41,8 @@ public final class LibinputInputSource: InputSource {
     public var pollDescriptor: Int32 { joined?.rawValue ?? context.fileDescriptor }
 
     /// An epoll set of `descriptors` (readable while any of them is), when there is more than
-    /// libinput's own; nil otherwise, or when epoll fails (logged: the REL_DIAL devices are then
-    /// read only when libinput has events).
+    /// libinput's own; nil otherwise, or when epoll fails (logged: the REL_DIAL devices and
+    /// their hotplug are then read only when libinput has events).
     private static func join(_ descriptors: [Int32], log: InputLog) -> FileDescriptor? {
         guard descriptors.count > 1 else { return nil }
         let set = FileDescriptor(adopting: epoll_create1(Int32(EPOLL_CLOEXEC)))

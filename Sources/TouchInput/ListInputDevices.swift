@@ -12,3 +12,12 @@ public func listInputDevices(seat: String = "seat0", log: @escaping InputLog) th
     if devices.isEmpty, let failure = context.openFailures.first { throw failure }
     return devices
 }
+
+/// The evdev nodes that turn on REL_DIAL, on every seat, as udev describes them now (for
+/// `list-inputs`): libinput opens none of them; DialKiosk reads those `DialAxisPolicy` gives
+/// `.read` for the seat it runs on.
+public func listDialAxisDevices() throws(InputSystemError) -> [EvdevNode] {
+    let udev = try EvdevUdev(monitoring: false)
+    defer { udev.close() }
+    return udev.present().filter { DialAxisPolicy.turnsOnDial($0.relativeAxes) }
+}

@@ -38,4 +38,28 @@ struct HeardClockTests {
         clock.wrote(500, now: 1.9)
         #expect(clock.firstHeard(now: 2, running: true, delay: 0) == 1.9)
     }
+
+    @Test func aPCMThatNeverReportsADelayIsTimedByTheHandOver() {
+        // ALSA's file plugin over null: prepared, nothing ever queued, then running and empty.
+        var clock = HeardClock(rate: 1000)
+        clock.wrote(100, now: 3.2)
+        #expect(clock.firstHeard(now: 3.2, running: false, delay: 0) == nil)
+        #expect(clock.clock == .handedOver)
+        #expect(clock.ended() == 3.2)
+        #expect(clock.ended() == nil, "once")
+    }
+
+    @Test func aDeviceThatQueuedIsNeverTimedByTheHandOver() {
+        var clock = HeardClock(rate: 1000)
+        clock.wrote(100, now: 3.2)
+        // Queued and cut off before it ran: nothing was heard.
+        #expect(clock.firstHeard(now: 3.2, running: false, delay: 100) == nil)
+        #expect(clock.clock == .heard)
+        #expect(clock.ended() == nil)
+        // Timed by its delay: not again at the end.
+        var played = HeardClock(rate: 1000)
+        played.wrote(100, now: 1)
+        #expect(played.firstHeard(now: 1.05, running: true, delay: 50) == 1.0)
+        #expect(played.ended() == nil)
+    }
 }

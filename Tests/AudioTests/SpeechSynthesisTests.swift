@@ -128,7 +128,30 @@ import LinuxSystem
         #expect(Self.sameSpeech(Array(played.dropFirst(cue.count)), speech))
         let reports = worker.takeReports()
         #expect(reports.count == 1)
-        if case .latency(let seconds) = reports.first { #expect(seconds >= 0 && seconds < 5) } else { Issue.record("no latency: \(reports)") }
+        if case .latency(let seconds, _) = reports.first { #expect(seconds >= 0 && seconds < 5) } else { Issue.record("no latency: \(reports)") }
+    }
+
+    /// ALSA's file plugin over the null PCM (what `run` on a host without a sound card uses)
+    /// takes every sample at once and never reports a delay: after a click has played on the
+    /// PCM, the next utterance was never timed (no `stats: speech latency` line). It is timed
+    /// by its hand-over then, and says so.
+    @Test func aPCMWithoutDelayIsTimedByTheHandOver() {
+        let path = "/tmp/dialkiosk-audio-\(getpid())-nodelay.raw"
+        defer { unlink(path) }
+        let worker = AudioWorker()
+        defer { worker.stop() }
+        worker.play(AudioJob(cue: .detent, device: Self.filePCM(path)))
+        worker.waitUntilIdle()
+        #expect(worker.takeReports().isEmpty, "a click alone is not timed")
+        let shown = monotonicNow()
+        worker.play(AudioJob(text: "Alpha", device: Self.filePCM(path), shownAt: shown))
+        worker.waitUntilIdle()
+        let reports = worker.takeReports()
+        #expect(reports.count == 1, "\(reports)")
+        if case .latency(let seconds, let clock) = reports.first {
+            #expect(clock == .handedOver)
+            #expect(seconds >= 0 && seconds < monotonicNow() - shown)
+        } else { Issue.record("no latency: \(reports)") }
     }
 
     @Test func aMissingDeviceIsReportedOnceAndTriedAgainAfterTheInterval() {

@@ -15,10 +15,27 @@ import TouchInput
         ]
         let lines = ListInputsCommand.table(devices)
         #expect(lines == [
-            "DEVICE   CAPABILITIES  SIZE_MM   CALIBRATION  SEAT           NAME",
-            "event2   touch         154.3x86  yes          seat0/default  ILITEK ILITEK-TP",
-            "event10  pointer       -         no           seat0/default  Wheel mouse",
+            "DEVICE   CAPABILITIES  SIZE_MM   CALIBRATION  SEAT           READ_BY   NAME",
+            "event2   touch         154.3x86  yes          seat0/default  libinput  ILITEK ILITEK-TP",
+            "event10  pointer       -         no           seat0/default  libinput  Wheel mouse",
         ])
+    }
+
+    /// REL_DIAL encoders, which libinput does not open, are listed with the seat udev puts
+    /// them on: read by DialKiosk on its seat, by nobody on another.
+    @Test func dialsAreListedWithTheirSeatAndReader() {
+        let devices = [InputDeviceInfo(name: "Wheel mouse", sysname: "event4", seat: "seat0/default", capabilities: [.pointer])]
+        let dials = [
+            EvdevNode(devnode: "/dev/input/event7", sysname: "event7", name: "rotary@1", seat: "seat1", relativeAxes: "80"),
+            EvdevNode(devnode: "/dev/input/event3", sysname: "event3", name: "rotary@0", relativeAxes: "80"),
+        ]
+        #expect(ListInputsCommand.table(devices, dials: dials, seat: "seat0") == [
+            "DEVICE  CAPABILITIES  SIZE_MM  CALIBRATION  SEAT           READ_BY    NAME",
+            "event3  dial          -        no           seat0          dialkiosk  rotary@0",
+            "event4  pointer       -        no           seat0/default  libinput   Wheel mouse",
+            "event7  dial          -        no           seat1          none       rotary@1",
+        ])
+        #expect(ListInputsCommand.table([], dials: dials, seat: "seat1").map { $0.contains("dialkiosk") } == [false, false, true])
     }
 
     @Test func eventsPrintAsJsonLines() {

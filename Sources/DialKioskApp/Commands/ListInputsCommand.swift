@@ -12,7 +12,10 @@ struct ListInputsCommand: ParsableCommand {
         discussion: """
             Opens every device on the udev seat through libinput, as `run` does, and prints one \
             line per device: kernel name, capabilities (touch, pointer, keyboard), size in \
-            millimetres when known, whether it accepts a calibration matrix, seat and name.
+            millimetres when known, whether it accepts a calibration matrix, seat, who reads it \
+            and name. Rotary encoders that report REL_DIAL, which libinput does not open, are \
+            listed too, on every seat, as "dial": DialKiosk reads those on its seat itself \
+            (READ_BY dialkiosk), and none on another seat (READ_BY none).
             """
     )
 
@@ -46,10 +49,12 @@ struct ListInputsCommand: ParsableCommand {
                 guard verbose || level >= .error else { return }
                 JournalLogger.writeToStandardError("dialkiosk: \(line)\n")
             }
-            if devices.isEmpty, !watch {
+            let dials = try listDialAxisDevices()
+            let readDials = dials.filter { DialAxisPolicy.verdict($0, seat: input.seat) == .read }
+            if devices.isEmpty, readDials.isEmpty, !watch {
                 throw InputSystemError(.noDevices, operation: "no input devices on seat \(input.seat)", errno: 0)
             }
-            for line in Self.table(devices) { print(line) }
+            for line in Self.table(devices, dials: dials, seat: input.seat) { print(line) }
             if watch { try watchEvents() }
         }
     }
@@ -105,14 +110,19 @@ struct ListInputsCommand: ParsableCommand {
         }
     }
 
-    /// The listing as aligned text lines, a header first.
-    static func table(_ devices: [InputDeviceInfo]) -> [String] {
-        let header = ["DEVICE", "CAPABILITIES", "SIZE_MM", "CALIBRATION", "SEAT", "NAME"]
-        let rows = devices.sorted { $0.sysname.compare(numeric: $1.sysname) }.map { d -> [String] in
+    /// The listing as aligned text lines, a header first: libinput's `devices`, and the REL_DIAL
+    /// `dials` (read by DialKiosk when on `seat`), sorted by kernel name.
+    static func table(_ devices: [InputDeviceInfo], dials: [EvdevNode] = [], seat: String = DialAxisPolicy.defaultSeat) -> [String] {
+        let header = ["DEVICE", "CAPABILITIES", "SIZE_MM", "CALIBRATION", "SEAT", "READ_BY", "NAME"]
+        let rows = devices.map { d -> [String] in
             let size = d.sizeMillimetres.map { "\(fixed($0.width, 1, trimmed: true))x\(fixed($0.height, 1, trimmed: true))" } ?? "-"
-            return [d.sysname, d.capabilities.names, size, d.acceptsCalibration ? "yes" : "no", d.seat, d.name]
+            return [d.sysname, d.capabilities.names, size, d.acceptsCalibration ? "yes" : "no", d.seat, "libinput", d.name]
+        } + dials.map { d -> [String] in
+            let reader = DialAxisPolicy.verdict(d, seat: seat) == .read ? "dialkiosk" : "none"
+            return [d.sysname, "dial", "-", "no", d.seatName, reader, d.name]
         }
-        let all = [header] + rows
+        // A node both read (a knob with buttons for libinput and REL_DIAL for us) lists libinput's first.
+        let all = [header] + rows.sorted { $0[0] != $1[0] ? $0[0].compare(numeric: $1[0]) : $0[5] > $1[5] }
         let widths = (0..<header.count - 1).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, text in

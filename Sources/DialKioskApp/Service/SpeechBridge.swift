@@ -19,6 +19,8 @@ final class SpeechBridge {
     /// Seconds of no input after which a speech toggle returns to the configured default.
     static let overrideLasts = 120.0
     private var latency = LatencyStats(capacity: 1024)
+    /// How many figures end when the sample is heard, and how many at the hand-over.
+    private var latencyClocks: [SpeechLatencyClock: Int] = [:]
     /// `--stats`: a line per measured utterance with the speech latency so far.
     var statsEnabled = false
 
@@ -102,19 +104,30 @@ final class SpeechBridge {
             switch report {
             case .failed(let line): logger.warning(line)
             case .recovered(let line): logger.info(line)
-            case .latency(let seconds):
+            case .latency(let seconds, let clock):
                 latency.record(seconds)
+                latencyClocks[clock, default: 0] += 1
                 if statsEnabled, let line = latencyLine { logger.info(line + ", this one \(fixed(seconds * 1000, 1)) ms") }
             }
         }
     }
 
-    /// "stats: speech latency p50 ... ms" (the frame at rest to the first sample heard, by ALSA's delay).
+    /// "stats: speech latency p50 ... ms" (the frame at rest to the first sample heard, by
+    /// ALSA's delay, or handed to ALSA where the PCM reports no delay; the line says which).
     var latencyLine: String? {
         guard let s = latency.summary else { return nil }
         func ms(_ v: Double) -> String { fixed(v * 1000, 1) }
         return "stats: speech latency p50 \(ms(s.p50)) ms, p95 \(ms(s.p95)) ms, max \(ms(s.max)) ms over \(s.count) utterances"
-            + " (rest frame to first sample heard, by ALSA's delay)"
+            + " (\(Self.latencyEnd(heard: latencyClocks[.heard] ?? 0, handedOver: latencyClocks[.handedOver] ?? 0)))"
+    }
+
+    /// Where the figures of the stats line end, by how many of each clock there are.
+    static func latencyEnd(heard: Int, handedOver: Int) -> String {
+        switch (heard, handedOver) {
+        case (_, 0): return "rest frame to first sample heard, by ALSA's delay"
+        case (0, _): return "rest frame to first sample handed to ALSA: the PCM reports no delay, so not when it is heard"
+        default: return "rest frame to first sample: \(heard) heard, by ALSA's delay, \(handedOver) handed to ALSA, whose PCM reported no delay"
+        }
     }
 
     /// Waits until the worker has played everything handed to it (tests only).

@@ -21,6 +21,9 @@ of the replay, which runs at real time. Lines with the same t for touch go into 
   {"t": 1.0, "type": "button", "button": "BTN_LEFT", "down": true}
   {"t": 1.0, "type": "pointer", "dx": 10, "dy": 0}
   {"t": 1.2, "type": "destroy", "device": "touch"}         unplug that device now
+  {"t": 1.5, "type": "create", "device": "dial"}           plug that device in now (a new node)
+  {"t": 2.0, "type": "wait", "file": "/out/x.go"}          wait until the file exists; the lines
+                                              after it keep their distance to it (t shifts by the wait)
   {"t": 1.0, "type": "turn", "device": "encoder", "steps": -1}  REL_WHEEL (encoder) or REL_DIAL
                                               (dial) by steps, as the encoder driver reports a detent
 
@@ -177,7 +180,7 @@ DEVICE_OF = {"down": "touch", "motion": "touch", "up": "touch", "cancel": "touch
              "wheel": "mouse", "button": "mouse", "pointer": "mouse", "key": "keyboard"}
 
 
-def replay(events, devices, touch):
+def replay(events, devices, touch, makers=None, wait_timeout=300):
     start = time.monotonic()
     pending = set()  # devices written since their last SYN_REPORT
     for i, ev in enumerate(events):
@@ -189,6 +192,24 @@ def replay(events, devices, touch):
             time.sleep(delay)  # replaying at real time is the point; nothing is waited for
         kind = ev["type"]
         try:
+            if kind in ("create", "wait"):
+                for d in pending:
+                    devices[d].syn()
+                pending.clear()
+                if kind == "create":
+                    name = ev["device"]
+                    if name in devices or name not in (makers or {}):
+                        raise ValueError(f"cannot create {name} (exists, or unknown)")
+                    devices[name] = makers[name]()
+                    say(f"created {name}={devices[name].device.path}")
+                else:
+                    began = time.monotonic()
+                    while not os.path.exists(ev["file"]):
+                        if time.monotonic() - began > wait_timeout:
+                            raise ValueError(f"{ev['file']} did not appear within {wait_timeout:.0f} s")
+                        time.sleep(0.02)
+                    start += time.monotonic() - began
+                continue
             if kind == "destroy":
                 name = ev.get("device", "touch")
                 for d in pending:
@@ -277,7 +298,7 @@ def main():
                 fail(f"{args.go_file} did not appear within {args.go_timeout:.0f} s")
             time.sleep(0.02)
     try:
-        replay(events, devices, touch)
+        replay(events, devices, touch, makers, args.go_timeout)
         say("done")
         if not args.exit:
             signal.pause()

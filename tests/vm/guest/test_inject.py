@@ -123,6 +123,29 @@ class OtherDevices(unittest.TestCase):
                       inject.Touch(devices["touch"]))
         self.assertTrue(devices["touch"].closed)
 
+    def test_create_makes_the_device_and_wait_shifts_the_schedule(self):
+        made = []
+
+        def make():
+            dev = FakeDevice()
+            dev.device = type("Node", (), {"path": "/dev/input/event9"})()
+            made.append(dev)
+            return dev
+        with tempfile.TemporaryDirectory() as tmp:
+            go = os.path.join(tmp, "go")
+            open(go, "w").close()
+            devices = {}
+            inject.replay(script(['{"t": 0, "type": "create", "device": "dial"}',
+                                  '{"t": 0.001, "type": "wait", "file": "%s"}' % go,
+                                  '{"t": 0.002, "type": "turn", "device": "dial", "steps": 1}',
+                                  '{"t": 0.003, "type": "destroy", "device": "dial"}',
+                                  '{"t": 0.004, "type": "create", "device": "dial"}']),
+                          devices, None, {"dial": make})
+        self.assertEqual(len(made), 2)
+        self.assertEqual(made[0].frames(), [[(e.EV_REL, e.REL_DIAL, 1)]])
+        self.assertTrue(made[0].closed)
+        self.assertIs(devices["dial"], made[1])
+
 
 if __name__ == "__main__":
     unittest.main()
