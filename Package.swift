@@ -66,10 +66,27 @@ let package = Package(
         // Speech and sound cues (issue 20): espeak-ng and ALSA on a worker thread of their own;
         // the loop only hands it text and samples. The words for each dial event are DialCore's.
         .target(name: "Audio", dependencies: ["LinuxSystem", "CEspeakNG", "CALSA"]),
+        // Issue 19 item 3: the kiosk's layers below the CLI, each seeing only those under it.
+        .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
+        .target(
+            name: "KioskConfiguration",
+            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "Audio", "LinuxSystem",
+                           .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "KioskLoop",
+            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "LinuxSystem", "CLinux"]
+        ),
+        .target(
+            name: "KioskServiceKit",
+            dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
+                           "MQTTLink", "Audio"]
+        ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -84,7 +101,8 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
+                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem"]),
     ],

@@ -9,6 +9,10 @@ import KMSOutput
 import DialRender
 import Dispatch
 import Synchronization
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskServiceKit
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.

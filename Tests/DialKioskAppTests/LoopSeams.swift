@@ -1,5 +1,6 @@
 import Glibc
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// Signals "delivered" through a pipe: `send` queues them and makes the pipe readable, as a
 /// signalfd would be.

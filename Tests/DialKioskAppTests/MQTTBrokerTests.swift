@@ -5,6 +5,10 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskServiceKit
 
 /// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display
 /// and clock) with its `mqtt:` section pointing at a real mosquitto. Network progress is real:

@@ -5,6 +5,10 @@ import KioskSeams
 import TouchInput
 import Glibc
 import LinuxSystem
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
+import KioskServiceKit
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
