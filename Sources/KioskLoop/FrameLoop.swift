@@ -203,12 +203,10 @@ package final class FrameLoop {
             return try handle(s, at: time)
         case .timerExpired:
             return .timerExpired
-        case .command(let request):
-            try service.handle(.command(request), at: time, on: self)
         case .behaviour(let actions):
             try apply(actions, at: time)
-        case .reloadPrepared(let config, let changes):
-            try service.handle(.reloadPrepared(config, changes), at: time, on: self)
+        case .service(let work):
+            try work(self)
         }
         return nil
     }

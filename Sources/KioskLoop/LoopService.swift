@@ -1,12 +1,11 @@
 import DialCore
 import KioskSeams
-import KioskConfiguration
-import KioskServiceKit
 
 /// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
 /// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks what
 /// the screen shows and whether input passes, tells what happened, and hands over the requests
-/// that only a service has (commands, reloads), which act back on the loop.
+/// to the service; the service's own sources (control socket, broker, reload worker) act back
+/// on the loop through `LoopControl`.
 package protocol LoopService: AnyObject {
     /// What the screen shows (the behaviour timers' state).
     var screen: IdleSchedule.Screen { get }
@@ -14,7 +13,32 @@ package protocol LoopService: AnyObject {
     /// screen only wakes it), and what it did to the screen.
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action])
     /// News from the loop, or a request for the service to carry out on it.
-    func handle(_ message: LoopMessage, at time: Double, on loop: FrameLoop) throws
+    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws
+}
+
+/// What a service may do to the loop (`FrameLoop`): move the dial, carry out the behaviour
+/// timers' actions, swap in a reloaded scene, and ask for a frame. Each ends in at most one new
+/// frame, queued the way input queues one.
+package protocol LoopControl: AnyObject {
+    /// The dial on the screen.
+    var dial: DialDriving { get }
+    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
+    var power: ScreenPower? { get }
+    /// Where the loop's log lines go.
+    var log: (String) -> Void { get }
+    /// The dial's events out through the service.
+    func report(_ events: [DialEvent])
+    /// Carries out what the behaviour timers decided.
+    func apply(_ actions: [IdleSchedule.Action], at time: Double) throws
+    /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
+    func frameIfDue(at time: Double) throws
+    /// The picture changed outside the dial: paint now when resting, else with the next frame.
+    func repaint(at time: Double) throws
+    /// SIGHUP without a reload: the frame again.
+    func refresh(at time: Double) throws
+    /// A reloaded configuration's dial and painter take over between two frames, and the event
+    /// lines catch up with the new dial (`previousMenu`: the menu the `closed` lines name).
+    func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?)
 }
 
 /// What the loop passes to its service.
@@ -26,12 +50,8 @@ package enum LoopMessage {
     /// The dial was replaced without events of its own (start, reload, new scene); the menu
     /// before, if it changed.
     case dialReplaced(previousMenu: MenuTree?)
-    /// A control-socket command.
-    case command(ControlServer.Request)
     /// SIGHUP.
     case hangUp
-    /// A reload's worker decoded the icons of this configuration (`ReloadWorker`).
-    case reloadPrepared(KioskConfig, ConfigReload.Changes)
 }
 
 /// No service: the dial's events become log lines, the screen stays awake, every input passes,
@@ -41,14 +61,14 @@ package final class NoService: LoopService {
 
     package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) { (true, []) }
 
-    package func handle(_ message: LoopMessage, at time: Double, on loop: FrameLoop) throws {
+    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {
         case .dialEvents(let events, _):
             for e in events { loop.log(Self.line(e)) }
         case .hangUp:
             try loop.refresh(at: time)
-        case .firstFrameShown, .dialReplaced, .command, .reloadPrepared:
-            break  // commands and reloads come only from a service's own sources
+        case .firstFrameShown, .dialReplaced:
+            break
         }
     }
 
@@ -81,9 +101,4 @@ package struct ServiceSources {
 
     /// No service: no sources.
     package static var none: ServiceSources { ServiceSources(first: [], last: []) }
-
-    package init(first: [any PollSource], last: [any PollSource]) {
-        self.first = first
-        self.last = last
-    }
 }

@@ -1,8 +1,6 @@
 import DialCore
 import Glibc
 import KioskSeams
-import KioskConfiguration
-import KioskServiceKit
 
 /// One thing the frame loop waits on in its single poll(). Adding a source is a new conforming
 /// type in the list the loop is built with; the loop serves the sources in that order.
@@ -29,12 +27,11 @@ package enum LoopEvent {
     case signal(LoopSignal)
     /// `--exit-after` ran out.
     case timerExpired
-    /// A control-socket command.
-    case command(ControlServer.Request)
     /// What the behaviour timers decided.
     case behaviour([IdleSchedule.Action])
-    /// A reload's worker decoded the icons of this configuration (`ReloadWorker`).
-    case reloadPrepared(KioskConfig, ConfigReload.Changes)
+    /// A service source's own work on the loop, in the turn and order it came (a control-socket
+    /// or broker command, a reload whose icons are decoded).
+    case service((any LoopControl) throws -> Void)
 }
 
 /// Readable, hung up or failed: the source has something to read (or an error to report).

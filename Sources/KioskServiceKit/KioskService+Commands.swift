@@ -10,7 +10,7 @@ import KioskLoop
 extension KioskService: LoopService {
     package var screen: IdleSchedule.Screen { idle.screen }
 
-    package func handle(_ message: LoopMessage, at time: Double, on loop: FrameLoop) throws {
+    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {
         case .dialEvents(let events, let frames):
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
@@ -21,18 +21,14 @@ extension KioskService: LoopService {
         case .dialReplaced(let previousMenu):
             guard let menu = loop.dial as? MenuDial else { return }
             resync(ring: menu.ring, selected: menu.selectedPath, now: time, previousMenu: previousMenu)
-        case .command(let request):
-            try perform(request, at: time, on: loop)
         case .hangUp:
             try reload(at: time, on: loop)
-        case .reloadPrepared(let config, let changes):
-            try reloadPrepared(config, changes, at: time, on: loop)
         }
     }
 
     /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
     /// so a command also wakes a dark screen.
-    package func perform(_ request: ControlServer.Request, at time: Double, on loop: FrameLoop) throws {
+    package func perform(_ request: ControlServer.Request, at time: Double, on loop: any LoopControl) throws {
         switch request.command {
         case .select(let path):
             // Checked first: a path that names nothing must not wake a dark screen.
@@ -81,7 +77,7 @@ extension KioskService: LoopService {
     /// repaint. Everything is built before anything changes, so a file that cannot be built
     /// (a missing font or icon) leaves the running menu whole: picture, items, `select`, event
     /// ids and commands stay the old menu's (the service logged why).
-    package func reload(at time: Double, on loop: FrameLoop) throws {
+    package func reload(at time: Double, on loop: any LoopControl) throws {
         // With a worker (run), the icons are decoded off the loop first (KioskService+Reload.swift).
         if let worker = reloadWorker { return try startReload(worker, at: time, on: loop) }
         try finishReload(readForReload(now: time), at: time, on: loop)
@@ -89,7 +85,7 @@ extension KioskService: LoopService {
 
     /// The second half of a reload: the configuration `decided` (read from the file) becomes a
     /// new dial and painter and is swapped in, in this turn.
-    package func finishReload(_ decided: ConfigReload.Outcome, at time: Double, on loop: FrameLoop) throws {
+    package func finishReload(_ decided: ConfigReload.Outcome, at time: Double, on loop: any LoopControl) throws {
         let oldItems = config.items
         let oldMenu = config.menu
         // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
@@ -101,10 +97,7 @@ extension KioskService: LoopService {
             return try rebuild(config, index)
         }
         guard let (scene, changes) = applied else { return }
-        if let scene {
-            loop.replaceScene(scene)
-            loop.resyncEvents(at: time, previousMenu: oldMenu)
-        }
+        if let scene { loop.replaceScene(scene, at: time, previousMenu: oldMenu) }
         if changes.needsOutputRestart {
             logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }

@@ -10,7 +10,7 @@ import KioskLoop
 extension KioskService {
     /// SIGHUP or `reload` with a worker: starts preparing, or remembers the request when a
     /// reload is being prepared already (it runs when that one is done; the latest wins).
-    package func startReload(_ worker: ReloadWorker, at time: Double, on loop: FrameLoop) throws {
+    package func startReload(_ worker: ReloadWorker, at time: Double, on loop: any LoopControl) throws {
         if worker.isBusy {
             if !worker.pending { logger.info("reload: another reload is being prepared; reading the file again after it") }
             worker.pending = true
@@ -30,7 +30,7 @@ extension KioskService {
 
     /// The worker is done: swap in the prepared configuration, unless a newer reload was asked
     /// for meanwhile (then the file is read again and this one is dropped).
-    package func reloadPrepared(_ config: KioskConfig, _ changes: ConfigReload.Changes, at time: Double, on loop: FrameLoop) throws {
+    package func reloadPrepared(_ config: KioskConfig, _ changes: ConfigReload.Changes, at time: Double, on loop: any LoopControl) throws {
         guard let worker = reloadWorker else { return }
         if worker.pending {
             worker.pending = false

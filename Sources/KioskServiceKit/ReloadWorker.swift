@@ -113,7 +113,9 @@ package struct ReloadCompletion: PollSource {
     package var pollDescriptors: [pollfd] { service.reloadWorker?.pollDescriptors ?? [] }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard let worker = service.reloadWorker, let prepared = worker.finished(polled) else { return [] }
-        return [.reloadPrepared(prepared.config, prepared.changes)]
+        return [.service { [service] loop in
+            try service.reloadPrepared(prepared.config, prepared.changes, at: now, on: loop)
+        }]
     }
 
     package init(service: KioskService) {

@@ -28,7 +28,9 @@ package struct ControlSocket: PollSource {
     package func wakeUp(now: Double) -> Double? { service.hasControlBacklog ? now : nil }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard service.hasControlBacklog || polled.contains(where: { $0.revents != 0 }) else { return [] }
-        return service.handleControl(polled, now: now).map(LoopEvent.command)
+        return service.handleControl(polled, now: now).map { request in
+            .service { [service] loop in try service.perform(request, at: now, on: loop) }
+        }
     }
 
     package init(service: KioskService) {
@@ -56,7 +58,7 @@ extension KioskService {
     /// The loop's sources for this service (the broker link and the audio worker's wake-ups
     /// among them).
     package var pollSources: ServiceSources {
-        let broker: [any PollSource] = mqtt.map { [MQTTSource(bridge: $0)] } ?? []
+        let broker: [any PollSource] = mqtt.map { [MQTTSource(bridge: $0, service: self)] } ?? []
         return ServiceSources(first: [ServiceOutput(service: self)],
                               last: [ControlSocket(service: self), ReloadCompletion(service: self)] + broker
                                   + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])
