@@ -51,9 +51,11 @@ package enum ConfigReload {
         }
     }
 
-    /// Reads `path` again (no path: the demo stays) and decides.
-    package static func reload(path: String?, current: KioskConfig) -> Outcome {
-        decide(current: current, loaded: Result { try ConfigLoader.load(path: path) }.mapError { error in
+    /// Reads `path` again (no path: the demo stays) and decides, comparing the running
+    /// configuration with the file's as `adjusted` turns it into a running one (`run --items`).
+    package static func reload(path: String?, current: KioskConfig,
+                               adjusted: (KioskConfig) -> KioskConfig = { $0 }) -> Outcome {
+        decide(current: current, loaded: Result { try adjusted(ConfigLoader.load(path: path)) }.mapError { error in
             error as? ConfigError
                 ?? ConfigError(file: path ?? "-", line: nil, key: nil, message: "\(error)")
         })

@@ -5,8 +5,8 @@ import KioskLoop
 
 /// The service's side of the loop (`LoopService`): control-socket commands and reloads act on
 /// the loop's dial and scene; each ends in at most one new frame, queued the way input queues
-/// one. The service owns the configuration and builds the scene for a reload (`rebuild`), so a
-/// reload has one owner and one transaction.
+/// one. The service owns the configuration and has the scene for a reload built (`scenes`), so
+/// a reload has one owner and one transaction.
 extension KioskService: LoopService {
     package var screen: IdleSchedule.Screen { idle.screen }
 
@@ -91,10 +91,10 @@ extension KioskService: LoopService {
         // Below the top, `selectedIndex` counts in that ring: keep the top item on the way there.
         let ring = loop.dial.pose.ring
         let keptID = ring.ids.first ?? loop.dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
-        let rebuild = self.rebuild
+        let scenes = self.scenes
         let applied = reload(decided, now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
-            return try rebuild(config, index)
+            return try scenes.scene(for: config, resting: .index(index))
         }
         guard let (scene, changes) = applied else { return }
         if let scene { loop.replaceScene(scene, at: time, previousMenu: oldMenu) }

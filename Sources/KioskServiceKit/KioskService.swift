@@ -32,12 +32,12 @@ package final class KioskService {
     private var selectedPath: MenuPath?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
-    /// Decodes a reload's icons off the loop (`run` sets one; without it a reload is built in
+    /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
+    /// painter at the mode's size), and holds the reload worker when there is one.
+    package let scenes: SceneBuilding
+    /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
     /// the turn that asked for it).
-    package var reloadWorker: ReloadWorker?
-    /// Builds the dial and painter for a reloaded configuration, resting on an item index (nil:
-    /// the configuration's default item); nil keeps the running scene.
-    package var rebuild: (KioskConfig, Int?) throws -> Scene? = { _, _ in nil }
+    package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
 
@@ -45,9 +45,12 @@ package final class KioskService {
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
     ///   - controlPath: `--control PATH`, or nil for no socket.
     ///   - eventsFD: where event lines go (stdout, 1).
+    ///   - config: the configuration as it runs (`scenes.adjusted` already applied).
+    ///   - scenes: how a configuration becomes the loop's scene (none: a reload keeps the scene).
     package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
-         logger: JournalLogger, eventsFD: Int32 = 1, now: Double) throws {
+         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
         self.config = config
+        self.scenes = scenes
         self.configPath = configPath
         self.logger = logger
         notifier = SystemdNotifier(environment: environment)
@@ -238,7 +241,7 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
-        return ConfigReload.reload(path: configPath, current: config)
+        return ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
     }
 
     /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
