@@ -16,7 +16,19 @@
 //   TouchInput    KioskSeams + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
-//   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
+//   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
+//                 and the non-blocking output queue (what every layer below the CLI reports with).
+//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + KMSOutput (on_exit) +
+//                 Audio (voices) + Yams: the config file, its checks and the reload decision.
+//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender
+//                 + KMSOutput (screen power): the one frame loop, its poll sources, pacing, the
+//                 virtual display, and the two seams to a service: `LoopService` (the loop tells)
+//                 and `LoopControl` (the service acts). It imports no service type.
+//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
+//                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
+//                 bridges; the one owner of the running configuration (`SceneBuilding` builds
+//                 its scene).
+//   DialKioskApp  everything: the CLI and the wiring (RunSession, RunScenes, the commands).
 import PackageDescription
 
 func system(_ name: String, _ pkg: String, _ apt: String) -> Target {
@@ -91,7 +103,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp"]),
+        .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
