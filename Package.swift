@@ -16,7 +16,19 @@
 //   TouchInput    KioskSeams + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
-//   DialKioskApp  everything: CLI, configuration, the poll loop, systemd integration.
+//   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
+//                 and the non-blocking output queue (what every layer below the CLI reports with).
+//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + KMSOutput (on_exit) +
+//                 Audio (voices) + Yams: the config file, its checks and the reload decision.
+//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender
+//                 + KMSOutput (screen power): the one frame loop, its poll sources, pacing, the
+//                 virtual display, and the two seams to a service: `LoopService` (the loop tells)
+//                 and `LoopControl` (the service acts). It imports no service type.
+//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
+//                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
+//                 bridges; the one owner of the running configuration (`SceneBuilding` builds
+//                 its scene).
+//   DialKioskApp  everything: the CLI and the wiring (RunSession, RunScenes, the commands).
 import PackageDescription
 
 func system(_ name: String, _ pkg: String, _ apt: String) -> Target {
@@ -66,15 +78,32 @@ let package = Package(
         // Speech and sound cues (issue 20): espeak-ng and ALSA on a worker thread of their own;
         // the loop only hands it text and samples. The words for each dial event are DialCore's.
         .target(name: "Audio", dependencies: ["LinuxSystem", "CEspeakNG", "CALSA"]),
+        // Issue 19 item 3: the kiosk's layers below the CLI, each seeing only those under it.
+        .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
+        .target(
+            name: "KioskConfiguration",
+            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "Audio", "LinuxSystem",
+                           .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "KioskLoop",
+            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "LinuxSystem", "CLinux"]
+        ),
+        .target(
+            name: "KioskServiceKit",
+            dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
+                           "MQTTLink", "Audio"]
+        ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp"]),
+        .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
@@ -84,7 +113,8 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink"], exclude: ["Fixtures"]),
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
+                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem"]),
     ],

@@ -2,6 +2,7 @@ import DialCore
 import KioskSeams
 import LinuxSystem
 import TouchInput
+import KioskReporting
 
 /// TouchInput's failures as exit statuses: permissions are 77, a seat without devices 69.
 extension InputCall: ReportableCall {

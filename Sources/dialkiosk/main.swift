@@ -1,4 +1,5 @@
 import DialKioskApp
+import KioskLoop
 
 HeapPolicy.apply()
 DialKioskCommand.main()

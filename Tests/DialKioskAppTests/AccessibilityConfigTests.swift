@@ -3,6 +3,9 @@ import Glibc
 import LinuxSystem
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskServiceKit
 
 /// The `accessibility:` section's speech and sound keys, items' speech texts, the speech
 /// control commands and the bridge from dial events to the real audio worker.

@@ -3,6 +3,8 @@ import DialCore
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskServiceKit
 
 /// Real children. Each test waits for its child with waitid(WNOWAIT), which leaves the zombie for
 /// `reap(now:)` to collect: no sleeps, and `reap(now:)` itself never blocks.

@@ -3,6 +3,7 @@ import DialRender
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 /// Every field's default, reached both by an empty file and by a file that only sets other keys.
 @Suite struct ConfigDefaultsTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 /// Each kind of mistake gives one line naming the file, the line and the key, and status 78.
 /// The message `text` (a configuration named `file`) produces, or a note that it parsed; a

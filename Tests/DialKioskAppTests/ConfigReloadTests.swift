@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 @Suite struct ConfigReloadTests {
     /// Loads `old` from a file, rewrites the file as `new` and reloads it: the applied

@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskServiceKit
 
 @Suite struct ControlCommandTests {
     @Test func commands() {

@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskServiceKit
 
 /// Real sockets in a temporary directory. A client's connect and writes complete in the kernel
 /// before the server looks, so each step is deterministic without sleeping.

@@ -3,6 +3,7 @@ import DialRender
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// The dim look without reading the scanout buffer (issue 10, "Also"): `Dimming.darken` used to
 /// halve the dumb buffer in place after the copy, reading write-combined memory.

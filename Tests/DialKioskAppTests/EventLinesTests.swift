@@ -1,6 +1,7 @@
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskServiceKit
 
 @Suite struct EventLinesTests {
     let items = [

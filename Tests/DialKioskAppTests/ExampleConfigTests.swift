@@ -1,6 +1,7 @@
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 /// The example shipped as /etc/dialkiosk/config.yaml must be accepted as it is.
 @Suite struct ExampleConfigTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
 
 /// The README's exit-status table is what integrators script against: it must list exactly the
 /// statuses `ExitStatus` has, each with its `meaning`, in the same order.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
 
 @Suite struct ExitStatusTests {
     @Test func statusesAreDistinct() {

@@ -4,6 +4,8 @@ import KMSOutput
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskLoop
 
 /// A loop over a real Dial and a faulty display, on a fake clock.
 private final class Rig {

@@ -3,6 +3,7 @@ import Glibc
 import DialCore
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// A dial that needs a frame while `moving` and records the input it was fed.
 private final class MovingDial: DialDriving {

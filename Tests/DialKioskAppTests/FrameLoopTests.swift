@@ -3,6 +3,7 @@ import Glibc
 import DialCore
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// A dial that moves until `restAt` and records what it was told.
 private final class ScriptedDial: DialDriving {

@@ -3,6 +3,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 import DialCore
+@testable import KioskConfiguration
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -2,6 +2,7 @@ import Glibc
 @testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// Builds touch scripts around a dial centre and drives a Dial on a fake frame clock.
 struct Gesture {

@@ -2,6 +2,7 @@ import Foundation
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskServiceKit
 
 /// Each discovery payload checked field by field against Home Assistant's documented MQTT
 /// schemas (home-assistant.io/integrations/{light,select,event,button,sensor}.mqtt): the

@@ -2,6 +2,8 @@ import DialCore
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskConfiguration
+@testable import KioskLoop
 
 /// The behaviour timers on a fake clock.
 @Suite struct IdleScheduleTests {

@@ -9,6 +9,10 @@ import KMSOutput
 import DialRender
 import Dispatch
 import Synchronization
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskServiceKit
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
@@ -29,7 +33,7 @@ private final class KioskLoop {
 
     /// `power` and `resize` are the loop's (built with this rig's log and service).
     init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
-         power: ((LogBox) -> ScreenPower)? = nil,
+         worker: ReloadWorker? = nil, power: ((LogBox) -> ScreenPower)? = nil,
          resize: ((KioskService, Int, Int, MenuPath?) throws -> Scene)? = nil) throws {
         notify = DatagramReceiver(path: dir.path + "/notify")
         _ = pipe(&pipeFDs)
@@ -40,16 +44,16 @@ private final class KioskLoop {
         let path = dir.path + "/config.yaml"
         let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { [logBox] in logBox.lines.append($0) }
         let config = try ConfigLoader.load(path: path)
-        let service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
-                                       environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now)
-        self.service = service
         let size = KioskLoop.size
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
                                  rotation: .none, painter: .flat)
         }
         let scene = try makeScene(config, nil)
-        service.rebuild = rebuild ?? makeScene
+        let service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
+                                       environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now,
+                                       scenes: ClosureScenes(build: rebuild ?? makeScene, reloadWorker: worker))
+        self.service = service
         loop = FrameLoop(output: LoopOutput(presenter: display, power: power?(logBox),
                                             resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } }),
                          sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service.pollSources),
@@ -740,8 +744,7 @@ private final class FakeBacklight: BacklightDimming {
         let k = try KioskLoop(config: threeItems, watchdogUSec: "2000000", rebuild: { config, index in
             try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
                                  rotation: .none, painter: .dial, icons: icons)
-        })
-        k.service.reloadWorker = ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob }
+        }, worker: ReloadWorker(icons: icons) { DialSetup(config: $0, width: size.width, height: size.height).iconJob })
         let icon = k.dir.path + "/cup.png"
         var picture = PixelBuffer(width: 8, height: 8)
         let count = picture.rowPitch * 8

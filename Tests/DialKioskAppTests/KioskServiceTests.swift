@@ -2,6 +2,9 @@ import Glibc
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskServiceKit
 
 /// The service façade with a real notify socket, a real control socket and a pipe for stdout.
 @Suite struct KioskServiceTests {

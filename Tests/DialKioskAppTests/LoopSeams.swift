@@ -1,5 +1,8 @@
 import Glibc
 @testable import DialKioskApp
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskServiceKit
 
 /// Signals "delivered" through a pipe: `send` queues them and makes the pipe readable, as a
 /// signalfd would be.
@@ -34,3 +37,22 @@ final class PipeSignals: PollSource {
 /// The clock a loop under test reads (tests never read the real one): moved by the test, and by
 /// a fake paint that takes time. The app's virtual clock (`simulate`'s) is that clock.
 typealias FakeClock = VirtualClock
+
+/// A kiosk rig's scenes: `build` for a reload (resting on an item index), and `run`'s reload
+/// worker when a test gives one.
+final class ClosureScenes: SceneBuilding {
+    let build: (KioskConfig, Int?) throws -> Scene
+    let reloadWorker: ReloadWorker?
+
+    init(build: @escaping (KioskConfig, Int?) throws -> Scene, reloadWorker: ReloadWorker? = nil) {
+        self.build = build
+        self.reloadWorker = reloadWorker
+    }
+
+    func adjusted(_ config: KioskConfig) -> KioskConfig { config }
+
+    func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? {
+        guard case .index(let index) = resting else { return nil }
+        return try build(config, index)
+    }
+}

@@ -5,6 +5,10 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskServiceKit
 
 /// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display
 /// and clock) with its `mqtt:` section pointing at a real mosquitto. Network progress is real:
@@ -30,12 +34,12 @@ private final class MQTTKiosk {
         writeFile(path, items + "mqtt:\n" + section)
         let config = try ConfigLoader.load(path: path)
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { [logBox] in logBox.all.append($0) }
-        service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
-                                   logger: logger, eventsFD: pipeFDs[1], now: time.now)
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
         }
-        service.rebuild = makeScene
+        service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
+                                   logger: logger, eventsFD: pipeFDs[1], now: time.now,
+                                   scenes: ClosureScenes(build: makeScene))
         loop = FrameLoop(output: LoopOutput(presenter: display),
                          sources: FrameLoop.sources(displays: [display], service: service.pollSources),
                          scene: try makeScene(config, nil), now: { [time] in time.now }, service: service, log: { _ in })

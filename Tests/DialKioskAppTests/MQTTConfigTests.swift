@@ -1,6 +1,8 @@
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskConfiguration
+@testable import KioskServiceKit
 
 /// The `mqtt:` section: defaults, every key, and located errors (file:line: key: problem).
 @Suite struct MQTTConfigTests {

@@ -3,6 +3,7 @@ import LinuxSystem
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
 
 /// Issue 10, defect 4: event and log lines on the frame loop went out with blocking write(2),
 /// so a reader that stopped froze the kiosk, and one that went away killed it (SIGPIPE).

@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskLoop
 
 /// The memory figures `bench`, `simulate --memory-every` and `run --stats` print.
 @Suite struct ProcessMemoryTests {

@@ -54,3 +54,4 @@ func fileMode(_ path: String) -> mode_t? {
 }
 
 @testable import DialKioskApp
+@testable import KioskReporting

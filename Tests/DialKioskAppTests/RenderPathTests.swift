@@ -3,6 +3,8 @@ import DialCore
 import DialRender
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
 
 /// `render --path`: a ring below the top, painted as `run` shows it once it has opened.
 @Suite struct RenderPathTests {

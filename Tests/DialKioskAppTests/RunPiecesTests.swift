@@ -4,6 +4,7 @@ import DialCore
 import KMSOutput
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskLoop
 
 @Suite struct RunPiecesTests {
     @Test func statsReportOncePerSecondOfFrameClock() {

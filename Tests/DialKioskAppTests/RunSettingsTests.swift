@@ -2,6 +2,7 @@ import DialCore
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 /// The configuration gives `run` its display and input defaults; the command line overrides them.
 @Suite struct RunSettingsTests {

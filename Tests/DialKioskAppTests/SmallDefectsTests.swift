@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskConfiguration
 
 /// Issue 18, item 9: the smaller defects, each pinned.
 @Suite struct SmallDefectsTests {

@@ -1,5 +1,6 @@
 import Glibc
 @testable import DialKioskApp
+@testable import KioskServiceKit
 
 /// A fresh directory under /tmp, removed (with what is in it) by `remove()`.
 struct TemporaryDirectory {

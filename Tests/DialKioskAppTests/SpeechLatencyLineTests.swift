@@ -1,5 +1,5 @@
 import Testing
-@testable import DialKioskApp
+@testable import KioskServiceKit
 
 /// `--stats`' speech latency line says what its figures end at: the sample heard (ALSA's delay)
 /// or, where the PCM reports no delay (ALSA's file plugin on a host), the hand-over.

@@ -2,6 +2,8 @@ import ArgumentParser
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskConfiguration
 
 /// `splash` (issue 21, item 3): a Plymouth theme whose picture is `render`'s at the same options.
 @Suite struct SplashCommandTests {

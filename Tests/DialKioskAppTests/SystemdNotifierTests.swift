@@ -1,6 +1,8 @@
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskReporting
+@testable import KioskServiceKit
 
 @Suite struct SystemdNotifierTests {
     @Test func messagesReachABoundSocket() throws {

@@ -3,6 +3,8 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskConfiguration
+@testable import KioskLoop
 
 /// The device loop on the virtual display, in virtual time: what only the VM could show before
 /// (render late, a missed vblank, a present retry), in milliseconds and without sleeping.

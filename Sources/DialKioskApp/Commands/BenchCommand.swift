@@ -4,6 +4,7 @@ import DialRender
 import Glibc
 import KioskSeams
 import LinuxSystem
+import KioskServiceKit
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,8 @@
 import Foundation
 import DialCore
 import KioskSeams
+import KioskReporting
+import KioskLoop
 
 /// `bench`'s memory figures: the kiosk's own process, not the bench's (which holds extra frames
 /// to copy into and a second painter for the spin). A child `dialkiosk simulate --paint` runs a

@@ -2,6 +2,7 @@ import DialCore
 import DialRender
 import KioskSeams
 import LinuxSystem
+import KioskLoop
 
 /// `bench`'s spin: a fling that turns the ring for about a second, from rest to rest, driven by
 /// DialCore's Dial at 60 Hz, painted and copied into `buffers` scanout buffers in turn (each

@@ -1,4 +1,6 @@
 import ArgumentParser
+import KioskReporting
+import KioskConfiguration
 
 /// `dialkiosk check-config FILE`: parse and validate, print one line, exit 0, 78 or 66.
 struct CheckConfigCommand: ParsableCommand {

@@ -4,6 +4,9 @@ import Glibc
 import KioskSeams
 import LinuxSystem
 import TouchInput
+import KioskReporting
+import KioskLoop
+import KioskServiceKit
 
 struct ListInputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import DialCore
 import DialRender
 import KioskSeams
+import KioskReporting
+import KioskConfiguration
 
 extension RenderError: ReportableError {
     public var exitStatus: ExitStatus {

@@ -2,6 +2,8 @@ import ArgumentParser
 import DialCore
 import KMSOutput
 import Glibc
+import KioskReporting
+import KioskConfiguration
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,10 @@ import Foundation
 import Glibc
 import KioskSeams
 import TouchInput
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
+import KioskServiceKit
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
 /// dial's events come out as JSON Lines, on a virtual frame clock.

@@ -5,6 +5,8 @@ import Glibc
 import KMSOutput
 import KioskSeams
 import LinuxSystem
+import KioskReporting
+import KioskConfiguration
 
 struct SplashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import DialCore
 import InputRecording
+import KioskConfiguration
 
 /// What must hold for any bytes fed to the two parsers that read files people hand us: the
 /// configuration and `libinput record` captures. Parsing either succeeds with finite values or

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KioskConfiguration
 
 /// `--items N` of run, simulate, render and bench: one range and one wording for all of them,
 /// the configuration's own limit of items on a ring (a numbered demo menu is one ring).

@@ -2,6 +2,7 @@ import DialCore
 import Glibc
 import KMSOutput
 import LinuxSystem
+import KioskReporting
 
 /// Exit statuses and one-line messages for the display's errors.
 extension DisplayCall: ReportableCall {

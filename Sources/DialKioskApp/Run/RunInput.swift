@@ -1,6 +1,8 @@
 import DialCore
 import KioskSeams
 import TouchInput
+import KioskReporting
+import KioskConfiguration
 
 /// Where `run`'s input comes from: libinput on the seat, or a touch script (`--input-script`,
 /// the JSON Lines `simulate` reads) timed from the start, after whose last sample the kiosk

@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import KMSOutput
 import KioskSeams
+import KioskConfiguration
 
 extension PainterChoice: ExpressibleByArgument {}
 extension KMSAPI.Request: ExpressibleByArgument {}

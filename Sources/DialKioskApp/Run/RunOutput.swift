@@ -3,6 +3,9 @@ import Glibc
 import KMSOutput
 import KioskSeams
 import LinuxSystem
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
 
 /// What `run` paints on and hears from: a DRM card's output (with its hotplug monitor, power
 /// switch, backlight and console), or the virtual display of `--display virtual:WxH@Hz`.

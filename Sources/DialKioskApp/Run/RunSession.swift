@@ -5,6 +5,10 @@ import KioskSeams
 import TouchInput
 import Glibc
 import LinuxSystem
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
+import KioskServiceKit
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
@@ -63,22 +67,11 @@ final class RunSession {
             self.output = output
             let rotation = output.rotation
 
-            // Decoded icons, each distinct file once; a reload's worker fills it off the loop.
-            let icons = IconCache()
-            // The configuration as painted, at the mode's size now (a hotplug may have set a new one).
-            let setup = { (config: KioskConfig) -> DialSetup in
-                let panel = output.panelSize()
-                let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
-                var config = config
-                if let n = options.items { config.items = DemoMenu.numbered(n) }
-                return DialSetup(config: config, width: logical.width, height: logical.height)
-            }
-            let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
-                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons)
-            }
-            var config = config
-            if let n = options.items { config.items = DemoMenu.numbered(n) }
-            let scene = try makeScene(config, .index(nil))
+            // The configuration has one owner, the service; `scenes` builds what it shows, at
+            // the start, at a reload (called by the service) and at a new mode.
+            let scenes = RunScenes(options: options, output: output)
+            let config = scenes.adjusted(config)
+            let scene = try scenes.build(config, .index(nil))
             // Input after the display: touches map onto the mode's panel size turned by `rotation`.
             let panel = output.panelSize()
             let input = try resources.acquire(Step.input.rawValue, try RunInput.open(
@@ -88,10 +81,8 @@ final class RunSession {
             // STOPPING=1 and the `stopping` line go out before the picture is taken down.
             let service = try resources.acquire(Step.service.rawValue, try KioskService(
                 config: config, configPath: options.config, controlPath: options.control,
-                environment: environment, logger: logger, now: clock())) { $0.stop(reason: "exit", now: clock()) }
+                environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
-            service.reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
-            service.rebuild = { try makeScene($0, .index($1)) }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -105,7 +96,7 @@ final class RunSession {
             }
             let loopOutput = LoopOutput(presenter: output.presenter, vt: output.vt, power: output.power) { width, height, path in
                 input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
-                return try makeScene(service.config, .path(path))
+                return try scenes.build(service.config, .path(path))
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
@@ -137,22 +128,15 @@ final class RunSession {
     }
 
     /// `scene(config:restingOn:...)` resting on `resting`.
-    static func scene(config: KioskConfig, resting: Resting, width: Int, height: Int, rotation: DisplayRotation,
+    static func scene(config: KioskConfig, resting: SceneResting, width: Int, height: Int, rotation: DisplayRotation,
                       painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
         try scene(DialSetup(config: config, width: width, height: height), resting: resting, rotation: rotation,
                   painter: choice, icons: icons)
     }
 
-    /// Where a new scene's dial rests: a top item's index (a reload keeps the top item by id)
-    /// or a slot's path (a new mode keeps the slot, inside a ring too); nil: the default item.
-    enum Resting {
-        case index(Int?)
-        case path(MenuPath?)
-    }
-
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
     /// reload's worker filled them).
-    static func scene(_ setup: DialSetup, resting: Resting, rotation: DisplayRotation, painter choice: PainterChoice,
+    static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
                       icons: IconCache) throws -> Scene {
         let dial: MenuDial
         switch resting {

@@ -1,5 +1,6 @@
 import DialCore
 import KioskSeams
+import KioskLoop
 
 /// Input from a script instead of a device: touch samples (a `simulate` script, a `libinput
 /// record` file) and key steps, each delivered when the loop's clock reaches its time, one per

@@ -2,6 +2,8 @@ import ArgumentParser
 import DialCore
 import KioskSeams
 import TouchInput
+import KioskReporting
+import KioskConfiguration
 
 /// The input options `run` and `list-inputs --watch` share: which seat, and the touch calibration.
 struct TouchInputOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import Glibc
+import KioskConfiguration
 
 /// Paths the installed service cannot see. systemd/dialkiosk.service sets ProtectHome=yes
 /// (/home, /root and /run/user appear empty) and PrivateTmp=yes (the service gets its own empty

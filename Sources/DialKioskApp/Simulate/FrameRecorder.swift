@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import Foundation
+import KioskReporting
 
 /// Paints each simulated frame and writes it as `frame-NNNNNN.png` (numbered from 1).
 final class FrameRecorder {

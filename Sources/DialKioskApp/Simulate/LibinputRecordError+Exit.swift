@@ -1,4 +1,5 @@
 import InputRecording
+import KioskReporting
 
 /// A malformed `libinput record` file is status 65 (data error).
 extension LibinputRecordError: ReportableError {

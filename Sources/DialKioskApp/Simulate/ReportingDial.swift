@@ -1,5 +1,6 @@
 import DialCore
 import KioskSeams
+import KioskLoop
 
 /// `simulate`'s dial: the configured `MenuDial` (or any dial the loop drives), whose events are handed to `report` with the
 /// frames queued so far as they happen, instead of back to the loop (which would log them).

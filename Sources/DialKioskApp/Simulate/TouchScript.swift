@@ -2,6 +2,7 @@ import DialCore
 import Foundation
 import KioskSeams
 import LinuxSystem
+import KioskReporting
 
 /// The touch script format of `dialkiosk simulate`: JSON Lines, one sample per line,
 /// `{"t": 0.016, "type": "down"|"motion"|"up"|"cancel", "x": 400, "y": 120, "slot": 0}`

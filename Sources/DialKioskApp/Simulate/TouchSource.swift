@@ -3,6 +3,7 @@ import InputRecording
 import Glibc
 import KioskSeams
 import LinuxSystem
+import KioskReporting
 
 /// Where `simulate`'s touch samples come from, read as a stream. A regular file can be read
 /// again, so it is checked whole in a first pass before it runs; a pipe is run as it arrives.

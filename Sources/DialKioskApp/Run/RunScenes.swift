@@ -1,0 +1,49 @@
+import DialCore
+import DialRender
+import KioskConfiguration
+import KioskLoop
+import KioskSeams
+import KioskServiceKit
+
+/// `run`'s scenes: a configuration as `--items` leaves it, painted through DialSetup at the
+/// mode's size now (a hotplug may have set a new one) and turned onto the panel. The decoded
+/// icons are shared with the reload worker, which fills them off the loop.
+final class RunScenes: SceneBuilding {
+    private let items: Int?
+    private let painter: PainterChoice
+    private let rotation: DisplayRotation
+    private let icons: IconCache
+    /// The configuration as painted, at the mode's size now.
+    private let setup: (KioskConfig) -> DialSetup
+    let reloadWorker: ReloadWorker?
+
+    init(options: RunOptions, output: RunOutput) {
+        items = options.items
+        painter = options.painter
+        let rotation = output.rotation, panelSize = output.panelSize
+        self.rotation = rotation
+        let setup = { (config: KioskConfig) -> DialSetup in
+            let panel = panelSize()
+            let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
+            return DialSetup(config: config, width: logical.width, height: logical.height)
+        }
+        self.setup = setup
+        // Decoded icons, each distinct file once; a reload's worker fills it off the loop.
+        let icons = IconCache()
+        self.icons = icons
+        reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
+    }
+
+    func adjusted(_ config: KioskConfig) -> KioskConfig {
+        var config = config
+        if let items { config.items = DemoMenu.numbered(items) }
+        return config
+    }
+
+    func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? { try build(config, resting) }
+
+    /// The scene of `config` (adjusted already) at the mode's size now.
+    func build(_ config: KioskConfig, _ resting: SceneResting) throws -> Scene {
+        try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: painter, icons: icons)
+    }
+}

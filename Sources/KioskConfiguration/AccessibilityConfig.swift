@@ -1,0 +1,92 @@
+import Audio
+import DialCore
+import Yams
+
+/// The `accessibility:` section's speech and sound (issue 20). Absent: the kiosk is silent
+/// and starts no audio thread. Present: speech on unless `speech: off`; sound cues only with
+/// `sound_cues: on`.
+public struct AccessibilitySettings: Sendable, Equatable {
+    public var speech: Bool
+    /// An espeak-ng voice name or language (`en`, `de`, `fr-fr`, `en+f3`).
+    public var voice: String
+    /// Words per minute, 80-450.
+    public var rate: Int
+    /// Speech loudness 0-200 (espeak-ng's scale, 100 normal).
+    public var volume: Int
+    public var soundCues: Bool
+    /// Cue loudness in percent of full scale, 0-100.
+    public var cueVolume: Int
+    /// The ALSA PCM to play to.
+    public var device: String
+    /// The words around names: the top ring's name, "items", "activated", "Back".
+    public var words: SpeechWords
+
+    public init(speech: Bool = true, voice: String = "en", rate: Int = 175, volume: Int = 100, soundCues: Bool = false,
+                cueVolume: Int = 50, device: String = "default", words: SpeechWords = SpeechWords()) {
+        self.speech = speech
+        self.voice = voice
+        self.rate = rate
+        self.volume = volume
+        self.soundCues = soundCues
+        self.cueVolume = cueVolume
+        self.device = device
+        self.words = words
+    }
+
+    /// What would keep the kiosk silent, for check-config: espeak-ng that cannot start, an
+    /// ALSA device that cannot be opened now (the kiosk runs on silent and retries).
+    package func audioProblems() -> [String] {
+        guard speech || soundCues else { return [] }
+        var problems: [String] = []
+        if speech, case .failure(let error) = Espeak.shared {
+            problems.append("accessibility.speech: \(error); the kiosk will be silent")
+        }
+        if let error = PCMOutput.probe(device: device) {
+            problems.append("accessibility.device: \(error); the kiosk runs silent and tries again every 5 s")
+        }
+        return problems
+    }
+
+    /// The voice as the worker takes it.
+    package var espeakVoice: Espeak.Voice { Espeak.Voice(name: voice, rate: rate, volume: volume) }
+}
+
+extension ConfigParser {
+    package static let accessibilityKeys = ["speech", "voice", "rate", "volume", "sound_cues", "cue_volume", "device",
+                                    "menu_speech", "items_speech", "activated_speech", "back_speech"]
+
+    /// `voices`: the installed espeak-ng voices to check `voice` against (nil: espeak-ng
+    /// cannot start here, and the voice is left to the worker, which logs it).
+    package static func parseAccessibility(_ section: ConfigSection,
+                                   voices: VoiceCatalog? = try? Espeak.shared.get().voices) throws -> AccessibilitySettings {
+        var settings = AccessibilitySettings()
+        if let on = try section.bool("speech") { settings.speech = on }
+        if let voice = try section.name("voice", maximumBytes: 64) {
+            if let voices, !voices.contains(voice) {
+                throw section.error("voice", section.value("voice"),
+                                    "espeak-ng has no voice '\(voice)'; `espeak-ng --voices` lists the installed ones "
+                                        + "(a language such as en, de, fr-fr, or a voice name)")
+            }
+            settings.voice = voice
+        }
+        if let rate = try section.number("rate", where: { $0 >= 80 && $0 <= 450 && $0 == $0.rounded() },
+                                         "of words per minute, a whole number between 80 and 450") {
+            settings.rate = Int(rate)
+        }
+        if let volume = try section.number("volume", where: { $0 >= 0 && $0 <= 200 && $0 == $0.rounded() },
+                                           "a whole number between 0 and 200 (100 is normal)") {
+            settings.volume = Int(volume)
+        }
+        if let on = try section.bool("sound_cues") { settings.soundCues = on }
+        if let volume = try section.number("cue_volume", where: { $0 >= 0 && $0 <= 100 && $0 == $0.rounded() },
+                                           "a whole number of percent between 0 and 100") {
+            settings.cueVolume = Int(volume)
+        }
+        if let device = try section.name("device", maximumBytes: 256) { settings.device = device }
+        if let text = try section.name("menu_speech") { settings.words.topRing = text }
+        if let text = try section.name("items_speech") { settings.words.items = text }
+        if let text = try section.name("activated_speech") { settings.words.activated = text }
+        if let text = try section.name("back_speech") { settings.words.back = text }
+        return settings
+    }
+}

@@ -1,0 +1,182 @@
+/// The `mqtt:` section (absent: no MQTT at all): where the broker is, how to log in, which
+/// topics. The password is never in the file: `password_file` names a file holding it,
+/// `credential` a systemd credential (`LoadCredential=NAME:PATH` in the unit; read from
+/// `$CREDENTIALS_DIRECTORY/NAME` at start).
+public struct MQTTSettings: Sendable, Equatable {
+    public struct TLS: Sendable, Equatable {
+        public var caFile: String
+        public var certFile: String?
+        public var keyFile: String?
+    }
+
+    /// Where the password comes from.
+    public enum Password: Sendable, Equatable {
+        case file(String)
+        case credential(String)
+    }
+
+    public var host: String
+    /// 1883, or 8883 with `tls`, unless given.
+    public var port: Int
+    public var tls: TLS?
+    public var username: String?
+    public var password: Password?
+    /// nil: `dialkiosk-` and the first 12 hex digits of /etc/machine-id.
+    public var clientID: String?
+    /// nil: `dialkiosk/<client_id>`.
+    public var baseTopic: String?
+    public var keepalive: Int
+    /// Home Assistant discovery under this prefix (`homeassistant`); nil: none.
+    public var discoveryPrefix: String?
+
+    public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
+                clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = 60,
+                discoveryPrefix: String? = "homeassistant") {
+        self.host = host
+        self.port = port ?? (tls == nil ? 1883 : 8883)
+        self.tls = tls
+        self.username = username
+        self.password = password
+        self.clientID = clientID
+        self.baseTopic = baseTopic
+        self.keepalive = keepalive
+        self.discoveryPrefix = discoveryPrefix
+    }
+
+    /// The client id `run` uses: the configured one, or one derived from the machine id
+    /// (stable across restarts, distinct across a fleet cloned from one image only if each
+    /// machine got its own machine-id, as systemd-firstboot gives them).
+    public static func clientID(configured: String?, machineID: String?) -> String {
+        if let configured { return configured }
+        let hex = (machineID ?? "").filter { $0.isHexDigit }.lowercased()
+        return "dialkiosk-" + (hex.isEmpty ? "unknown" : String(hex.prefix(12)))
+    }
+
+    /// A topic level or a topic as MQTT allows us to publish it: no wildcards, no NUL, no
+    /// empty level, not starting with `$` (broker-reserved).
+    public static func topicProblem(_ topic: String) -> String? {
+        if topic.isEmpty { return "must not be empty" }
+        if topic.contains("+") || topic.contains("#") { return "must not contain the wildcards + or #" }
+        if topic.hasPrefix("$") { return "must not start with $ (topics the broker reserves)" }
+        if topic.hasPrefix("/") || topic.hasSuffix("/") || topic.contains("//") { return "must not have an empty level (a leading, trailing or doubled /)" }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "must not contain control characters" }
+        if topic.utf8.count > 1024 { return "longer than 1024 bytes" }
+        return nil
+    }
+}
+
+import Glibc
+import LinuxSystem
+
+extension MQTTSettings {
+    /// The files this section names that cannot be read now (by this user), in words.
+    public var fileProblems: [String] {
+        var files: [(String, String)] = []
+        if case .file(let path) = password { files.append(("mqtt.password_file", path)) }
+        if let tls {
+            files.append(("mqtt.tls.ca_file", tls.caFile))
+            if let cert = tls.certFile { files.append(("mqtt.tls.cert_file", cert)) }
+            if let key = tls.keyFile { files.append(("mqtt.tls.key_file", key)) }
+        }
+        return files.compactMap { key, path in
+            if let failure = RegularFile.check(path) { return "\(key): \(path) \(failure.missing ? "does not exist" : failure.reason)" }
+            return access(path, R_OK) == 0 ? nil : "\(key): \(path) is not readable by this user (\(Errno.current))"
+        }
+    }
+}
+
+extension ConfigParser {
+    package static let mqttKeys = ["host", "port", "tls", "username", "password", "password_file", "credential", "client_id",
+                           "base_topic", "keepalive_seconds", "discovery_prefix"]
+    package static let mqttTLSKeys = ["ca_file", "cert_file", "key_file"]
+
+    package static func parseMQTT(_ section: ConfigSection) throws -> MQTTSettings {
+        if section.value("password") != nil || section.keyLine("password") != nil {
+            throw section.error("password", section.value("password"),
+                                "the password never sits in the configuration file; name a file with password_file, "
+                                + "or a systemd credential (LoadCredential=) with credential")
+        }
+        guard let host = try section.name("host", maximumBytes: 253) else {
+            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("host"),
+                              message: "the broker's host name or address is required (for example 192.0.2.10 or broker.lan)")
+        }
+        guard !host.contains(" "), !host.contains("/") else {
+            throw section.error("host", section.value("host"), "expected a host name or address, got '\(host)'")
+        }
+        var tls: MQTTSettings.TLS?
+        if let t = try section.section("tls", known: mqttTLSKeys) {
+            guard let ca = try absolutePath(t, "ca_file") else {
+                throw ConfigError(file: t.file, line: t.node.mark?.line, key: t.keyPath("ca_file"),
+                                  message: "required with tls: the CA certificate that signed the broker's certificate (PEM)")
+            }
+            let cert = try absolutePath(t, "cert_file")
+            let key = try absolutePath(t, "key_file")
+            if (cert == nil) != (key == nil) {
+                let missing = cert == nil ? "cert_file" : "key_file"
+                throw ConfigError(file: t.file, line: t.node.mark?.line, key: t.keyPath(missing),
+                                  message: "cert_file and key_file go together (a client certificate and its key)")
+            }
+            tls = MQTTSettings.TLS(caFile: ca, certFile: cert, keyFile: key)
+        }
+        var port: Int?
+        if let p = try section.number("port", where: { $0 >= 1 && $0 <= 65_535 && $0.rounded() == $0 },
+                                      "a whole number between 1 and 65535") {
+            port = Int(p)
+        }
+        let username = try section.name("username", maximumBytes: 256)
+        var password: MQTTSettings.Password?
+        if let file = try absolutePath(section, "password_file") { password = .file(file) }
+        if let name = try section.name("credential", maximumBytes: 255) {
+            guard password == nil else {
+                throw section.error("credential", section.value("credential"), "give password_file or credential, not both")
+            }
+            guard !name.contains("/"), name != ".", name != ".." else {
+                throw section.error("credential", section.value("credential"),
+                                    "expected a credential name as LoadCredential= names it (no /), got '\(name)'")
+            }
+            password = .credential(name)
+        }
+        if password != nil && username == nil {
+            let key = section.keyLine("credential") != nil ? "credential" : "password_file"
+            throw section.error(key, section.value(key), "a password needs a username (MQTT sends none without one)")
+        }
+        var clientID: String?
+        if let id = try section.name("client_id", maximumBytes: 64) {
+            guard id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw section.error("client_id", section.value("client_id"),
+                                    "expected letters, digits, - and _ (at most 64), got '\(id)'")
+            }
+            clientID = id
+        }
+        var baseTopic: String?
+        if let topic = try section.name("base_topic", maximumBytes: 1024) {
+            if let problem = MQTTSettings.topicProblem(topic) { throw section.error("base_topic", section.value("base_topic"), problem) }
+            baseTopic = topic
+        }
+        var keepalive = 60
+        if let k = try section.number("keepalive_seconds", where: { $0 >= 5 && $0 <= 3600 && $0.rounded() == $0 },
+                                      "a whole number of seconds between 5 and 3600") {
+            keepalive = Int(k)
+        }
+        var discovery: String? = "homeassistant"
+        if let prefix = try section.string("discovery_prefix") {
+            if prefix.isEmpty || prefix == "none" {
+                discovery = nil
+            } else if let problem = MQTTSettings.topicProblem(prefix) {
+                throw section.error("discovery_prefix", section.value("discovery_prefix"), problem)
+            } else {
+                discovery = prefix
+            }
+        }
+        return MQTTSettings(host: host, port: port, tls: tls, username: username, password: password, clientID: clientID,
+                            baseTopic: baseTopic, keepalive: keepalive, discoveryPrefix: discovery)
+    }
+
+    private static func absolutePath(_ section: ConfigSection, _ key: String) throws -> String? {
+        guard let path = try section.name(key) else { return nil }
+        guard path.hasPrefix("/") else {
+            throw section.error(key, section.value(key), "expected an absolute path, got '\(path)'")
+        }
+        return path
+    }
+}

@@ -1,0 +1,104 @@
+import DialCore
+import KioskSeams
+
+/// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
+/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks what
+/// the screen shows and whether input passes, tells what happened, and hands over the requests
+/// to the service; the service's own sources (control socket, broker, reload worker) act back
+/// on the loop through `LoopControl`.
+package protocol LoopService: AnyObject {
+    /// What the screen shows (the behaviour timers' state).
+    var screen: IdleSchedule.Screen { get }
+    /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
+    /// screen only wakes it), and what it did to the screen.
+    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action])
+    /// News from the loop, or a request for the service to carry out on it.
+    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws
+}
+
+/// What a service may do to the loop (`FrameLoop`): move the dial, carry out the behaviour
+/// timers' actions, swap in a reloaded scene, and ask for a frame. Each ends in at most one new
+/// frame, queued the way input queues one.
+package protocol LoopControl: AnyObject {
+    /// The dial on the screen.
+    var dial: DialDriving { get }
+    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
+    var power: ScreenPower? { get }
+    /// Where the loop's log lines go.
+    var log: (String) -> Void { get }
+    /// The dial's events out through the service.
+    func report(_ events: [DialEvent])
+    /// Carries out what the behaviour timers decided.
+    func apply(_ actions: [IdleSchedule.Action], at time: Double) throws
+    /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
+    func frameIfDue(at time: Double) throws
+    /// The picture changed outside the dial: paint now when resting, else with the next frame.
+    func repaint(at time: Double) throws
+    /// SIGHUP without a reload: the frame again.
+    func refresh(at time: Double) throws
+    /// A reloaded configuration's dial and painter take over between two frames, and the event
+    /// lines catch up with the new dial (`previousMenu`: the menu the `closed` lines name).
+    func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?)
+}
+
+/// What the loop passes to its service.
+package enum LoopMessage {
+    /// The dial's events, with the frames queued so far.
+    case dialEvents([DialEvent], frames: Int)
+    /// The first frame is on the glass (at the message's time, the flip's).
+    case firstFrameShown
+    /// The dial was replaced without events of its own (start, reload, new scene); the menu
+    /// before, if it changed.
+    case dialReplaced(previousMenu: MenuTree?)
+    /// SIGHUP.
+    case hangUp
+}
+
+/// No service: the dial's events become log lines, the screen stays awake, every input passes,
+/// and SIGHUP repaints.
+package final class NoService: LoopService {
+    package var screen: IdleSchedule.Screen { .awake }
+
+    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) { (true, []) }
+
+    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
+        switch message {
+        case .dialEvents(let events, _):
+            for e in events { loop.log(Self.line(e)) }
+        case .hangUp:
+            try loop.refresh(at: time)
+        case .firstFrameShown, .dialReplaced:
+            break
+        }
+    }
+
+    package static func line(_ event: DialEvent) -> String {
+        switch event {
+        case .selected(let index, let path, let time):
+            return "selected index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
+        case .activated(let index, let path, let time):
+            return "activated index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
+        case .opened(let path, let time):
+            return "opened path=\(path) time=\(fixed(time, 3))"
+        case .closed(let path, let time):
+            return "closed path=\(path) time=\(fixed(time, 3))"
+        case .rest(let time, let rotation, let index):
+            return "rest rotation=\(fixed(rotation, 6)) index=\(index.map(String.init) ?? "none") time=\(fixed(time, 3))"
+        }
+    }
+}
+
+/// A service's sources and where a turn serves them: its output first (it moves on even in a
+/// turn that ends the run), its control socket, reload worker and deadlines last.
+package struct ServiceSources {
+    package var first: [any PollSource]
+    package var last: [any PollSource]
+
+    package init(first: [any PollSource], last: [any PollSource]) {
+        self.first = first
+        self.last = last
+    }
+
+    /// No service: no sources.
+    package static var none: ServiceSources { ServiceSources(first: [], last: []) }
+}

@@ -1,0 +1,151 @@
+import DialCore
+import Glibc
+import KioskSeams
+
+/// A display with no device: each present is shown at the next vblank of a virtual refresh,
+/// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and
+/// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
+/// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
+/// missed vblanks and refused presents.
+package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource {
+    /// The vblank clock and the faults to inject.
+    package struct Timing {
+        /// Refresh rate in Hz.
+        package var refresh: Double
+        /// Each vblank comes up to this many seconds late (uniformly, seeded).
+        package var jitter = 0.0
+        package var seed: UInt64 = 1
+        /// Flips (numbered from 1) that miss their vblank and land one refresh later, as a
+        /// frame queued too late for a vblank does.
+        package var missedFlips: Set<Int> = []
+        /// Presents (every call counts, from 1) that fail, and how: the kernel's answers.
+        package var failedPresents: [Int: PresentFailure] = [:]
+
+        package init(refresh: Double, jitter: Double = 0.0, seed: UInt64 = 1, missedFlips: Set<Int> = [],
+                     failedPresents: [Int: PresentFailure] = [:]) {
+            self.refresh = refresh
+            self.jitter = jitter
+            self.seed = seed
+            self.missedFlips = missedFlips
+            self.failedPresents = failedPresents
+        }
+    }
+
+    /// A refused present, classified as the kernel's errno would be.
+    package struct RefusedPresent: Error, CustomStringConvertible {
+        package var failure: PresentFailure
+        package var description: String { "virtual display: present refused (\(failure))" }
+
+        package init(failure: PresentFailure) {
+            self.failure = failure
+        }
+    }
+
+    package let frameSize: (width: Int, height: Int)
+    /// No descriptor: the loop waits until `nextEventTime`.
+    package let pollDescriptor: Int32 = -1
+    private let timing: Timing
+    private let now: () -> Double
+    /// Vblank 0 is at this time (0 on a virtual clock, the start on the real one).
+    private let origin: Double
+    private var rng: SplitMix64
+    private var vblankIndex = 0
+    private var nextVblank: Double
+    /// When the queued frame is shown (nil: nothing queued).
+    private var flipAt: Double?
+    /// Scanout buffers, painted in turn, and which frame each holds.
+    private var buffers: [UnsafeMutableRawPointer]
+    private let bufferBytes: Int
+    private var ages: BufferAges
+    private var back = 0
+    /// Calls of `present`, successful flips, and vblanks missed on purpose.
+    package private(set) var presents = 0
+    package private(set) var flips = 0
+    package private(set) var missed = 0
+    /// When the last flip event said its frame was shown.
+    package private(set) var lastShown: Double?
+
+    /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
+    package init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
+         now: @escaping () -> Double) {
+        frameSize = (width, height)
+        self.timing = timing
+        self.origin = origin
+        self.now = now
+        rng = SplitMix64(seed: timing.seed)
+        nextVblank = origin
+        let bytes = max(1, width * height * 4)
+        bufferBytes = bytes
+        // Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the
+        // kernel's zeroed pages, counted as RssShmem (not the process's own RssAnon) and
+        // resident only once a frame is copied in (simulate --paint copies none).
+        buffers = (0..<max(1, count)).map { _ in
+            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+                  memory != MAP_FAILED else {
+                fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
+            }
+            return memory
+        }
+        ages = BufferAges(count: max(1, count))
+        nextVblank = vblank(0)
+    }
+
+    deinit { buffers.forEach { munmap($0, bufferBytes) } }
+
+    /// The refresh period in seconds.
+    package var refreshPeriod: Double { 1 / timing.refresh }
+
+    package func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
+        presents += 1
+        // A frame queued while one is pending is what the kernel refuses with EBUSY.
+        guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
+        let (width, height) = frameSize
+        let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4)
+        _ = try paint(ages.next(target, buffer: back))
+        ages.painted(buffer: back)
+        // Refused after the paint, as a flip is: the next frame goes into the same buffer.
+        if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
+        flips += 1
+        back = (back + 1) % buffers.count
+        var shown = firstVblank(after: now())
+        if timing.missedFlips.contains(flips) {
+            missed += 1
+            shown = firstVblank(after: shown)
+        }
+        flipAt = shown
+    }
+
+    package func nextEventTime(now: Double) -> Double? { flipAt }
+
+    /// Served every turn: the vblanks that passed by now are counted whether or not a frame is
+    /// queued, as a CRTC's counter runs, so the seeded jitter of a vblank depends only on the
+    /// times the loop visited, not on when it presented.
+    package func drainDisplayEvents() throws -> [DisplayEvent] {
+        let time = now()
+        _ = firstVblank(after: time)
+        guard let shown = flipAt, shown <= time else { return [] }
+        flipAt = nil
+        lastShown = shown
+        return [.frameShown(time: shown)]
+    }
+
+    private func vblank(_ k: Int) -> Double {
+        origin + Double(k) * refreshPeriod + (timing.jitter > 0 ? Double.random(in: 0..<timing.jitter, using: &rng) : 0)
+    }
+
+    /// The first vblank after `time`. Vblanks that passed while nothing was queued are not
+    /// waited for; the clock stays below `VirtualTime.maximumSeconds`, so the vblank number
+    /// fits an Int exactly.
+    private func firstVblank(after time: Double) -> Double {
+        if nextVblank <= time {
+            let passed = min(((time - origin) / refreshPeriod).rounded(.down), 0x1p53)
+            vblankIndex = max(vblankIndex + 1, Int(passed))
+            nextVblank = vblank(vblankIndex)
+            while nextVblank <= time {
+                vblankIndex += 1
+                nextVblank = vblank(vblankIndex)
+            }
+        }
+        return nextVblank
+    }
+}

@@ -1,0 +1,109 @@
+import DialCore
+import KioskLoop
+
+/// `<base>/state`, retained: the selected item, its ring's items, the screen and brightness.
+package struct MQTTState: Equatable {
+    package var path: MenuPath?
+    package var menu: MenuTree
+    package var screen: IdleSchedule.Screen
+    package var brightness: Int
+
+    /// The paths of the selected item's ring (what `set/select` takes): Home Assistant's select options.
+    package var ringOptions: [String] {
+        let ring = path?.parent ?? MenuPath([])
+        let items = menu.items(ofRing: ring) ?? menu.items(ofRing: MenuPath([])) ?? []
+        let base = menu.items(ofRing: ring) == nil ? MenuPath([]) : ring
+        return items.map { MenuPath(base.ids + [$0.item.id]).description }
+    }
+
+    package var screenWord: String {
+        switch screen {
+        case .awake: return "on"
+        case .dimmed: return "dim"
+        case .blanked: return "blank"
+        }
+    }
+
+    package var line: EventLine {
+        let item = path.flatMap { $0.isBack ? MenuTree.backItem : menu.node(at: $0)?.item }
+        return EventLine([
+            ("selected", path.map { .string($0.description) } ?? .null),
+            ("path", .strings(path?.ids ?? [])),
+            ("item", item.map { .string($0.id) } ?? .null),
+            ("label", item.map { .string($0.label) } ?? .null),
+            ("screen", .string(screenWord)),
+            // The light's on/off for Home Assistant: dim is on at a lower brightness.
+            ("power", .string(screen == .blanked ? "off" : "on")),
+            ("brightness", .int(screen == .blanked ? 0 : brightness)),
+        ])
+    }
+
+    package init(path: MenuPath?, menu: MenuTree, screen: IdleSchedule.Screen, brightness: Int) {
+        self.path = path
+        self.menu = menu
+        self.screen = screen
+        self.brightness = brightness
+    }
+}
+
+/// Home Assistant MQTT discovery: one retained `<prefix>/<component>/<client id>/<object>/config`
+/// per entity, all in one `device`. Field names and meanings are Home Assistant's documented
+/// MQTT schemas (light default schema, select, event, button, sensor).
+package enum HomeAssistantDiscovery {
+    package static let model = "DialKiosk"
+    package static let version = "0.1.0"
+    /// Every event line's `event` value (the event entity's `event_types`).
+    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error"]
+
+    package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String]) -> [(topic: String, payload: EventLine)] {
+        let id = topics.clientID
+        func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
+            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
+             ("availability_topic", .string(topics.availability)),
+             ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
+             ("device", .object(EventLine([("identifiers", .strings([id])), ("name", .string("DialKiosk \(id)")),
+                                            ("model", .string(model)), ("manufacturer", .string("DialKiosk")),
+                                            ("sw_version", .string(version))])))]
+        }
+        func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
+        return [
+            (topic("light", "screen"), EventLine(common("screen", "Screen") + [
+                ("command_topic", .string(topics.setPrefix + "screen")),
+                ("payload_on", .string("on")), ("payload_off", .string("off")),
+                ("state_topic", .string(topics.state)), ("state_value_template", .string("{{ value_json.power }}")),
+                ("brightness_command_topic", .string(topics.setPrefix + "brightness")),
+                ("brightness_state_topic", .string(topics.state)),
+                ("brightness_value_template", .string("{{ value_json.brightness }}")),
+                ("brightness_scale", .int(100)),
+                // A brightness command alone switches the screen on: send only the brightness.
+                ("on_command_type", .string("brightness")),
+            ])),
+            (topic("select", "item"), EventLine(common("item", "Item") + [
+                ("command_topic", .string(topics.setPrefix + "select")),
+                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.selected }}")),
+                ("options", .strings(ringOptions)),
+            ])),
+            (topic("event", "dial"), EventLine(common("dial", "Dial") + [
+                ("state_topic", .string(topics.event)),
+                ("event_types", .strings(eventTypes)),
+                ("value_template", .string("{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}")),
+            ])),
+            (topic("button", "back"), EventLine(common("back", "Back") + [
+                ("command_topic", .string(topics.setPrefix + "back")), ("payload_press", .string("PRESS")),
+            ])),
+            (topic("button", "reload"), EventLine(common("reload", "Reload") + [
+                ("command_topic", .string(topics.setPrefix + "reload")), ("payload_press", .string("PRESS")),
+            ])),
+            (topic("sensor", "latency"), EventLine(common("latency", "Input latency p95") + [
+                ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.latency_p95_ms }}")),
+                ("unit_of_measurement", .string("ms")), ("device_class", .string("duration")),
+                ("state_class", .string("measurement")),
+            ])),
+            (topic("sensor", "uptime"), EventLine(common("uptime", "Uptime") + [
+                ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.uptime_s }}")),
+                ("unit_of_measurement", .string("s")), ("device_class", .string("duration")),
+                ("state_class", .string("total_increasing")),
+            ])),
+        ]
+    }
+}

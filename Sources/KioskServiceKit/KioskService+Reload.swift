@@ -1,0 +1,45 @@
+import DialCore
+import KioskConfiguration
+import KioskLoop
+
+/// A reload whose icons are decoded off the loop (`ReloadWorker`): the file is read in the
+/// turn that asked (parsing is bounded by the file-size limit), the worker decodes while the old
+/// menu keeps running and the watchdog keeps being pinged, and the turn that sees it done builds
+/// the dial and painter from the decoded icons and swaps them in. Still one transaction: a
+/// broken file or a failed build changes nothing.
+extension KioskService {
+    /// SIGHUP or `reload` with a worker: starts preparing, or remembers the request when a
+    /// reload is being prepared already (it runs when that one is done; the latest wins).
+    package func startReload(_ worker: ReloadWorker, at time: Double, on loop: any LoopControl) throws {
+        if worker.isBusy {
+            if !worker.pending { logger.info("reload: another reload is being prepared; reading the file again after it") }
+            worker.pending = true
+            return
+        }
+        let decided = readForReload(now: time)
+        guard case .apply(let config, let changes) = decided else {
+            return endReload(decided, now: time)
+        }
+        do {
+            try worker.start(config: config, changes: changes)
+        } catch {
+            logger.warning("reload: \(error); decoding the icons in the loop instead")
+            try finishReload(decided, at: time, on: loop)
+        }
+    }
+
+    /// The worker is done: swap in the prepared configuration, unless a newer reload was asked
+    /// for meanwhile (then the file is read again and this one is dropped).
+    package func reloadPrepared(_ config: KioskConfig, _ changes: ConfigReload.Changes, at time: Double, on loop: any LoopControl) throws {
+        guard let worker = reloadWorker else { return }
+        if worker.pending {
+            worker.pending = false
+            logger.info("reload: a newer reload came while this one was prepared; reading the file again")
+            return try startReload(worker, at: time, on: loop)
+        }
+        try finishReload(.apply(config, changes), at: time, on: loop)
+        // The old menu's icons go; the new painter holds its own.
+        let job = worker.job(self.config)
+        worker.icons.keepOnly(paths: job.paths, box: job.box)
+    }
+}

@@ -1,0 +1,307 @@
+import Glibc
+import DialCore
+import KioskSeams
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
+
+/// The service's outside world in one place, for the run loop to call at fixed points: systemd
+/// notifications and the watchdog, event lines on stdout and the control socket, item commands,
+/// the behaviour timers. It owns the notifier, the control server and the command runner;
+/// `stop` tears them down in reverse order and is safe to call twice.
+package final class KioskService {
+    package private(set) var config: KioskConfig
+    package let configPath: String?
+    package let logger: JournalLogger
+    private let notifier: SystemdNotifier
+    private var watchdog: WatchdogSchedule?
+    private let runner: CommandRunner
+    private let control: ControlServer?
+    /// Event lines on stdout, never waited on: a reader that stops loses lines (counted and
+    /// logged), the kiosk goes on.
+    private let events: OutputQueue
+    package private(set) var idle: IdleSchedule
+    private var stopped = false
+    /// The broker link (the `mqtt:` section); nil without one.
+    package let mqtt: MQTTBridge?
+    /// Speech and sound cues (the `accessibility:` section; silent without it).
+    package let speech: SpeechBridge
+    /// `brightness N` (percent); 100 until one comes.
+    package var brightness = 100
+    /// The last selected item's path, for `<base>/state`.
+    private var selectedPath: MenuPath?
+    /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
+    private var discoveredOptions: [String]?
+    /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
+    /// painter at the mode's size), and holds the reload worker when there is one.
+    package let scenes: SceneBuilding
+    /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
+    /// the turn that asked for it).
+    package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
+    /// What the event lines told clients of the menu so far: the open ring and the selected slot.
+    package private(set) var told = EventStreamView()
+
+    /// - Parameters:
+    ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
+    ///   - controlPath: `--control PATH`, or nil for no socket.
+    ///   - eventsFD: where event lines go (stdout, 1).
+    ///   - config: the configuration as it runs (`scenes.adjusted` already applied).
+    ///   - scenes: how a configuration becomes the loop's scene (none: a reload keeps the scene).
+    package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
+         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
+        self.config = config
+        self.scenes = scenes
+        self.configPath = configPath
+        self.logger = logger
+        notifier = SystemdNotifier(environment: environment)
+        watchdog = WatchdogSchedule.fromEnvironment(environment, pid: getpid())
+        runner = CommandRunner(environment: environment, logger: logger)
+        control = try controlPath.map { try ControlServer(path: $0, logger: logger) }
+        events = OutputQueue(fd: eventsFD)
+        events.report = { [logger] report in
+            switch report {
+            case .dropped(let lines):
+                logger.warning("events: dropped \(lines) event lines: standard output was not being read")
+            case .closed(let code):
+                logger.warning(SystemCallError("write event lines to standard output", errno: code.rawValue).description
+                               + "; no more event lines go there")
+            }
+        }
+        idle = IdleSchedule(behaviour: config.behaviour, start: now)
+        speech = SpeechBridge(logger: logger)
+        mqtt = config.mqtt.flatMap { settings in
+            do {
+                let password = try MQTTBridge.password(settings, environment: environment)
+                return MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
+                                  logger: logger, now: now)
+            } catch {
+                logger.error("mqtt: off: \(error)")
+                return nil
+            }
+        }
+    }
+
+    deinit { stop(reason: "exit", now: .nan) }
+
+    /// The first frame is on the glass: systemd may call the service started.
+    package func started(now: Double) {
+        notify([.ready, .status("Showing \(config.items.count) items")])
+        emit(.started(time: now, items: config.items.count))
+        publishState()
+    }
+
+    /// Reports the dial's events; an `activated` item's command is started (found by its path:
+    /// ids repeat across rings).
+    package func report(_ dialEvents: [DialEvent], frames: Int) {
+        for event in dialEvents {
+            emit(.dial(event, frames: frames))
+            if case .selected(_, let path, _) = event { selectedPath = path }
+            told.apply(event)
+            if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
+                runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
+            }
+        }
+        if !dialEvents.isEmpty { publishState() }
+    }
+
+    /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due,
+    /// children that have ended (SIGCHLD wakes the loop) or whose time is up. Returns the
+    /// behaviour actions that came due.
+    package func tick(now: Double) -> [IdleSchedule.Action] {
+        if var schedule = watchdog, schedule.isDue(now: now) {
+            notify([.watchdog])
+            schedule.pinged(at: now)
+            watchdog = schedule
+        }
+        runner.reap(now: now)
+        let actions = idle.advance(to: now)
+        if !actions.isEmpty { publishState() }
+        return actions
+    }
+
+    /// The latest time the loop may sleep until (for poll's timeout or a timerfd), or nil.
+    package func nextWakeup(now: Double) -> Double? {
+        var times: [Double] = []
+        if let watchdog { times.append(watchdog.nextDue) }
+        if let deadline = idle.nextDeadline { times.append(deadline) }
+        // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
+        if let deadline = runner.nextDeadline { times.append(deadline) }
+        return times.min()
+    }
+
+    /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
+    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
+        var result = idle.input(event)
+        if !result.actions.isEmpty { publishState() }
+        speech.touched(now: event.time)
+        // The speech keys are the audio side's, never the dial's (SpeechBridge).
+        if case .command(.speech(let what), let time) = event {
+            switch what {
+            case .repeatLast: speech.repeatLast(settings: config.accessibility, now: time)
+            case .toggle: speech.setSpeech(nil, settings: config.accessibility, now: time)
+            }
+            result.passOn = false
+        }
+        return result
+    }
+
+    /// `screen on|off|dim` and `brightness`: the screen goes there now.
+    package func setScreen(_ target: IdleSchedule.Screen, now: Double) -> [IdleSchedule.Action] {
+        let actions = idle.force(target, at: now)
+        publishState()
+        return actions
+    }
+
+    /// The retained `<base>/state` and Home Assistant's select options, when they changed.
+    package func publishState() {
+        guard let mqtt else { return }
+        let state = MQTTState(path: selectedPath, menu: config.menu, screen: idle.screen, brightness: brightness)
+        mqtt.publishState(state.line)
+        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
+            discoveredOptions = state.ringOptions
+            for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
+                                                                   ringOptions: state.ringOptions) {
+                mqtt.publishRetained(topic: topic, payload: payload.text)
+            }
+        }
+    }
+
+    /// The queues the loop flushes when their descriptors become writable: event lines, and the
+    /// log lines while the logger is diverted.
+    package var outputQueues: [OutputQueue] { [events] + (logger.queue.map { [$0] } ?? []) }
+
+    /// The control socket's descriptors, for poll.
+    package var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
+
+    /// This turn's commands from the control socket (`ready`: its descriptors after poll), at
+    /// most one `reload` among them. `show` also wakes the screen (its actions come back
+    /// through `wake`).
+    package func handleControl(_ ready: [pollfd], now: Double) -> [ControlServer.Request] {
+        control?.turn(ready, now: now) ?? []
+    }
+
+    /// Control-socket lines wait that an earlier turn's budget left: poll must not sleep.
+    package var hasControlBacklog: Bool { control?.hasBacklog ?? false }
+
+    /// Tells one control client a command failed (for example `select` of an unknown id).
+    package func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
+        if request.client == .mqtt {
+            logger.warning("mqtt: \(message); nothing changed")
+            return
+        }
+        control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
+    }
+
+    /// An outside wake-up (`show`).
+    package func wake(now: Double) -> [IdleSchedule.Action] { idle.wake(at: now) }
+
+    /// SIGHUP or `reload`, as one transaction: re-reads the file, lets `build` make everything
+    /// the new configuration needs (the dial and its painter), and only when both succeeded swaps
+    /// in the configuration, the behaviour timers and the `reloaded` line, and returns what
+    /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
+    /// comes back, and a later reload of the same file tries again (the running configuration is
+    /// still the old one, so the file counts as changed).
+    ///
+    /// `decided`: what `readForReload` found in the file (RELOADING=1 went out then; READY=1
+    /// goes out here, whatever the outcome).
+    package func reload<Built>(_ decided: ConfigReload.Outcome, now: Double,
+                       build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
+        defer { notify([.ready]) }
+        let source = configPath ?? "demo menu"
+        switch decided {
+        case .keep(let error):
+            return refuseReload(error.description)
+        case .unchanged:
+            logger.info("reload: \(source): no change")
+            return nil
+        case .apply(let new, let changes):
+            let built: Built
+            do {
+                built = try build(new, changes)
+            } catch {
+                return refuseReload("\(source): \(error)")
+            }
+            let mqttChanged = new.mqtt != config.mqtt
+            config = new
+            idle = IdleSchedule(behaviour: new.behaviour, start: now)
+            emit(.reloaded(time: now, items: new.items.count))
+            if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
+            publishState()
+            notify([.status("Showing \(new.items.count) items")])
+            return (built, changes)
+        }
+    }
+
+    /// Both halves in one call: the file read again, then `reload(_:now:build:)`.
+    package func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
+        reload(readForReload(now: now), now: now, build: build)
+    }
+
+    /// The first half of a reload: RELOADING=1, and the file read again and compared with the
+    /// running configuration (parsing only, and the icons' PNG headers for their budget).
+    package func readForReload(now: Double) -> ConfigReload.Outcome {
+        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        return ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
+    }
+
+    /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
+    /// logged, READY=1.
+    package func endReload(_ decided: ConfigReload.Outcome, now: Double) {
+        defer { notify([.ready]) }
+        switch decided {
+        case .keep(let error): let _: Void? = refuseReload(error.description)
+        case .unchanged: logger.info("reload: \(configPath ?? "demo menu"): no change")
+        case .apply: break
+        }
+    }
+
+    /// The dial changed without events of its own (a start on a nested item, a reload, a new
+    /// scene): prints what brings clients' view to `ring` with `selected` at the top (`closed`
+    /// per ring left, `opened` per ring entered, `selected`). `previousMenu` words the `closed`
+    /// lines of rings that a reload took away.
+    package func resync(ring: MenuPath, selected: MenuPath?, now: Double, previousMenu: MenuTree? = nil) {
+        for event in told.events(toReach: ring, selected: selected, at: now, index: { config.menu.index(of: $0) }) {
+            if case .closed = event, let previousMenu {
+                emit(.dial(event, frames: 0), menu: previousMenu)
+            } else {
+                emit(.dial(event, frames: 0))
+            }
+            told.apply(event)
+        }
+    }
+
+    private func refuseReload<Built>(_ reason: String) -> Built? {
+        logger.error("reload: \(reason); keeping the running configuration")
+        notify([.status("Reload failed: \(reason)")])
+        return nil
+    }
+
+    /// On the way out: STOPPING=1, the `stopping` line, then the control socket closes.
+    package func stop(reason: String, now: Double) {
+        guard !stopped else { return }
+        stopped = true
+        notify([.stopping])
+        if now.isFinite { emit(.stopping(time: now, reason: reason)) }
+        // The last lines get a moment, never more: systemd's stop timeout is running.
+        events.drain(within: 0.5)
+        speech.stop()
+        mqtt?.stop()
+        control?.close()
+        notifier.close()
+    }
+
+    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
+        events.append(line: line.text)
+        control?.broadcast(line)
+        mqtt?.publishEvent(line)
+    }
+
+    private func notify(_ messages: [NotifyMessage]) {
+        do {
+            try notifier.send(messages)
+        } catch {
+            logger.warning("\(error)")
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import DialCore
+import Glibc
+import KioskSeams
+import LinuxSystem
+import MQTTLink
+import KioskReporting
+import KioskConfiguration
+import KioskLoop
+
+/// The kiosk on an MQTT broker (the `mqtt:` section): event lines out on `<base>/event`, the
+/// retained `<base>/state`, `<base>/availability` (last will `offline`), `<base>/metrics` every
+/// 60 s, Home Assistant discovery, and `<base>/set/<command>` in. Commands become the control
+/// socket's `ControlCommand`s and run through the same `FrameLoop.perform`, at most
+/// `commandsPerTurn` per loop turn (the socket's `linesPerTurn`) with reloads coalesced.
+package final class MQTTBridge {
+    /// Commands waiting for the loop, at most; more in one burst are refused and counted.
+    package static let inboxCapacity = 256
+    /// Commands run per loop turn (as the control socket takes at most 8 lines per client).
+    package static let commandsPerTurn = ControlServer.linesPerTurn
+    package static let metricsInterval = 60.0
+
+    package let topics: MQTTTopics
+    package let connection: MQTTConnection
+    package let discoveryPrefix: String?
+    private let logger: JournalLogger
+    private var inbox: [ControlServer.Request] = []
+    private var nextMetrics: Double
+    private let started: Double
+    /// Commands run and refused since start (the flood test and the metrics count them).
+    package private(set) var commandsTaken = 0
+    package private(set) var commandsRefused = 0
+    private var refusalLog = LogRateLimit(interval: 10)
+    /// Flips and input latency from the loop (RunSession sets it).
+    package var loopFigures: (() -> (flips: Int, latency: LatencyStats.Summary?))?
+
+    /// - Parameters:
+    ///   - password: already read (`MQTTBridge.password`), nil for none.
+    package init(settings: MQTTSettings, password: String?, machineID: String?, logger: JournalLogger, now: Double) {
+        let clientID = MQTTSettings.clientID(configured: settings.clientID, machineID: machineID)
+        topics = MQTTTopics(base: settings.baseTopic ?? "dialkiosk/\(clientID)", clientID: clientID)
+        discoveryPrefix = settings.discoveryPrefix
+        self.logger = logger
+        started = now
+        nextMetrics = now + Self.metricsInterval
+        let endpoint = MQTTEndpoint(host: settings.host, port: settings.port, clientID: clientID,
+                                    keepalive: settings.keepalive, username: settings.username, password: password,
+                                    tls: settings.tls.map { ($0.caFile, $0.certFile, $0.keyFile) },
+                                    availabilityTopic: topics.availability)
+        connection = MQTTConnection(endpoint: endpoint, eventTopic: topics.event, now: now) { [logger] level, text in
+            switch level {
+            case .info: logger.info(text)
+            case .warning: logger.warning(text)
+            case .error: logger.error(text)
+            }
+        }
+        connection.subscribe([topics.commands])
+        logger.info("mqtt: broker \(settings.host):\(settings.port)\(settings.tls == nil ? "" : " (TLS)"), client id \(clientID), topics \(topics.base)/...")
+    }
+
+    /// The password `settings` names, read now: from `password_file`, or from the credential
+    /// systemd placed in `$CREDENTIALS_DIRECTORY`. Trailing newlines are not part of it.
+    package static func password(_ settings: MQTTSettings, environment: [String: String]) throws -> String? {
+        let path: String
+        switch settings.password {
+        case nil: return nil
+        case .file(let file): path = file
+        case .credential(let name):
+            guard let directory = environment["CREDENTIALS_DIRECTORY"] else {
+                throw MQTTCommandError("cannot read MQTT credential '\(name)': $CREDENTIALS_DIRECTORY is not set "
+                                       + "(the unit needs LoadCredential=\(name):PATH)")
+            }
+            path = directory + "/" + name
+        }
+        let file: FileDescriptor
+        do { file = try RegularFile.open(path) } catch {
+            throw MQTTCommandError("cannot read the MQTT password from \(path): \(error)")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n: Int
+        switch bytes.withUnsafeMutableBytes({ file.read(into: $0) }) {
+        case .success(let count): n = count
+        case .failure(let failure): throw MQTTCommandError("cannot read the MQTT password from \(path): \(failure)")
+        }
+        var password = Substring(String(decoding: bytes[0..<n], as: UTF8.self))
+        while password.last == "\n" || password.last == "\r" { password = password.dropLast() }
+        return String(password)
+    }
+
+    /// /etc/machine-id's first line, or nil (a container without one).
+    package static func machineID(path: String = "/etc/machine-id") -> String? {
+        guard let file = try? RegularFile.open(path) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get(), n > 0 else { return nil }
+        return String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n").first.map(String.init)
+    }
+
+    // MARK: out
+
+    package func publishEvent(_ line: EventLine) { connection.publishEvent(line.text) }
+
+    package func publishState(_ state: EventLine) { connection.publishRetained(topic: topics.state, payload: state.text) }
+
+    package func publishRetained(topic: String, payload: String) { connection.publishRetained(topic: topic, payload: payload) }
+
+    // MARK: the loop's turn
+
+    package var pollDescriptors: [pollfd] { connection.pollDescriptor.map { [$0] } ?? [] }
+
+    package func wakeUp(now: Double) -> Double? {
+        var times = [nextMetrics]
+        if let t = connection.wakeUp(now: now) { times.append(t) }
+        if !inbox.isEmpty { times.append(now) }
+        return times.min()
+    }
+
+    /// The socket's news, the metrics when due, and this turn's share of the commands.
+    package func serve(_ polled: [pollfd], now: Double) -> [ControlServer.Request] {
+        let revents = polled.first?.revents ?? 0
+        for message in connection.serve(revents: revents, now: now) { receive(message, now: now) }
+        if now >= nextMetrics {
+            nextMetrics = now + Self.metricsInterval
+            connection.publishNow(topic: topics.metrics, payload: metrics(now: now).text)
+        }
+        let turn = Array(inbox.prefix(Self.commandsPerTurn))
+        inbox.removeFirst(turn.count)
+        commandsTaken += turn.count
+        return ControlServer.coalescingReloads(turn)
+    }
+
+    private func receive(_ message: MQTTMessage, now: Double) {
+        guard message.topic.hasPrefix(topics.setPrefix) else { return }
+        let name = String(message.topic.dropFirst(topics.setPrefix.count))
+        switch MQTTCommand.parse(name: name, payload: message.text) {
+        case .failure(let reason):
+            refuse("mqtt: \(message.topic): \(reason); nothing changed", now: now)
+        case .success(let command):
+            guard !message.retained else {
+                // A retained command would run again at every connect.
+                refuse("mqtt: \(message.topic): a retained command is not run (it would repeat at every connect)", now: now)
+                return
+            }
+            guard inbox.count < Self.inboxCapacity else {
+                refuse("mqtt: \(message.topic): \(Self.inboxCapacity) commands already wait; refused", now: now)
+                return
+            }
+            inbox.append(ControlServer.Request(client: .mqtt, command: command))
+        }
+    }
+
+    /// Every refusal is counted; the journal gets one line per 10 s with the count held back.
+    private func refuse(_ line: String, now: Double) {
+        commandsRefused += 1
+        if let heldBack = refusalLog.admit(now: now) { logger.warning(line + LogRateLimit.suffix(heldBack)) }
+    }
+
+    /// `<base>/metrics`: flips, input latency p50/p95 (with `--stats`), resident memory,
+    /// uptime, dropped event lines.
+    package func metrics(now: Double) -> EventLine {
+        let figures = loopFigures?()
+        func ms(_ v: Double?) -> EventLine.Value { v.map { .number(($0 * 1e6).rounded() / 1e3) } ?? .null }
+        return EventLine([
+            ("flips", figures.map { .int($0.flips) } ?? .null),
+            ("latency_p50_ms", ms(figures?.latency?.p50)), ("latency_p95_ms", ms(figures?.latency?.p95)),
+            ("resident_kb", .int(residentKilobytes())),
+            ("uptime_s", .number((now - started).rounded())),
+            ("dropped_lines", .int(connection.backlog.droppedTotal)),
+            ("commands_run", .int(commandsTaken)), ("commands_refused", .int(commandsRefused)),
+        ])
+    }
+
+    /// `offline`, DISCONNECT, the handle closed; safe twice.
+    package func stop() {
+        if commandsTaken + commandsRefused > 0 {
+            logger.info("mqtt: commands: \(commandsTaken) run, \(commandsRefused) refused")
+        }
+        connection.stop()
+    }
+}
+
+extension ControlServer.ClientID {
+    /// Commands from MQTT: no socket client to answer; refusals go to the journal.
+    package static let mqtt = ControlServer.ClientID(fd: -1)
+}
+
+/// The kiosk's topics under its base.
+package struct MQTTTopics: Equatable {
+    package let base: String
+    package let clientID: String
+    package var event: String { base + "/event" }
+    package var state: String { base + "/state" }
+    package var availability: String { base + "/availability" }
+    package var metrics: String { base + "/metrics" }
+    package var setPrefix: String { base + "/set/" }
+    /// What the kiosk subscribes to.
+    package var commands: String { base + "/set/+" }
+
+    package init(base: String, clientID: String) {
+        self.base = base
+        self.clientID = clientID
+    }
+}
+
+/// `<base>/set/<name>` with its payload, as a control command; the control socket's own
+/// parser checks select's path, so both accept exactly the same.
+package enum MQTTCommand {
+    package static func parse(name: String, payload: String) -> Result<ControlCommand, MQTTCommandError> {
+        let argument = payload.trimmingWhitespace()
+        switch name {
+        case "select", "screen", "brightness":
+            guard !argument.isEmpty else { return .failure(MQTTCommandError("set/\(name) needs a payload")) }
+            guard !argument.contains(" "), !argument.contains("\n") else {
+                return .failure(MQTTCommandError("payload '\(argument.prefix(64))' is not one word"))
+            }
+        case "back", "activate", "reload", "show", "hide":
+            // The payload is ignored: Home Assistant's buttons send PRESS.
+            break
+        default:
+            return .failure(MQTTCommandError("unknown command '\(name.prefix(64))'; commands: select, back, activate, reload, show, hide, screen, brightness"))
+        }
+        let line = ["select", "screen", "brightness"].contains(name) ? "\(name) \(argument)" : name
+        switch ControlLine.parse(line) {
+        case .command(let command): return .success(command)
+        case .invalid(let message): return .failure(MQTTCommandError(message))
+        case .blank: return .failure(MQTTCommandError("empty command"))
+        }
+    }
+}
+
+package struct MQTTCommandError: Error, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
+}
+
+extension String {
+    package func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
+        while let c = s.last, c.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}
