@@ -2,12 +2,10 @@ import DialCore
 import KioskSeams
 
 /// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
-/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks what
-/// the screen shows and whether input passes, tells what happened, and hands over the requests
+/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks whether
+/// input passes (what the screen shows is `ScreenPower`'s), tells what happened, and hands over the requests
 /// that only a service has (commands, reloads), which act back on the loop.
 protocol LoopService: AnyObject {
-    /// What the screen shows (the behaviour timers' state).
-    var screen: IdleSchedule.Screen { get }
     /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
     /// screen only wakes it), and what it did to the screen.
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action])
@@ -32,11 +30,9 @@ enum LoopMessage {
     case reloadPrepared(KioskConfig, ConfigReload.Changes)
 }
 
-/// No service: the dial's events become log lines, the screen stays awake, every input passes,
+/// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
 /// and SIGHUP repaints.
 final class NoService: LoopService {
-    var screen: IdleSchedule.Screen { .awake }
-
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) { (true, []) }
 
     func handle(_ message: LoopMessage, at time: Double, on loop: FrameLoop) throws {

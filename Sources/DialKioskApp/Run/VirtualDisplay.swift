@@ -6,8 +6,9 @@ import KioskSeams
 /// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and
 /// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
 /// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
-/// missed vblanks and refused presents.
-final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource {
+/// missed vblanks and refused presents. Its power switch behaves as KMSDisplay's: off drops
+/// the pending flip's answer and stops the flips; a present switches it on again.
+final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource, OutputPowering {
     /// The vblank clock and the faults to inject.
     struct Timing {
         /// Refresh rate in Hz.
@@ -51,6 +52,13 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     private(set) var missed = 0
     /// When the last flip event said its frame was shown.
     private(set) var lastShown: Double?
+    /// The output is switched off (`powerOff`): no vblanks, no flips.
+    private(set) var isPoweredOff = false
+    /// Presents that had to switch the output on themselves: the screen's owner (ScreenPower)
+    /// switches it on before any frame, so a count above 0 is a disagreement tests look for.
+    private(set) var presentsWhileOff = 0
+    /// True while a presented frame's flip event is still to come.
+    var isFlipPending: Bool { flipAt != nil }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
     init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
@@ -84,6 +92,11 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
 
     func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         presents += 1
+        // As KMSDisplay: a frame is wanted, so the screen must not stay dark.
+        if isPoweredOff {
+            presentsWhileOff += 1
+            isPoweredOff = false
+        }
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
         guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
         let (width, height) = frameSize
@@ -103,6 +116,16 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     }
 
     func nextEventTime(now: Double) -> Double? { flipAt }
+
+    /// Off after the pending flip, whose answer is dropped (as KMSDisplay's `powerOff`).
+    func powerOff() throws {
+        isPoweredOff = true
+        flipAt = nil
+    }
+
+    func powerOn() throws {
+        isPoweredOff = false
+    }
 
     /// Served every turn: the vblanks that passed by now are counted whether or not a frame is
     /// queued, as a CRTC's counter runs, so the seeded jitter of a vblank depends only on the

@@ -58,7 +58,7 @@ extension KioskService: LoopService {
             let target: IdleSchedule.Screen = request == .on ? .awake : request == .dim ? .dimmed : .blanked
             try loop.apply(setScreen(target, now: time), at: time)
         case .brightness(let percent):
-            loop.power?.dimLevel = Double(percent) / 100
+            loop.power.dimLevel = Double(percent) / 100
             let target: IdleSchedule.Screen = percent == 0 ? .blanked : percent == 100 ? .awake : .dimmed
             brightness = percent
             var actions = setScreen(target, now: time)
