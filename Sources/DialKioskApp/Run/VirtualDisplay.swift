@@ -29,7 +29,7 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         var description: String { "virtual display: present refused (\(failure))" }
     }
 
-    let frameSize: (width: Int, height: Int)
+    private(set) var frameSize: (width: Int, height: Int)
     /// No descriptor: the loop waits until `nextEventTime`.
     let pollDescriptor: Int32 = -1
     private let timing: Timing
@@ -43,7 +43,9 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     private var flipAt: Double?
     /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
-    private let bufferBytes: Int
+    private var bufferBytes: Int
+    /// A mode change's events, said at the next drain (`changeMode`).
+    private var modeEvents: [DisplayEvent] = []
     private var ages: BufferAges
     private var back = 0
     /// Calls of `present`, successful flips, and vblanks missed on purpose.
@@ -69,23 +71,40 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         self.now = now
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
-        let bytes = max(1, width * height * 4)
-        bufferBytes = bytes
-        // Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the
-        // kernel's zeroed pages, counted as RssShmem (not the process's own RssAnon) and
-        // resident only once a frame is copied in (simulate --paint copies none).
-        buffers = (0..<max(1, count)).map { _ in
+        bufferBytes = max(1, width * height * 4)
+        buffers = Self.mapBuffers(max(1, count), bytes: bufferBytes)
+        ages = BufferAges(count: max(1, count))
+        nextVblank = vblank(0)
+    }
+
+    deinit { buffers.forEach { munmap($0, bufferBytes) } }
+
+    /// Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the kernel's
+    /// zeroed pages, counted as RssShmem (not the process's own RssAnon) and resident only once
+    /// a frame is copied in (simulate --paint copies none).
+    private static func mapBuffers(_ count: Int, bytes: Int) -> [UnsafeMutableRawPointer] {
+        (0..<count).map { _ in
             guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
                   memory != MAP_FAILED else {
                 fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
             }
             return memory
         }
-        ages = BufferAges(count: max(1, count))
-        nextVblank = vblank(0)
     }
 
-    deinit { buffers.forEach { munmap($0, bufferBytes) } }
+    /// A hotplug's new mode, as KMSDisplay's `reprobe` reports a re-modeset: the output is lost
+    /// (a pending flip's answer with it), new buffers take the new size, and the next drain
+    /// says `.suspended`, `.resized`, `.resumed`.
+    func changeMode(width: Int, height: Int) {
+        flipAt = nil
+        buffers.forEach { munmap($0, bufferBytes) }
+        bufferBytes = max(1, width * height * 4)
+        buffers = Self.mapBuffers(buffers.count, bytes: bufferBytes)
+        ages = BufferAges(count: buffers.count)
+        back = 0
+        frameSize = (width, height)
+        modeEvents = [.suspended, .resized(width: width, height: height), .resumed]
+    }
 
     /// The refresh period in seconds.
     var refreshPeriod: Double { 1 / timing.refresh }
@@ -115,7 +134,7 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
         flipAt = shown
     }
 
-    func nextEventTime(now: Double) -> Double? { flipAt }
+    func nextEventTime(now: Double) -> Double? { modeEvents.isEmpty ? flipAt : now }
 
     /// Off after the pending flip, whose answer is dropped (as KMSDisplay's `powerOff`).
     func powerOff() throws {
@@ -133,6 +152,10 @@ final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource
     func drainDisplayEvents() throws -> [DisplayEvent] {
         let time = now()
         _ = firstVblank(after: time)
+        if !modeEvents.isEmpty {
+            defer { modeEvents.removeAll() }
+            return modeEvents
+        }
         guard let shown = flipAt, shown <= time else { return [] }
         flipAt = nil
         lastShown = shown
