@@ -10,19 +10,8 @@ import Testing
 /// the display's power switch, the schedule and the display's pending flip), and no frame is
 /// flipped while the output is off.
 @Suite struct ScreenDarkLoopTests {
-    static let config = """
-        items:
-          - id: a
-            label: Apple
-          - id: b
-            label: Banana
-          - id: c
-            label: Cherry
-        behaviour:
-          idle: blank
-          idle_after_minutes: 0.05
-
-        """
+    /// The demo menu; blank after 3 s without a touch.
+    static let config = "behaviour:\n  idle: blank\n  idle_after_minutes: 0.05\n"
 
     /// Control commands at given times, as the control socket would hand them over.
     final class Commands: PollSource {
@@ -60,7 +49,8 @@ import Testing
         var eventsFDs: [Int32] = [-1, -1]
 
         /// `powerSwitch`: blank switches the virtual display off; else the black frame is painted.
-        init(touches: [InputEvent], commands: [(Double, ControlCommand)], powerSwitch: Bool = true) throws {
+        /// `dragsAt`: when a drag across the ring starts.
+        init(dragsAt: [Double], commands: [(Double, ControlCommand)], powerSwitch: Bool = true) throws {
             let clock = self.clock
             writeFile(dir.path + "/config.yaml", ScreenDarkLoopTests.config)
             let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
@@ -71,10 +61,11 @@ import Testing
             service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
                                        environment: [:], logger: logger, eventsFD: eventsFDs[1], now: 0)
             display = VirtualDisplay(width: 160, height: 120, timing: .init(refresh: 60)) { clock.now }
-            var next = touches.makeIterator()
-            let input = try ScriptInput(now: { clock.now }) { next.next() }
             let scene = try RunSession.scene(config: config, restingOn: nil, width: 160, height: 120,
                                              rotation: .none, painter: .flat)
+            let geometry = (scene.dial as! MenuDial).geometry
+            var next = dragsAt.flatMap { ScreenDarkLoopTests.drag(at: $0, on: geometry) }.makeIterator()
+            let input = try ScriptInput(now: { clock.now }) { next.next() }
             var rig: Rig?
             let power = ScreenPower(output: powerSwitch ? display : nil, backlight: nil, noBacklight: "none here") {
                 rig?.log.append($0)
@@ -156,8 +147,7 @@ import Testing
     }
 
     /// A drag across the ring from `start`: down, moves, up.
-    static func drag(at start: Double) -> [InputEvent] {
-        let g = DialGeometry.fitting(width: 160, height: 120, count: 3)
+    static func drag(at start: Double, on g: DialGeometry) -> [InputEvent] {
         return (0...8).map { k in
             let a = -1.2 + Double(k) * 0.2
             let phase: TouchPhase = k == 0 ? .down : k == 8 ? .up : .motion
@@ -171,7 +161,7 @@ import Testing
         // `screen dim` at 7 s, `screen on` at 8 s; idle blanks at 11 s; `screen dim` at 12 s
         // (out of the dark: the output comes on) and `screen off` 5 ms later, while the dim
         // frame's flip is pending, switches it off again and drops that flip's answer.
-        let rig = try Rig(touches: Self.drag(at: 6),
+        let rig = try Rig(dragsAt: [6],
                           commands: [(7, .screen(.dim)), (8, .screen(.on)), (12, .screen(.dim)), (12.005, .screen(.off))])
         try rig.run(until: 5.9)
         let rotationBeforeDrag = rig.menuDial.dial.rotation
@@ -191,7 +181,7 @@ import Testing
     @Test func aBlankWhileTheRingSpinsPaintsOneBlackFrameAndNoMore() throws {
         // A fling at 1 s; `screen off` at 1.2 s while the ring still turns. Without a power
         // switch the black frame is painted, and the turning ring must not bring more frames.
-        let rig = try Rig(touches: Self.drag(at: 1), commands: [(1.2, .screen(.off)), (5, .screen(.on))], powerSwitch: false)
+        let rig = try Rig(dragsAt: [1], commands: [(1.2, .screen(.off)), (5, .screen(.on))], powerSwitch: false)
         try rig.run(until: 1.19)
         #expect(rig.menuDial.needsFrame, "the ring still turns at the blank")
         try rig.runOn(until: 6)
