@@ -76,6 +76,9 @@ import Testing
                              now: { clock.now }, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod)),
                              log: { rig?.log.append($0) })
+            service.rebuild = { config, index in
+                try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
+            }
             rig = self
         }
 
@@ -176,6 +179,19 @@ import Testing
         #expect(looks == [.lit, .outputOff, .lit, .dimmedByPaint, .lit, .outputOff, .dimmedByPaint, .outputOff],
                 "\(rig.looks)")
         #expect(!rig.log.contains { $0.contains("cannot take") || $0.contains("while no frame is awaited") }, "\(rig.log)")
+    }
+
+    @Test func aReloadWhileBlankWakesTheScreenWithItsNewTimers() throws {
+        // The new behaviour timers start awake: the screen must wake with them, or a touch
+        // would pass to the dial of a screen that stays dark (the timers see it awake).
+        let rig = try Rig(dragsAt: [], commands: [(4, .reload)])
+        writeFile(rig.dir.path + "/config.yaml", "behaviour:\n  idle: blank\n  idle_after_minutes: 0.1\n")
+        try rig.run(until: 5)
+        #expect(rig.looks.map(\.1) == [.lit, .outputOff, .lit], "\(rig.looks)")
+        try rig.runOn(until: 11)
+        #expect(rig.looks.map(\.1) == [.lit, .outputOff, .lit, .outputOff], "blank again 6 s after the reload: \(rig.looks)")
+        #expect(rig.looks.last?.0 == 10)
+        #expect(rig.disagreements.isEmpty, "\(rig.disagreements)")
     }
 
     @Test func aBlankWhileTheRingSpinsPaintsOneBlackFrameAndNoMore() throws {

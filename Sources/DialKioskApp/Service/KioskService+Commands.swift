@@ -94,6 +94,7 @@ extension KioskService: LoopService {
         let ring = loop.dial.pose.ring
         let keptID = ring.ids.first ?? loop.dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let rebuild = self.rebuild
+        let screenBefore = idle.screen
         let applied = reload(decided, now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
             return try rebuild(config, index)
@@ -110,6 +111,10 @@ extension KioskService: LoopService {
             logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
+        // The new behaviour timers start awake: a dim or dark screen wakes with them (the
+        // screen's owner, ScreenPower, is told), else a touch would reach the dial of a screen
+        // that stays dark.
+        if screenBefore != .awake { return try loop.apply([.wake], at: time) }
         try loop.repaint(at: time)
     }
 }
