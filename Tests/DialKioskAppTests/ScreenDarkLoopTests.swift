@@ -72,7 +72,12 @@ import Testing
             }
             var sources = FrameLoop.sources(displays: [display], inputs: [input], service: service.pollSources)
             sources.append(Commands(commands))
-            loop = FrameLoop(output: LoopOutput(presenter: display, power: power), sources: sources, scene: scene,
+            let service = self.service
+            let resize: LoopOutput.Resize = { width, height, path in
+                try RunSession.scene(config: service.config, resting: .path(path), width: width, height: height,
+                                     rotation: .none, painter: .flat)
+            }
+            loop = FrameLoop(output: LoopOutput(presenter: display, power: power, resize: resize), sources: sources, scene: scene,
                              now: { clock.now }, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod)),
                              log: { rig?.log.append($0) })
@@ -191,6 +196,22 @@ import Testing
         try rig.runOn(until: 11)
         #expect(rig.looks.map(\.1) == [.lit, .outputOff, .lit, .outputOff], "blank again 6 s after the reload: \(rig.looks)")
         #expect(rig.looks.last?.0 == 10)
+        #expect(rig.disagreements.isEmpty, "\(rig.disagreements)")
+    }
+
+    @Test func aNewModeWhileTheOutputIsOffShowsTheBlackFrameUntilATouch() throws {
+        // The output must be lit for the frame a resume owes (the new mode's modeset does it):
+        // the screen's owner switches it on and the frame is black; a touch then wakes it.
+        let rig = try Rig(dragsAt: [6], commands: [])
+        try rig.run(until: 4)
+        #expect(rig.loop.look == .outputOff)
+        let presents = rig.display.presents
+        rig.display.changeMode(width: 320, height: 240)
+        try rig.runOn(until: 5)
+        #expect(rig.display.presents == presents + 1)
+        #expect(rig.loop.look == .blackFrame)
+        try rig.runOn(until: 7)
+        #expect(rig.looks.map(\.1) == [.lit, .outputOff, .blackFrame, .lit], "\(rig.looks)")
         #expect(rig.disagreements.isEmpty, "\(rig.disagreements)")
     }
 
