@@ -323,7 +323,7 @@ final class FrameLoop {
         // A frame the loop must show while the output is off (resumed): on, and black.
         power.frameNeeded()
         let pose = dial.pose
-        let look = power.look.paint
+        let painting = power.look.paint
         let paint = scene.paint
         var seconds = 0.0
         var start = now()
@@ -334,7 +334,7 @@ final class FrameLoop {
             try presenter.present { target in
                 let before = now()
                 defer { seconds = now() - before }
-                switch look {
+                switch painting {
                 case .picture:
                     return try paint(pose, target)
                 case .halved:

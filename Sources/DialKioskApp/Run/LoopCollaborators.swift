@@ -37,7 +37,9 @@ final class NoConsole: VTSwitching {
 }
 
 /// How the loop paces frames: the schedule, render late (nil: paint as soon as the flip event
-/// comes) and `--stats` (nil: none).
+/// comes) and `--stats` (nil: none). These two stay optional: they are options a run has or
+/// has not, not collaborators; each nil reads as "off" where it is used, and a do-nothing
+/// stand-in would add a protocol and a type for the same two answers.
 struct LoopPacing {
     var schedule = FrameSchedule()
     var renderLate: RenderLateSchedule? = nil
