@@ -72,7 +72,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     var ages: BufferAges
     /// The damage (scanout pixels, nil: all) the last frame's paint returned, for damage clips.
     public private(set) var lastDamage: [PixelRect]?
-    /// The output is switched off (blank, KMSDisplay+Power); the next present switches it on.
+    /// The output is switched off (blank, KMSDisplay+Power): the record of the kernel call, set
+    /// as the app's ScreenPower (the owner of "is the screen dark") says; the next present
+    /// switches it on.
     public internal(set) var isPoweredOff = false
     /// The `mode:` asked for at start: a replugged connector gets it again when it offers it.
     public var modeRequest: ModeRequest?
@@ -134,7 +136,12 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         guard card != nil, isActive else { throw DisplayError(.present, code: EAGAIN) }
         // A frame is wanted: the screen must not stay dark (the modeset below sets ACTIVE=1).
-        if isPoweredOff { try powerOn() }
+        // The screen's owner (the app's ScreenPower) switches the output on before it asks for
+        // a frame; finding it off here means the two disagree, which is said.
+        if isPoweredOff {
+            log("display: a frame was asked for while the output is off; switching it on")
+            try powerOn()
+        }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)

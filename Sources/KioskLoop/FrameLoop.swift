@@ -72,16 +72,16 @@ package final class FrameLoop {
     /// The kiosk's outside world (systemd, events, control socket, commands, idle timers,
     /// reloads); `NoService` in simulate, bench and the tests of the display path.
     package let service: LoopService
-    package let vt: VTSwitching?
+    package let vt: VTSwitching
     package private(set) var stats: FrameStats?
     package let log: (String) -> Void
     package private(set) var schedule: FrameSchedule
     private var lastPaintSeconds = 0.0
-    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
-    package let power: ScreenPower?
-    /// Builds the scene for a new scanout size (width, height) after a hotplug re-modeset,
-    /// resting on the selected slot's path (inside a ring: in that ring).
-    package let resize: ((Int, Int, MenuPath?) throws -> Scene)?
+    /// The one owner of what the glass shows: the loop asks it what to paint and whether the
+    /// screen is dark; blank switches the output off, dim lowers the backlight (or both are
+    /// painted).
+    package let power: ScreenPower
+    package let resize: LoopOutput.Resize
     /// `--render-late on`: when the next frame starts after a flip event (nil: at once).
     package private(set) var renderLate: RenderLateSchedule?
     /// Which frame first shows which input sample (`--stats`' latency).
@@ -225,14 +225,19 @@ package final class FrameLoop {
     package func handle(_ event: DisplayEvent, at time: Double) throws {
         switch event {
         case .frameShown(let shown):
-            guard schedule.awaitsFlip else { return }
+            guard schedule.awaitsFlip else {
+                // Every present is answered by one flip event, and a suspend or a power-off
+                // drops the answer it cancels: an event here means the display and the schedule
+                // disagree about a pending flip.
+                return log("display: a flip event at \(fixed(shown, 3)) while no frame is awaited (\(schedule.state)); ignored")
+            }
             // The first frame is on the glass: only now is the service "started".
             if !schedule.hasShownAFrame { try service.handle(.firstFrameShown, at: shown, on: self) }
             let input = inputFrames.shown()
             if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
             report(dial.advance(to: shown))
             let paintAt = renderLate?.paintStart(afterFlipAt: shown, refreshPeriod: schedule.refreshPeriod)
-            switch schedule.flipShown(dialNeedsFrame: dial.needsFrame, paintAt: paintAt) {
+            switch schedule.flipShown(dialNeedsFrame: dialWantsFrame, paintAt: paintAt) {
             case .present:
                 try presentFrame(at: time)
             case .wait:
@@ -250,10 +255,8 @@ package final class FrameLoop {
             log("display: suspended")
         case .resized(let width, let height):
             log("display: new mode \(width)x\(height)")
-            if let resize {
-                replaceScene(try resize(width, height, dial.selectedPath))
-                resyncEvents(at: time)
-            }
+            replaceScene(try resize(width, height, dial.selectedPath))
+            resyncEvents(at: time)
         case .resumed:
             log("display: resumed")
             _ = schedule.resumed()
@@ -269,9 +272,9 @@ package final class FrameLoop {
         case .hangUp:
             try service.handle(.hangUp, at: time, on: self)
         case .vtRelease:
-            if let vt { for e in try vt.release() { try handle(e, at: time) } }
+            for e in try vt.release() { try handle(e, at: time) }
         case .vtAcquire:
-            if let vt { for e in try vt.acquire() { try handle(e, at: time) } }
+            for e in try vt.acquire() { try handle(e, at: time) }
         case .childExited:
             break  // the service's deadlines source reaps it this turn
         }
@@ -280,7 +283,7 @@ package final class FrameLoop {
 
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
     package func frameIfDue(at time: Double) throws {
-        guard schedule.dialChanged(dialNeedsFrame: dial.needsFrame) != nil else { return }
+        guard schedule.dialChanged(dialNeedsFrame: dialWantsFrame) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
     }
@@ -288,9 +291,9 @@ package final class FrameLoop {
     /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
     /// else with the next frame. A blanked screen gets its one black frame.
     package func repaint(at time: Double) throws {
-        // The output is off (ScreenPower): dark with nothing owed or awaited, poll sleeps.
-        if screen == .blanked, power?.isOutputOff == true { return schedule.outputSwitchedOff() }
-        guard schedule.repaintRequested(screenBlanked: screen == .blanked) != nil else { return }
+        // The output is off (ScreenPower): nothing owed or awaited, poll sleeps until a wake.
+        guard look.presents else { return schedule.outputSwitchedOff() }
+        guard schedule.repaintRequested() != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
     }
@@ -302,8 +305,11 @@ package final class FrameLoop {
         HeapPolicy.releaseFreed()
     }
 
-    /// What the screen shows (always awake without a service).
-    package var screen: IdleSchedule.Screen { service.screen }
+    /// What the glass shows (`ScreenPower` decides).
+    var look: ScreenLook { power.look }
+
+    /// The dial moves and the screen shows it: while dark a moving dial queues no frames.
+    private var dialWantsFrame: Bool { dial.needsFrame && !look.isDark }
 
     /// SIGHUP without a service: the frame again.
     package func refresh(at time: Double) throws {
@@ -317,8 +323,10 @@ package final class FrameLoop {
     }
 
     private func presentFrame(at time: Double) throws {
+        // A frame the loop must show while the output is off (resumed): on, and black.
+        power.frameNeeded()
         let pose = dial.pose
-        let screen = power?.look(for: self.screen) ?? self.screen
+        let painting = power.look.paint
         let paint = scene.paint
         var seconds = 0.0
         var start = now()
@@ -329,12 +337,12 @@ package final class FrameLoop {
             try presenter.present { target in
                 let before = now()
                 defer { seconds = now() - before }
-                switch screen {
-                case .awake:
+                switch painting {
+                case .picture:
                     return try paint(pose, target)
-                case .dimmed:
+                case .halved:
                     try Dimming.paintDimmed(pose, into: target, paint)
-                case .blanked:
+                case .black:
                     Dimming.black(target)
                 }
                 return nil
@@ -350,7 +358,7 @@ package final class FrameLoop {
                 throw error
             }
         }
-        schedule.presented(at: time, blank: screen == .blanked)
+        schedule.presented(at: time)
         inputFrames.queued()
         lastPaintSeconds = seconds
         // Render late plans for the whole call: waking, painting, copying, queueing the flip.
@@ -372,7 +380,7 @@ package final class FrameLoop {
                 try frameIfDue(at: time)
             case .dim, .blank, .wake:
                 log("screen: \(action)")
-                power?.apply(action)
+                power.apply(action)
                 try repaint(at: time)
             }
         }

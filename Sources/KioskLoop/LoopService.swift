@@ -2,13 +2,11 @@ import DialCore
 import KioskSeams
 
 /// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
-/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks what
-/// the screen shows and whether input passes, tells what happened, and hands over the requests
-/// to the service; the service's own sources (control socket, broker, reload worker) act back
-/// on the loop through `LoopControl`.
+/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks whether
+/// input passes (what the screen shows is `ScreenPower`'s) and tells what happened; the
+/// service's own sources (control socket, broker, reload worker) act back on the loop through
+/// `LoopControl`.
 package protocol LoopService: AnyObject {
-    /// What the screen shows (the behaviour timers' state).
-    var screen: IdleSchedule.Screen { get }
     /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
     /// screen only wakes it), and what it did to the screen.
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action])
@@ -22,8 +20,9 @@ package protocol LoopService: AnyObject {
 package protocol LoopControl: AnyObject {
     /// The dial on the screen.
     var dial: DialDriving { get }
-    /// Blank switches the output off, dim lowers the backlight (nil: both are painted).
-    var power: ScreenPower? { get }
+    /// The one owner of what the glass shows; blank switches the output off, dim lowers the
+    /// backlight (or both are painted).
+    var power: ScreenPower { get }
     /// Where the loop's log lines go.
     var log: (String) -> Void { get }
     /// The dial's events out through the service.
@@ -54,11 +53,9 @@ package enum LoopMessage {
     case hangUp
 }
 
-/// No service: the dial's events become log lines, the screen stays awake, every input passes,
+/// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
 /// and SIGHUP repaints.
 package final class NoService: LoopService {
-    package var screen: IdleSchedule.Screen { .awake }
-
     package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) { (true, []) }
 
     package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {

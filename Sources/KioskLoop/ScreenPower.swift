@@ -1,5 +1,6 @@
 import KMSOutput
 import KioskReporting
+import KioskSeams
 
 /// The output's power switch as ScreenPower uses it (KMSDisplay; tests use a fake).
 package protocol OutputPowering: AnyObject {
@@ -19,10 +20,12 @@ package protocol BacklightDimming: AnyObject {
 
 extension Backlight: BacklightDimming {}
 
-/// Real power saving for the idle screen: `blank` switches the output off and `dim` lowers the
-/// backlight. Where that cannot be done (no backlight, a refused call), the screen is painted
-/// black or dim instead, as without this, with one warning: a failure never leaves the screen
-/// dark after a wake, because the next frame switches the output on in any case.
+/// Real power saving for the idle screen, and the one owner of what the glass shows
+/// (`ScreenLook`): `blank` switches the output off and `dim` lowers the backlight. Where that
+/// cannot be done (no power switch or backlight, a refused call), the screen is painted black
+/// or dim instead, with one warning: a failure never leaves the screen dark after a wake,
+/// because the next frame switches the output on in any case. The loop asks `look` what to
+/// paint and whether to present at all; the output and backlight are told.
 package final class ScreenPower {
     /// The backlight's share while dimmed: a quarter, the light the dim frame leaves on a
     /// typical panel (channels halved, gamma 2.2).
@@ -33,9 +36,10 @@ package final class ScreenPower {
     private let log: (String) -> Void
     /// Why the dim frame is painted instead of the backlight; logged once, at the first dim.
     private var noBacklight: String?
-    /// The output is off: nothing is presented until a wake.
-    package private(set) var isOutputOff = false
-    package private(set) var isBacklightDimmed = false
+    /// What the glass shows: the answer to "is the screen dark" and "is the output off".
+    private(set) var look: ScreenLook = .lit
+    /// The backlight was lowered and must be restored (also when a blank followed the dim).
+    private var backlightLowered = false
     /// The backlight's share while dimmed (`brightness N` sets it; `dimFraction` by default).
     package var dimLevel = ScreenPower.dimFraction
     private var appliedLevel: Double?
@@ -49,55 +53,106 @@ package final class ScreenPower {
         self.log = log
     }
 
+    /// No power switch and no backlight (tests, displays without either): a blanked screen
+    /// gets the black frame, a dimmed one the dim frame, without a word about the backlight.
+    static func painted(log: @escaping (String) -> Void = { _ in }) -> ScreenPower {
+        let power = ScreenPower(output: nil, backlight: nil, log: log)
+        power.noBacklight = nil
+        return power
+    }
+
+    /// True while the output is switched off (`look == .outputOff`).
+    var isOutputOff: Bool { look == .outputOff }
+
     /// Carries out the power side of a behaviour action, before the loop repaints.
     package func apply(_ action: IdleSchedule.Action) {
         switch action {
         case .blank:
-            guard let output, !isOutputOff else { return }
-            do {
-                try output.powerOff()
-                isOutputOff = true
-            } catch {
-                log("warning: screen: \(error); painting black instead")
-            }
+            blank()
         case .dim:
-            guard let backlight else {
-                if let why = noBacklight { log("screen: \(why); painting the dim frame instead") }
-                noBacklight = nil
-                return
-            }
-            guard !isBacklightDimmed || appliedLevel != dimLevel else { return }
-            do {
-                try backlight.dim(fraction: dimLevel)
-                isBacklightDimmed = true
-                appliedLevel = dimLevel
-            } catch {
-                log("warning: screen: backlight: \(error); painting the dim frame instead")
-            }
+            dim()
         case .wake:
-            restore()
+            wake()
         case .returnToDefault:
             break
         }
     }
 
-    /// What to paint for `screen`: the plain dial while the backlight does the dimming; a
-    /// blanked screen whose output stayed on gets the black frame.
-    package func look(for screen: IdleSchedule.Screen) -> IdleSchedule.Screen {
-        screen == .dimmed && isBacklightDimmed ? .awake : screen
+    private func blank() {
+        guard !look.isDark else {
+            // Two owners disagree (the timers blank a screen that is dark): said, not acted on.
+            log("screen: look \(look) cannot take \(ScreenLook.Step.blanked(outputOff: output != nil)); stays")
+            return
+        }
+        var off = false
+        if let output {
+            do {
+                try output.powerOff()
+                off = true
+            } catch {
+                log("warning: screen: \(error); painting black instead")
+            }
+        }
+        step(.blanked(outputOff: off))
+    }
+
+    private func dim() {
+        // Out of the dark first: the dim picture needs the output (`screen dim` while blanked).
+        switchOn()
+        guard let backlight else {
+            if let why = noBacklight { log("screen: \(why); painting the dim frame instead") }
+            noBacklight = nil
+            return step(.dimmed(byBacklight: false))
+        }
+        guard !backlightLowered || appliedLevel != dimLevel else { return step(.dimmed(byBacklight: true)) }
+        do {
+            try backlight.dim(fraction: dimLevel)
+            backlightLowered = true
+            appliedLevel = dimLevel
+            step(.dimmed(byBacklight: true))
+        } catch {
+            log("warning: screen: backlight: \(error); painting the dim frame instead")
+            step(.dimmed(byBacklight: backlightLowered))
+        }
+    }
+
+    private func wake() {
+        restoreHardware()
+        step(.woken)
+    }
+
+    /// The loop must present while the output is off (it resumed after a VT switch or a
+    /// hotplug, whose modeset lights it): it is switched on here, and the frame is black.
+    func frameNeeded() {
+        guard look == .outputOff else { return }
+        switchOn()
+        step(.switchedOnForFrame)
     }
 
     /// Wake and exit: the output on (the next frame's modeset completes it), the backlight back
     /// to the saved brightness.
     package func restore() {
-        if isOutputOff {
-            isOutputOff = false
-            do { try output?.powerOn() } catch { log("warning: screen: \(error); the next frame sets the mode again") }
-        }
-        if isBacklightDimmed {
-            isBacklightDimmed = false
+        restoreHardware()
+        look = .lit
+    }
+
+    private func restoreHardware() {
+        switchOn()
+        if backlightLowered {
+            backlightLowered = false
+            appliedLevel = nil
             do { try backlight?.restore() } catch { log("warning: screen: backlight: \(error)") }
         }
+    }
+
+    /// The output on again when it was switched off (the look follows at the caller's step).
+    private func switchOn() {
+        guard look == .outputOff else { return }
+        do { try output?.powerOn() } catch { log("warning: screen: \(error); the next frame sets the mode again") }
+    }
+
+    private func step(_ step: ScreenLook.Step) {
+        look = look.applying(step, otherwise: .lit, report: log)
     }
 }
 

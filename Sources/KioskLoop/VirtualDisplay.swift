@@ -6,8 +6,9 @@ import KioskSeams
 /// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and
 /// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
 /// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
-/// missed vblanks and refused presents.
-package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource {
+/// missed vblanks and refused presents. Its power switch behaves as KMSDisplay's: off drops
+/// the pending flip's answer and stops the flips; a present switches it on again.
+package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource, OutputPowering {
     /// The vblank clock and the faults to inject.
     package struct Timing {
         /// Refresh rate in Hz.
@@ -41,7 +42,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         }
     }
 
-    package let frameSize: (width: Int, height: Int)
+    package private(set) var frameSize: (width: Int, height: Int)
     /// No descriptor: the loop waits until `nextEventTime`.
     package let pollDescriptor: Int32 = -1
     private let timing: Timing
@@ -55,7 +56,9 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     private var flipAt: Double?
     /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
-    private let bufferBytes: Int
+    private var bufferBytes: Int
+    /// A mode change's events, said at the next drain (`changeMode`).
+    private var modeEvents: [DisplayEvent] = []
     private var ages: BufferAges
     private var back = 0
     /// Calls of `present`, successful flips, and vblanks missed on purpose.
@@ -64,6 +67,13 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     package private(set) var missed = 0
     /// When the last flip event said its frame was shown.
     package private(set) var lastShown: Double?
+    /// The output is switched off (`powerOff`): no vblanks, no flips.
+    private(set) var isPoweredOff = false
+    /// Presents that had to switch the output on themselves: the screen's owner (ScreenPower)
+    /// switches it on before any frame, so a count above 0 is a disagreement tests look for.
+    private(set) var presentsWhileOff = 0
+    /// True while a presented frame's flip event is still to come.
+    var isFlipPending: Bool { flipAt != nil }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
     package init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
@@ -74,29 +84,51 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         self.now = now
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
-        let bytes = max(1, width * height * 4)
-        bufferBytes = bytes
-        // Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the
-        // kernel's zeroed pages, counted as RssShmem (not the process's own RssAnon) and
-        // resident only once a frame is copied in (simulate --paint copies none).
-        buffers = (0..<max(1, count)).map { _ in
-            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
-                  memory != MAP_FAILED else {
-                fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
-            }
-            return memory
-        }
+        bufferBytes = max(1, width * height * 4)
+        buffers = Self.mapBuffers(max(1, count), bytes: bufferBytes)
         ages = BufferAges(count: max(1, count))
         nextVblank = vblank(0)
     }
 
     deinit { buffers.forEach { munmap($0, bufferBytes) } }
 
+    /// Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the kernel's
+    /// zeroed pages, counted as RssShmem (not the process's own RssAnon) and resident only once
+    /// a frame is copied in (simulate --paint copies none).
+    private static func mapBuffers(_ count: Int, bytes: Int) -> [UnsafeMutableRawPointer] {
+        (0..<count).map { _ in
+            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+                  memory != MAP_FAILED else {
+                fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
+            }
+            return memory
+        }
+    }
+
+    /// A hotplug's new mode, as KMSDisplay's `reprobe` reports a re-modeset: the output is lost
+    /// (a pending flip's answer with it), new buffers take the new size, and the next drain
+    /// says `.suspended`, `.resized`, `.resumed`.
+    func changeMode(width: Int, height: Int) {
+        flipAt = nil
+        buffers.forEach { munmap($0, bufferBytes) }
+        bufferBytes = max(1, width * height * 4)
+        buffers = Self.mapBuffers(buffers.count, bytes: bufferBytes)
+        ages = BufferAges(count: buffers.count)
+        back = 0
+        frameSize = (width, height)
+        modeEvents = [.suspended, .resized(width: width, height: height), .resumed]
+    }
+
     /// The refresh period in seconds.
     package var refreshPeriod: Double { 1 / timing.refresh }
 
     package func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         presents += 1
+        // As KMSDisplay: a frame is wanted, so the screen must not stay dark.
+        if isPoweredOff {
+            presentsWhileOff += 1
+            isPoweredOff = false
+        }
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
         guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
         let (width, height) = frameSize
@@ -115,7 +147,17 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         flipAt = shown
     }
 
-    package func nextEventTime(now: Double) -> Double? { flipAt }
+    package func nextEventTime(now: Double) -> Double? { modeEvents.isEmpty ? flipAt : now }
+
+    /// Off after the pending flip, whose answer is dropped (as KMSDisplay's `powerOff`).
+    package func powerOff() throws {
+        isPoweredOff = true
+        flipAt = nil
+    }
+
+    package func powerOn() throws {
+        isPoweredOff = false
+    }
 
     /// Served every turn: the vblanks that passed by now are counted whether or not a frame is
     /// queued, as a CRTC's counter runs, so the seeded jitter of a vblank depends only on the
@@ -123,6 +165,10 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     package func drainDisplayEvents() throws -> [DisplayEvent] {
         let time = now()
         _ = firstVblank(after: time)
+        if !modeEvents.isEmpty {
+            defer { modeEvents.removeAll() }
+            return modeEvents
+        }
         guard let shown = flipAt, shown <= time else { return [] }
         flipAt = nil
         lastShown = shown

@@ -3,14 +3,14 @@
 /// unit-tested on a fake clock; the loop only paints, polls and reports.
 ///
 /// One frame is queued at a time: a queued frame's flip event drives the next one while the
-/// dial moves; at rest nothing is queued and the loop sleeps in poll().
+/// dial moves; at rest nothing is queued and the loop sleeps in poll(). Whether the screen is
+/// dark is not decided here: `ScreenLook` (ScreenPower) owns it, and the loop tells the schedule
+/// through `dialNeedsFrame` (false while dark) and `outputSwitchedOff`.
 public struct FrameSchedule: Sendable, Equatable {
     /// Where the loop stands with the display.
     public enum State: Sendable, Equatable {
         /// Nothing queued; the picture on the glass is current (poll sleeps).
         case idle
-        /// The black frame of a blanked screen is on the glass: no frames until a repaint (wake).
-        case dark
         /// A frame was queued at `since`; its flip event decides the next one (`then`).
         case awaitingFlip(since: Double, then: AfterFlip)
         /// A frame failed to queue; it is tried again at `at`.
@@ -28,8 +28,6 @@ public struct FrameSchedule: Sendable, Equatable {
         case dialDecides
         /// The picture changed outside the dial while the frame was queued: paint once more.
         case repaint
-        /// The queued frame is the black frame of a blanked screen: go dark.
-        case goDark
     }
 
     /// Why a frame is queued now.
@@ -88,18 +86,18 @@ public struct FrameSchedule: Sendable, Equatable {
     /// waiting for its retry counts (new news replaces the failed frame).
     private var resting: Bool {
         switch state {
-        case .idle, .dark, .retrying: return true
+        case .idle, .retrying: return true
         case .awaitingFlip, .paintingAt, .suspended: return false
         }
     }
 
     // MARK: What happened
 
-    /// A frame was queued at `now`; `blank` when it is the black frame of a blanked screen.
-    public mutating func presented(at now: Double, blank: Bool) {
+    /// A frame was queued at `now`.
+    public mutating func presented(at now: Double) {
         framesQueued += 1
         failuresInARow = 0
-        state = .awaitingFlip(since: now, then: blank ? .goDark : .dialDecides)
+        state = .awaitingFlip(since: now, then: .dialDecides)
     }
 
     /// A frame failed to queue at `now`: retry it after the policy's delay, or give up.
@@ -112,6 +110,7 @@ public struct FrameSchedule: Sendable, Equatable {
 
     /// The queued frame's flip event arrived (the loop has advanced the dial to its time; it
     /// asks only when `awaitsFlip`): the next frame, or rest. A stale event changes nothing.
+    /// `dialNeedsFrame` is false while the screen is dark: the black frame is the last one.
     public mutating func flipShown(dialNeedsFrame: Bool) -> Decision {
         guard case .awaitingFlip(_, let then) = state else { return .sleep }
         hasShownAFrame = true
@@ -122,8 +121,6 @@ public struct FrameSchedule: Sendable, Equatable {
             return .present(.dialMoves)
         case .dialDecides:
             state = .idle
-        case .goDark:
-            state = .dark
         }
         return .sleep
     }
@@ -138,23 +135,22 @@ public struct FrameSchedule: Sendable, Equatable {
         return .wait(until: paintAt)
     }
 
-    /// Input or a command set the dial moving (`dialNeedsFrame`): a frame at once when nothing
-    /// is queued; otherwise the queued frame's flip event brings the next one. A dark screen
-    /// stays dark (only a wake repaints it).
+    /// Input or a command set the dial moving (`dialNeedsFrame`; false while the screen is
+    /// dark, which only a wake repaints): a frame at once when nothing is queued; otherwise the
+    /// queued frame's flip event brings the next one.
     public func dialChanged(dialNeedsFrame: Bool) -> Reason? {
-        guard dialNeedsFrame, resting, state != .dark else { return nil }
+        guard dialNeedsFrame, resting else { return nil }
         return .dialMoves
     }
 
     /// The picture changed outside the dial (dim, blank, wake, reload): a frame now when
-    /// nothing is queued, else once more after the queued one. `screenBlanked`: the new picture
-    /// is the black frame, so a queued black frame stays the last one.
-    public mutating func repaintRequested(screenBlanked: Bool) -> Reason? {
+    /// nothing is queued, else once more after the queued one.
+    public mutating func repaintRequested() -> Reason? {
         switch state {
-        case .idle, .dark, .retrying:
+        case .idle, .retrying:
             return .repaint
-        case .awaitingFlip(let since, let then):
-            state = .awaitingFlip(since: since, then: then == .goDark && screenBlanked ? .goDark : .repaint)
+        case .awaitingFlip(let since, _):
+            state = .awaitingFlip(since: since, then: .repaint)
             return nil
         case .suspended:
             return nil  // `resumed` paints anyway
@@ -163,10 +159,10 @@ public struct FrameSchedule: Sendable, Equatable {
         }
     }
 
-    /// The output was switched off (a blank that powers it down, after its pending flip): no
-    /// frame is owed or awaited, and dark stays dark until a repaint (wake).
+    /// The output was switched off (a blank that powers it down, after its pending flip, whose
+    /// event the display drops): no frame is owed or awaited, and nothing is retried.
     public mutating func outputSwitchedOff() {
-        if state != .suspended { state = .dark }
+        if state != .suspended { state = .idle }
     }
 
     /// SIGHUP without a service: repaint when nothing is queued; a queued frame shows the
@@ -197,7 +193,7 @@ public struct FrameSchedule: Sendable, Equatable {
             return now >= at ? .present(.dialMoves) : .wait(until: at)
         case .awaitingFlip(let since, _):
             return now - since >= flipTimeout ? .present(.flipOverdue) : .wait(until: since + flipTimeout)
-        case .idle, .dark, .suspended:
+        case .idle, .suspended:
             return .sleep
         }
     }

@@ -56,7 +56,7 @@ extension KioskService: LoopService {
             let target: IdleSchedule.Screen = request == .on ? .awake : request == .dim ? .dimmed : .blanked
             try loop.apply(setScreen(target, now: time), at: time)
         case .brightness(let percent):
-            loop.power?.dimLevel = Double(percent) / 100
+            loop.power.dimLevel = Double(percent) / 100
             let target: IdleSchedule.Screen = percent == 0 ? .blanked : percent == 100 ? .awake : .dimmed
             brightness = percent
             var actions = setScreen(target, now: time)
@@ -92,6 +92,7 @@ extension KioskService: LoopService {
         let ring = loop.dial.pose.ring
         let keptID = ring.ids.first ?? loop.dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let scenes = self.scenes
+        let screenBefore = idle.screen
         let applied = reload(decided, now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
             return try scenes.scene(for: config, resting: .index(index))
@@ -105,6 +106,10 @@ extension KioskService: LoopService {
             logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
+        // The new behaviour timers start awake: a dim or dark screen wakes with them (the
+        // screen's owner, ScreenPower, is told), else a touch would reach the dial of a screen
+        // that stays dark.
+        if screenBefore != .awake { return try loop.apply([.wake], at: time) }
         try loop.repaint(at: time)
     }
 }

@@ -5,9 +5,9 @@ import Testing
 /// Every transition of the loop's schedule, on a fake clock (times are plain numbers).
 @Suite struct FrameScheduleTests {
     /// A schedule with one frame queued at `t`.
-    private func queued(at t: Double = 10, blank: Bool = false) -> FrameSchedule {
+    private func queued(at t: Double = 10) -> FrameSchedule {
         var s = FrameSchedule()
-        s.presented(at: t, blank: blank)
+        s.presented(at: t)
         return s
     }
 
@@ -19,16 +19,18 @@ import Testing
         #expect(!s.awaitsFlip && !s.hasShownAFrame)
     }
 
-    @Test func anOutputSwitchedOffIsDarkWithNothingAwaited() {
-        // Switched off while a frame was queued (its flip came during the power-off): no flip is
-        // awaited, poll sleeps, the dial moving queues nothing, and only a repaint (wake) paints.
+    @Test func anOutputSwitchedOffRestsWithNothingAwaited() {
+        // Switched off while a frame was queued (its flip came during the power-off, and the
+        // display dropped its answer): no flip is awaited and poll sleeps. Whether a moving dial
+        // paints is the screen's look (the loop passes dialNeedsFrame false while dark).
         var s = queued(at: 10)
         s.outputSwitchedOff()
-        #expect(s.state == .dark)
+        #expect(s.state == .idle)
         #expect(!s.awaitsFlip)
         #expect(s.decision(at: 100) == .sleep)
-        #expect(s.dialChanged(dialNeedsFrame: true) == nil)
-        #expect(s.repaintRequested(screenBlanked: false) == .repaint)
+        #expect(s.pollTimeout(now: 100, deadlines: []) == -1)
+        #expect(s.dialChanged(dialNeedsFrame: false) == nil)
+        #expect(s.repaintRequested() == .repaint)
         var gone = FrameSchedule()
         gone.suspended()
         gone.outputSwitchedOff()
@@ -50,7 +52,7 @@ import Testing
         var s = queued()
         #expect(s.flipShown(dialNeedsFrame: true) == .present(.dialMoves))
         #expect(s.hasShownAFrame)
-        s.presented(at: 10.016, blank: false)
+        s.presented(at: 10.016)
         #expect(s.flipShown(dialNeedsFrame: false) == .sleep)
         #expect(s.state == .idle)
         #expect(s.framesQueued == 2)
@@ -69,7 +71,7 @@ import Testing
         var s = FrameSchedule()
         #expect(s.dialChanged(dialNeedsFrame: true) == .dialMoves)
         #expect(s.dialChanged(dialNeedsFrame: false) == nil)
-        s.presented(at: 1, blank: false)
+        s.presented(at: 1)
         #expect(s.dialChanged(dialNeedsFrame: true) == nil, "the flip event brings the next frame")
         s.suspended()
         #expect(s.dialChanged(dialNeedsFrame: true) == nil)
@@ -77,36 +79,35 @@ import Testing
 
     @Test func aRepaintWhileAFrameIsQueuedPaintsOnceMoreAfterIt() {
         var s = queued()
-        #expect(s.repaintRequested(screenBlanked: false) == nil)
+        #expect(s.repaintRequested() == nil)
         #expect(s.state == .awaitingFlip(since: 10, then: .repaint))
         #expect(s.flipShown(dialNeedsFrame: false) == .present(.repaint))
-        s.presented(at: 10.02, blank: false)
+        s.presented(at: 10.02)
         #expect(s.flipShown(dialNeedsFrame: false) == .sleep)
         #expect(s.state == .idle)
     }
 
     @Test func aRepaintAtRestPaintsNow() {
         var s = FrameSchedule()
-        #expect(s.repaintRequested(screenBlanked: false) == .repaint)
+        #expect(s.repaintRequested() == .repaint)
         s.suspended()
-        #expect(s.repaintRequested(screenBlanked: false) == nil, "resumed paints anyway")
+        #expect(s.repaintRequested() == nil, "resumed paints anyway")
     }
 
-    @Test func theBlackFrameGoesDarkAndStaysDarkUntilARepaint() {
-        var s = queued(blank: true)
-        #expect(s.state == .awaitingFlip(since: 10, then: .goDark))
-        // Still blanked while the black frame is queued: it stays the last frame.
-        #expect(s.repaintRequested(screenBlanked: true) == nil)
-        #expect(s.flipShown(dialNeedsFrame: true) == .sleep)
-        #expect(s.state == .dark)
+    @Test func theBlackFrameIsTheLastWhileTheDialIsToldNotToMove() {
+        // The black frame of a blank is queued; the loop passes dialNeedsFrame false while dark.
+        var s = queued()
+        #expect(s.flipShown(dialNeedsFrame: false) == .sleep)
+        #expect(s.state == .idle)
         #expect(s.decision(at: 100) == .sleep)
-        #expect(s.dialChanged(dialNeedsFrame: true) == nil, "a moving dial does not light a dark screen")
-        #expect(s.repaintRequested(screenBlanked: false) == .repaint, "a wake does")
+        #expect(s.dialChanged(dialNeedsFrame: false) == nil)
+        #expect(s.repaintRequested() == .repaint, "a wake paints")
     }
 
     @Test func aWakeWhileTheBlackFrameIsQueuedPaintsAfterIt() {
-        var s = queued(blank: true)
-        #expect(s.repaintRequested(screenBlanked: false) == nil)
+        var s = queued()
+        #expect(s.repaintRequested() == nil)
+        #expect(s.state == .awaitingFlip(since: 10, then: .repaint))
         #expect(s.flipShown(dialNeedsFrame: false) == .present(.repaint))
     }
 
@@ -119,7 +120,7 @@ import Testing
         #expect(s.decision(at: 5.01) == .present(.retry))
         #expect(s.presentFailed(.busy, at: 5.01) == .retry(after: 0.02))
         #expect(s.failuresInARow == 2)
-        s.presented(at: 5.04, blank: false)
+        s.presented(at: 5.04)
         #expect(s.failuresInARow == 0)
         #expect(s.awaitsFlip)
     }
@@ -134,7 +135,7 @@ import Testing
         var s = FrameSchedule()
         _ = s.presentFailed(.busy, at: 1)
         #expect(s.dialChanged(dialNeedsFrame: true) == .dialMoves)
-        #expect(s.repaintRequested(screenBlanked: false) == .repaint)
+        #expect(s.repaintRequested() == .repaint)
         #expect(s.refreshRequested() == .repaint)
     }
 
@@ -155,7 +156,7 @@ import Testing
     @Test func aRefreshAddsNoFrameBehindAQueuedOne() {
         var s = FrameSchedule()
         #expect(s.refreshRequested() == .repaint)
-        s.presented(at: 1, blank: false)
+        s.presented(at: 1)
         #expect(s.refreshRequested() == nil)
         #expect(s.flipShown(dialNeedsFrame: false) == .sleep)
     }

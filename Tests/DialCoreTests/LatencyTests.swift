@@ -176,7 +176,7 @@ import Testing
 @Suite struct FrameScheduleRenderLateTests {
     private func awaiting() -> FrameSchedule {
         var s = FrameSchedule()
-        s.presented(at: 1.0, blank: false)
+        s.presented(at: 1.0)
         return s
     }
 
@@ -190,7 +190,7 @@ import Testing
         #expect(s.pollTimeout(now: 1.125, deadlines: []) == 125)
         #expect(s.pollTimeout(now: 1.125, deadlines: [1.25 + 1]) == 125)
         #expect(s.decision(at: 1.25) == .present(.dialMoves))
-        s.presented(at: 1.25, blank: false)
+        s.presented(at: 1.25)
         #expect(s.awaitsFlip)
     }
 
@@ -198,7 +198,7 @@ import Testing
         var s = awaiting()
         _ = s.flipShown(dialNeedsFrame: true, paintAt: 1.030)
         #expect(s.dialChanged(dialNeedsFrame: true) == nil)
-        #expect(s.repaintRequested(screenBlanked: false) == nil)
+        #expect(s.repaintRequested() == nil)
         #expect(s.refreshRequested() == nil)
         #expect(s.state == .paintingAt(1.030))
     }
@@ -210,7 +210,7 @@ import Testing
         #expect(rest.flipShown(dialNeedsFrame: false, paintAt: 1.030) == .sleep)
         #expect(rest.state == .idle)
         var repaint = awaiting()
-        _ = repaint.repaintRequested(screenBlanked: false)
+        _ = repaint.repaintRequested()
         #expect(repaint.flipShown(dialNeedsFrame: false, paintAt: 1.030) == .present(.repaint))
         var stale = FrameSchedule()
         #expect(stale.flipShown(dialNeedsFrame: true, paintAt: 1.030) == .sleep)

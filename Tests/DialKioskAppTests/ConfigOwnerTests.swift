@@ -17,7 +17,7 @@ import Testing
         writeFile(path, "items: [{id: a, label: A}, {id: b, label: B}]\n")
         let options = try RunOptions.parse(["--items", "5", "--painter", "flat"])
         let output = RunOutput.virtual(VirtualDisplaySpec(width: 160, height: 120, refreshHz: 60), rotation: .none,
-                                       origin: 0, now: { 0 })
+                                       origin: 0, now: { 0 }, logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in })
         let scenes = RunScenes(options: options, output: output)
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }

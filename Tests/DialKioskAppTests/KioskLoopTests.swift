@@ -54,8 +54,10 @@ private final class KioskLoop {
                                        environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now,
                                        scenes: ClosureScenes(build: rebuild ?? makeScene, reloadWorker: worker))
         self.service = service
-        loop = FrameLoop(output: LoopOutput(presenter: display, power: power?(logBox),
-                                            resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } }),
+        let painted = ScreenPower.painted { [logBox] in logBox.lines.append($0) }
+        loop = FrameLoop(output: LoopOutput(presenter: display, power: power?(logBox) ?? painted,
+                                            resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } }
+                                                ?? LoopOutput.fixedMode),
                          sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service.pollSources),
                          scene: scene, now: { [time] in time.now }, service: service,
                          log: { [logBox] in logBox.lines.append($0) })
@@ -496,7 +498,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.loop.pollTimeout(now: k.clock) > 0)
         k.clock = 100 + 60
         try k.step()
-        #expect(k.loop.screen == .blanked)
+        #expect(k.loop.look == .blackFrame)
         #expect(k.display.pixels.allSatisfy { $0 == 0 }, "a black frame")
         try k.flipUntilIdle()
         let presents = k.display.presents
@@ -507,7 +509,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         let rotation = k.dial.rotation
         k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
         try k.step()
-        #expect(k.loop.screen == .awake)
+        #expect(k.loop.look == .lit)
         #expect(k.display.presents == presents + 1)
         #expect(k.display.pixels[0] == lit, "awake frame as before")
         try k.finishTheWakingDrag()
@@ -521,7 +523,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         let lit = k.display.pixels
         k.clock = 100 + 60
         try k.step()
-        #expect(k.loop.screen == .dimmed)
+        #expect(k.loop.look == .dimmedByPaint)
         #expect(k.display.pixels == lit.map { ($0 >> 1) & 0x7F7F7F })
     }
 }
@@ -583,20 +585,20 @@ private final class FakeBacklight: BacklightDimming {
         let presents = k.display.presents
         k.clock = 100 + 60
         try k.step()
-        #expect(k.loop.screen == .blanked)
+        #expect(k.loop.look == .outputOff)
         #expect(output.calls == ["off"])
         #expect(k.display.presents == presents, "no black frame: the output is off")
         // Off: no frame is awaited (no flip timeout), nothing presented, poll sleeps.
         k.clock += 10
         for _ in 0..<3 { try k.step() }
-        #expect(k.loop.schedule.state == .dark)
+        #expect(k.loop.schedule.state == .idle)
         #expect(k.display.presents == presents)
         #expect(k.loop.pollTimeout(now: k.clock) == -1)
         let rotation = k.dial.rotation
         k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
         try k.step()
         #expect(output.calls == ["off", "on"])
-        #expect(k.loop.screen == .awake)
+        #expect(k.loop.look == .lit)
         #expect(k.display.presents == presents + 1, "switched on, then painted")
         #expect(k.display.pixels[0] == lit)
         try k.finishTheWakingDrag()
@@ -633,14 +635,14 @@ private final class FakeBacklight: BacklightDimming {
         k.clock = 100 + 60
         try k.step()
         try k.flipUntilIdle()
-        #expect(k.loop.screen == .dimmed)
+        #expect(k.loop.look == .dimmedByBacklight)
         #expect(light.calls == ["dim \(ScreenPower.dimFraction)"])
         let undimmed = k.display.pixels == lit
         #expect(undimmed, "the backlight dims, not the pixels")
         k.input.send([.touch(TouchEvent(phase: .down, x: 10, y: 60, time: k.clock))])
         try k.step()
         #expect(light.calls == ["dim \(ScreenPower.dimFraction)", "restore"])
-        k.loop.power?.restore()
+        k.loop.power.restore()
         #expect(light.calls.count == 2, "restore on exit writes nothing when not dimmed")
     }
 

@@ -3,11 +3,13 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskServiceKit
 @testable import KioskConfiguration
 @testable import KioskLoop
 
 /// The device loop on the virtual display, in virtual time: what only the VM could show before
-/// (render late, a missed vblank, a present retry), in milliseconds and without sleeping.
+/// (render late, a missed vblank, a present retry, a hotplug's new mode), in milliseconds and
+/// without sleeping.
 @Suite struct VirtualDisplayLoopTests {
     /// A fling on the demo menu's dial, the loop's log, when each paint started and each frame
     /// was shown.
@@ -17,13 +19,37 @@ import Testing
         let loop: FrameLoop
         var log: [String] = []
         var paints: [Double] = []
+        /// The size of every target painted.
+        var painted: [String] = []
         var shown: [Double] = []
+        /// What the resize collaborator was asked for.
+        var resized: [String] = []
 
-        init(timing: VirtualDisplay.Timing, renderLate: Bool = false, paintSeconds: Double = 0.002) throws {
+        /// `resizes`: the loop gets `run`'s kind of resize (a scene for the new size on the
+        /// selected slot); else the output's default, one mode.
+        init(timing: VirtualDisplay.Timing, renderLate: Bool = false, paintSeconds: Double = 0.002,
+             resizes: Bool = false) throws {
             let clock = self.clock
             display = VirtualDisplay(width: 160, height: 120, timing: timing) { clock.now }
-            let base = try RunSession.scene(config: try ConfigLoader.load(path: nil), restingOn: nil, width: 160, height: 120,
-                                            rotation: .none, painter: .flat)
+            let config = try ConfigLoader.load(path: nil)
+            var rig: Rig?
+            let scene = { (resting: SceneResting, width: Int, height: Int) throws -> Scene in
+                let base = try RunSession.scene(config: config, resting: resting, width: width, height: height,
+                                                rotation: .none, painter: .flat)
+                return Scene(dial: base.dial) { pose, target in
+                    rig?.paints.append(clock.now)
+                    rig?.painted.append("\(target.width)x\(target.height)")
+                    clock.now += paintSeconds
+                    return try base.paint(pose, target)
+                }
+            }
+            var output = LoopOutput(presenter: display)
+            if resizes {
+                output.resize = { width, height, path in
+                    rig?.resized.append("\(width)x\(height) \(path.map { "\($0)" } ?? "none")")
+                    return try scene(.path(path), width, height)
+                }
+            }
             let g = DialGeometry.fitting(width: 160, height: 120, count: 10)
             var touches: [InputEvent] = []
             for k in 0...10 {
@@ -34,14 +60,8 @@ import Testing
             }
             var next = touches.makeIterator()
             let input = try ScriptInput(now: { clock.now }) { next.next() }
-            var rig: Rig?
-            let scene = Scene(dial: base.dial) { pose, target in
-                rig?.paints.append(clock.now)
-                clock.now += paintSeconds
-                return try base.paint(pose, target)
-            }
-            loop = FrameLoop(output: LoopOutput(presenter: display), sources: FrameLoop.sources(displays: [display], inputs: [input]),
-                             scene: scene, now: { clock.now },
+            loop = FrameLoop(output: output, sources: FrameLoop.sources(displays: [display], inputs: [input]),
+                             scene: try scene(.index(nil), 160, 120), now: { clock.now },
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod),
                                                 renderLate: renderLate ? RenderLateSchedule() : nil,
                                                 stats: FrameStats(refreshPeriod: display.refreshPeriod)),
@@ -103,5 +123,34 @@ import Testing
         _ = try eager.run()
         let eagerWaits = eager.paints.compactMap { paint in eager.shown.last { $0 <= paint }.map { paint - $0 } }
         #expect(eagerWaits.allSatisfy { $0 < 1e-9 }, "without render late each paint starts at its flip event")
+    }
+
+    @Test func aNewModeRebuildsTheSceneOnTheSelectedSlotAndPaintsAtTheNewSize() throws {
+        let rig = try Rig(timing: .init(refresh: 60), resizes: true)
+        let rested = try rig.run()
+        #expect(rested == .quiet)
+        let path = try #require(rig.loop.dial.selectedPath)
+        let oldDial = rig.loop.dial
+        let presents = rig.display.presents
+        rig.painted.removeAll()
+        rig.display.changeMode(width: 320, height: 240)
+        let restedAgain = try rig.run()
+        #expect(restedAgain == .quiet)
+        #expect(rig.resized == ["320x240 \(path)"])
+        #expect(rig.loop.dial !== oldDial, "a new scene")
+        #expect(rig.loop.dial.selectedPath == path, "on the slot the fling left selected")
+        #expect(rig.display.presents == presents + 1, "one fresh frame after the resume")
+        #expect(rig.painted == ["320x240"])
+        #expect(rig.log.contains("display: new mode 320x240"), "\(rig.log)")
+        #expect(rig.log.contains("display: suspended") && rig.log.contains("display: resumed"))
+    }
+
+    @Test func anOutputWithOneModeThatReportsANewOneIsAnError() throws {
+        let rig = try Rig(timing: .init(refresh: 60))
+        _ = try rig.run()
+        rig.display.changeMode(width: 320, height: 240)
+        #expect(throws: LoopOutput.UnexpectedResize.self) { try rig.run() }
+        #expect("\(LoopOutput.UnexpectedResize(width: 320, height: 240))"
+                == "display: a new mode 320x240 from an output that has one mode")
     }
 }

@@ -17,21 +17,24 @@ struct RunOutput {
     let panelSize: () -> (width: Int, height: Int)
     let refreshHz: Double
     let rotation: DisplayRotation
-    let power: ScreenPower?
-    let vt: VTSwitching?
+    let power: ScreenPower
+    let vt: VTSwitching
     /// Flips since start, for the last log line.
     let flips: () -> Int
     /// How the frame clock is read, for `--stats`' first line.
     let clockNote: String
 
     /// The virtual display, vblank 0 at `origin` on the loop's clock `now`: no console, no
-    /// power switch or backlight (a blanked or dimmed screen is painted), no hotplug.
+    /// backlight (a dimmed screen is painted), no hotplug; blank switches it off as KMS does.
     static func virtual(_ spec: VirtualDisplaySpec, rotation: DisplayRotation, origin: Double,
-                        now: @escaping () -> Double) -> RunOutput {
+                        now: @escaping () -> Double, logger: JournalLogger) -> RunOutput {
         let display = VirtualDisplay(width: spec.width, height: spec.height,
                                      timing: .init(refresh: spec.refreshHz), origin: origin, now: now)
+        let power = ScreenPower(output: display, backlight: nil, noBacklight: "the virtual display has no backlight") {
+            logger.info($0)
+        }
         return RunOutput(presenter: display, events: [display], panelSize: { (spec.width, spec.height) },
-                         refreshHz: spec.refreshHz, rotation: rotation, power: nil, vt: nil,
+                         refreshHz: spec.refreshHz, rotation: rotation, power: power, vt: NoConsole(),
                          flips: { display.flips }, clockNote: "virtual display \(spec), flips paced by poll's timeout")
     }
 
@@ -76,7 +79,7 @@ struct RunOutput {
                          panelSize: { (display.selection.mode.width, display.selection.mode.height) },
                          refreshHz: sel.mode.refreshHz, rotation: rotation,
                          power: power,
-                         vt: console.map { ConsoleSwitch(display: display, console: $0) },
+                         vt: console.map { ConsoleSwitch(display: display, console: $0) } ?? NoConsole(),
                          flips: { display.flipCount }, clockNote: note)
     }
 

@@ -61,7 +61,7 @@ final class RunSession {
             // A virtual display has no console to switch, no card, no hotplug.
             let output = try options.virtualDisplay.map { spec in
                 resources.acquire(Step.display.rawValue, RunOutput.virtual(
-                    spec, rotation: options.rotate ?? .none, origin: clock(), now: clock)) { _ in }
+                    spec, rotation: options.rotate ?? .none, origin: clock(), now: clock, logger: logger)) { $0.power.restore() }
             } ?? RunOutput.kms(options: options, config: config, resources: resources,
                                 stateDirectory: environment["RUNTIME_DIRECTORY"], logger: logger)
             self.output = output
