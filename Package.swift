@@ -18,12 +18,14 @@
 //                 events, for `simulate` (no device, no C module).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
-//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + KMSOutput (on_exit) +
-//                 Audio (voices) + Yams: the config file, its checks and the reload decision.
-//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender
-//                 + KMSOutput (screen power): the one frame loop, its poll sources, pacing, the
-//                 virtual display, and the two seams to a service: `LoopService` (the loop tells)
-//                 and `LoopControl` (the service acts). It imports no service type.
+//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
+//                 the config file, its checks and the reload decision. No DRM or input module.
+//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender:
+//                 the one frame loop, its poll sources, pacing, the virtual display, the screen's
+//                 one owner (`ScreenPower`), and the two seams to a service: `LoopService` (the
+//                 loop tells) and `LoopControl` (the service acts). It imports no service type
+//                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
+//                 are what ScreenPower drives.
 //   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
@@ -82,12 +84,12 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "KioskLoop",
-            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "KMSOutput", "LinuxSystem", "CLinux"]
+            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
         ),
         .target(
             name: "KioskServiceKit",

@@ -16,7 +16,7 @@ extension PresentFailure {
     }
 }
 
-extension DisplayError {
+extension DisplayError: PresentFailureClassified {
     /// How the frame loop recovers from this error when a present throws it.
     public var presentFailure: PresentFailure { PresentFailure(presentErrno: code) }
 }

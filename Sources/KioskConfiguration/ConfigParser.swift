@@ -1,6 +1,5 @@
 import DialCore
 import DialRender
-import KMSOutput
 import KioskSeams
 import Yams
 
@@ -126,7 +125,7 @@ public enum ConfigParser {
             }
             display.rotation = rotation
         }
-        if let onExit = try section.choice("on_exit", KMSDisplay.ExitScreen.self) { display.onExit = onExit }
+        if let onExit = try section.choice("on_exit", ExitScreen.self) { display.onExit = onExit }
         return display
     }
 

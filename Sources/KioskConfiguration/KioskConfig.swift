@@ -1,6 +1,5 @@
 import DialCore
 import DialRender
-import KMSOutput
 import KioskSeams
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
@@ -82,10 +81,10 @@ public struct KioskConfig: Sendable, Equatable {
         public var rotation: DisplayRotation
         /// What the screen shows after the program exits: the CRTC as it was before (the
         /// console), or the last dial frame (for a shutdown).
-        public var onExit: KMSDisplay.ExitScreen
+        public var onExit: ExitScreen
 
         public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
-                    rotation: DisplayRotation = .none, onExit: KMSDisplay.ExitScreen = .restore) {
+                    rotation: DisplayRotation = .none, onExit: ExitScreen = .restore) {
             self.device = device
             self.connector = connector
             self.mode = mode

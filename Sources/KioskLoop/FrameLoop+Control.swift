@@ -3,8 +3,17 @@ import DialCore
 /// The loop as its service acts on it (commands, reloads): the service's sources hand their
 /// work to the loop as `LoopEvent.service`, which runs it on the loop in that turn.
 extension FrameLoop: LoopControl {
-    package func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?) {
-        replaceScene(new)
-        resyncEvents(at: time, previousMenu: previousMenu)
+    package func carryOut(_ request: LoopRequest, at time: Double) throws {
+        switch request {
+        case .report(let events): report(events)
+        case .apply(let actions): try apply(actions, at: time)
+        case .frameIfDue: try frameIfDue(at: time)
+        case .repaint: try repaint(at: time)
+        case .refresh: try refresh(at: time)
+        case .replaceScene(let scene, let previousMenu):
+            replaceScene(scene)
+            resyncEvents(at: time, previousMenu: previousMenu)
+        case .log(let line): log(line)
+        }
     }
 }

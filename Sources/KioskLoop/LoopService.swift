@@ -14,30 +14,47 @@ package protocol LoopService: AnyObject {
     func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws
 }
 
-/// What a service may do to the loop (`FrameLoop`): move the dial, carry out the behaviour
-/// timers' actions, swap in a reloaded scene, and ask for a frame. Each ends in at most one new
-/// frame, queued the way input queues one.
+/// What a service may do to the loop (`FrameLoop`): move the dial, and ask for the rest with a
+/// `LoopRequest`. Each request ends in at most one new frame, queued the way input queues one.
 package protocol LoopControl: AnyObject {
-    /// The dial on the screen.
+    /// The dial on the screen (commands move it; the service reads its pose).
     var dial: DialDriving { get }
     /// The one owner of what the glass shows; blank switches the output off, dim lowers the
     /// backlight (or both are painted).
     var power: ScreenPower { get }
-    /// Where the loop's log lines go.
-    var log: (String) -> Void { get }
+    /// Carries out `request` in this turn, at the turn's `time`.
+    func carryOut(_ request: LoopRequest, at time: Double) throws
+}
+
+/// What a service asks of the loop.
+package enum LoopRequest {
     /// The dial's events out through the service.
-    func report(_ events: [DialEvent])
-    /// Carries out what the behaviour timers decided.
-    func apply(_ actions: [IdleSchedule.Action], at time: Double) throws
+    case report([DialEvent])
+    /// Carry out what the behaviour timers decided.
+    case apply([IdleSchedule.Action])
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
-    func frameIfDue(at time: Double) throws
+    case frameIfDue
     /// The picture changed outside the dial: paint now when resting, else with the next frame.
-    func repaint(at time: Double) throws
+    case repaint
     /// SIGHUP without a reload: the frame again.
-    func refresh(at time: Double) throws
+    case refresh
     /// A reloaded configuration's dial and painter take over between two frames, and the event
     /// lines catch up with the new dial (`previousMenu`: the menu the `closed` lines name).
-    func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?)
+    case replaceScene(Scene, previousMenu: MenuTree?)
+    /// A line for the loop's log.
+    case log(String)
+}
+
+/// The requests under the names the service's code reads best with.
+extension LoopControl {
+    package func report(_ events: [DialEvent]) { try? carryOut(.report(events), at: .nan) }
+    package func apply(_ actions: [IdleSchedule.Action], at time: Double) throws { try carryOut(.apply(actions), at: time) }
+    package func frameIfDue(at time: Double) throws { try carryOut(.frameIfDue, at: time) }
+    package func repaint(at time: Double) throws { try carryOut(.repaint, at: time) }
+    package func refresh(at time: Double) throws { try carryOut(.refresh, at: time) }
+    package func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?) {
+        try? carryOut(.replaceScene(new, previousMenu: previousMenu), at: time)
+    }
 }
 
 /// What the loop passes to its service.
@@ -61,7 +78,7 @@ package final class NoService: LoopService {
     package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {
         case .dialEvents(let events, _):
-            for e in events { loop.log(Self.line(e)) }
+            for e in events { try loop.carryOut(.log(Self.line(e)), at: time) }
         case .hangUp:
             try loop.refresh(at: time)
         case .firstFrameShown, .dialReplaced:

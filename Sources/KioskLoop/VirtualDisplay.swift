@@ -33,8 +33,9 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     }
 
     /// A refused present, classified as the kernel's errno would be.
-    package struct RefusedPresent: Error, CustomStringConvertible {
+    package struct RefusedPresent: PresentFailureClassified, CustomStringConvertible {
         package var failure: PresentFailure
+        package var presentFailure: PresentFailure { failure }
         package var description: String { "virtual display: present refused (\(failure))" }
 
         package init(failure: PresentFailure) {

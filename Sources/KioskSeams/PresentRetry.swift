@@ -14,6 +14,21 @@ public enum PresentFailure: Sendable, Equatable {
     case other
 }
 
+/// An error a presenter throws that knows its recovery class (KMSOutput's `DisplayError` by
+/// the DRM call's errno, the virtual display's refusals by what they stand for).
+public protocol PresentFailureClassified: Error {
+    /// How the frame loop recovers from this error.
+    var presentFailure: PresentFailure { get }
+}
+
+extension PresentFailure {
+    /// The failure class of an error thrown by a presenter: `.other` for errors that do not
+    /// classify themselves.
+    public init(_ error: Error) {
+        self = (error as? PresentFailureClassified)?.presentFailure ?? .other
+    }
+}
+
 /// What to do after a frame failed to queue.
 public enum PresentRecovery: Sendable, Equatable {
     /// Try the frame again after this many seconds.
