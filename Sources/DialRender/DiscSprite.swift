@@ -100,6 +100,16 @@ final class DiscSprite {
         PixelRect(x0: x - half + ink.x0, y0: y - half + ink.y0, x1: x - half + ink.x1, y1: y - half + ink.y1)
     }
 
+    /// The opaque middle of row `dy` counted from the disc's centre row (the row of centre
+    /// `y` is `dy` 0), as columns from the centre column (`x`), end exclusive; nil when the row
+    /// has none. At full opacity `blit` sets these pixels whatever they held.
+    func solidSpan(row dy: Int) -> (Int, Int)? {
+        let sy = dy + half
+        guard sy >= ink.y0 && sy < ink.y1 else { return nil }
+        let s = Int(rows[sy].solidStart)
+        return s < size - s ? (s - half, half - s) : nil
+    }
+
     /// Paints the disc in `color` at opacity `opacity` (0...255) with its centre at (`x`, `y`).
     func blit(into pixels: UnsafeMutablePointer<UInt32>, pitch: Int, clipWidth: Int, clipHeight: Int,
               x: Int, y: Int, color: UInt32, opacity: UInt32) {

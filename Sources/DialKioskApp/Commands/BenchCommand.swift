@@ -170,6 +170,7 @@ struct BenchResult {
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
             (full frame \(frame)), total \(s.total) = \(fixed(Double(s.total) * 100 / Double(max(1, s.fullBytes)), 1))% of full copies
                 paint+copy median \(fixed(paintCopy.median * 1000, 3)) ms   max \(fixed(paintCopy.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
+                paint median \(fixed(Stats(s.paintSeconds).median * 1000, 3)) ms, copy median \(fixed(Stats(zip(s.seconds, s.paintSeconds).map { $0 - $1 }).median * 1000, 3)) ms; built in its frames: sprites \(s.built.sprites), labels \(s.built.labels), selection rings \(s.built.rings)
                 first \(first.count) frames: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms
                 painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B
                 second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
@@ -188,6 +189,10 @@ struct BenchResult {
             ("spin_paint_copy_median_ms", .number(Stats(spin.seconds).median * 1000)),
             ("warm_spin_paint_copy_median_ms", .number(Stats(spin.warmSeconds).median * 1000)),
             ("spin_paint_copy_max_ms", .number(Stats(spin.seconds).max * 1000)),
+            ("spin_paint_median_ms", .number(Stats(spin.paintSeconds).median * 1000)),
+            ("spin_first_frames_paint_copy_us", .ints(spin.seconds.prefix(10).map { Int(($0 * 1e6).rounded()) })),
+            ("spin_built_sprites", .int(spin.built.sprites)), ("spin_built_labels", .int(spin.built.labels)),
+            ("spin_built_rings", .int(spin.built.rings)),
             ("spin_first_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.prefix(10))).max * 1000)),
             ("spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.seconds).median / memcpy : 0)),
             ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
