@@ -17,8 +17,9 @@ final class DiscSprite {
     let size: Int
     let half: Int
     let radius: Double
-    /// Per row from `Row.offset`: the shadow's alpha bytes, then the rim's alpha and light pairs.
+    /// Row after row: the shadow's alpha bytes, then the rim's alpha and light pairs.
     private let bytes: [UInt8]
+    /// The rows with ink (`ink.y0 ..< ink.y1`); a row's bytes start where the rows above it end.
     private let rows: [Row]
     /// The box of the pixels with any ink, in sprite coordinates: the shadow drops downwards, so
     /// it is smaller than the square, above and at the sides (about 20% less area to restore and
@@ -27,12 +28,15 @@ final class DiscSprite {
 
     /// Columns of one row's left half: shadow [inkStart, rimStart), rim [rimStart, solidStart),
     /// opaque [solidStart, half); the right half mirrors them (column size-1-x is column x).
+    /// Eight bytes: no offset into `bytes` (a third of a row's size, and a few hundred kB over
+    /// the sprites a spin keeps), as blits walk rows in order and add up the rows' lengths.
     struct Row {
         /// Columns (a sprite is at most 2 * 16384 * 1.34 pixels wide, which 16 bits hold).
         var inkStart: UInt16, rimStart: UInt16, solidStart: UInt16
         /// Shade of the opaque span, 0...255.
-        var shade: UInt16
-        var offset: UInt32
+        var shade: UInt8
+        /// Bytes of this row in `bytes`.
+        var length: Int { Int(rimStart &- inkStart) + 2 * Int(solidStart &- rimStart) }
     }
 
     /// A disc of `radius` shaded from 1 at the top to `bottomShade`, with a shadow `blur` wide,
@@ -76,7 +80,7 @@ final class DiscSprite {
             rimStart = min(max(rimStart, inkStart), solidStart)
             if inkStart == half { inkStart = solidStart }
             let row = Row(inkStart: UInt16(inkStart), rimStart: UInt16(rimStart), solidStart: UInt16(solidStart),
-                          shade: UInt16(shadeByte), offset: UInt32(bytes.count))
+                          shade: UInt8(shadeByte))
             bytes.append(contentsOf: alpha[inkStart..<rimStart])
             for x in rimStart..<solidStart {
                 bytes.append(alpha[x])
@@ -88,8 +92,8 @@ final class DiscSprite {
             rows.append(row)
         }
         self.bytes = bytes
-        self.rows = rows
         self.ink = ink.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : ink
+        self.rows = Array(rows[self.ink.y0..<self.ink.y1])
     }
 
     /// Bytes held, for the cache's bound.
@@ -106,7 +110,7 @@ final class DiscSprite {
     func solidSpan(row dy: Int) -> (Int, Int)? {
         let sy = dy + half
         guard sy >= ink.y0 && sy < ink.y1 else { return nil }
-        let s = Int(rows[sy].solidStart)
+        let s = Int(rows[sy - ink.y0].solidStart)
         return s < size - s ? (s - half, half - s) : nil
     }
 
@@ -121,12 +125,16 @@ final class DiscSprite {
         let size = self.size
         bytes.withUnsafeBufferPointer { bb in
             rows.withUnsafeBufferPointer { rb in
+                // Rows clipped away above still take their bytes.
+                var offset = 0
+                for sy in ink.y0..<y0 { offset += rb[sy - ink.y0].length }
                 for sy in y0..<y1 {
-                    let r = rb[sy]
+                    let r = rb[sy - ink.y0]
                     let inkStart = Int(r.inkStart), rimStart = Int(r.rimStart), solidStart = Int(r.solidStart)
+                    let shadow = bb.baseAddress! + offset
+                    offset += r.length
                     guard inkStart < size - inkStart else { continue }
                     let dst = pixels + (top + sy) * pitch + left
-                    let shadow = bb.baseAddress! + Int(r.offset)
                     let rim = shadow + (rimStart - inkStart)
                     // Left to right: shadow, rim, opaque middle, rim and shadow mirrored; each
                     // part clipped to [cx0, cx1).
