@@ -20,7 +20,10 @@ final class DiscSprite {
     /// Row after row: the shadow's alpha bytes, then the rim's alpha and light pairs.
     private let bytes: [UInt8]
     /// The rows with ink (`ink.y0 ..< ink.y1`); a row's bytes start where the rows above it end.
-    private let rows: [Row]
+    /// Held outside an array (freed in deinit) so the restore's and the blit's row loops read
+    /// them without reference counting.
+    private let rows: UnsafeMutableBufferPointer<Row>
+    private let inkRowCount: Int
     /// The box of the pixels with any ink, in sprite coordinates: the shadow drops downwards, so
     /// it is smaller than the square, above and at the sides (about 20% less area to restore and
     /// copy per item).
@@ -93,25 +96,45 @@ final class DiscSprite {
         }
         self.bytes = bytes
         self.ink = ink.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : ink
-        self.rows = Array(rows[self.ink.y0..<self.ink.y1])
+        // Rows of trivial values: at least one allocated so the base address is never nil.
+        let inkRows = rows[self.ink.y0..<self.ink.y1]
+        self.rows = .allocate(capacity: max(1, inkRows.count))
+        _ = self.rows.initialize(from: inkRows)
+        inkRowCount = inkRows.count
     }
 
+    deinit { rows.deallocate() }
+
     /// Bytes held, for the cache's bound.
-    var byteCount: Int { bytes.count + rows.count * MemoryLayout<Row>.stride }
+    var byteCount: Int { bytes.count + inkRowCount * MemoryLayout<Row>.stride }
 
     /// The pixels this sprite may touch with the disc's centre at (`x`, `y`).
     func rect(atX x: Int, y: Int) -> PixelRect {
         PixelRect(x0: x - half + ink.x0, y0: y - half + ink.y0, x1: x - half + ink.x1, y1: y - half + ink.y1)
     }
 
-    /// The opaque middle of row `dy` counted from the disc's centre row (the row of centre
-    /// `y` is `dy` 0), as columns from the centre column (`x`), end exclusive; nil when the row
-    /// has none. At full opacity `blit` sets these pixels whatever they held.
-    func solidSpan(row dy: Int) -> (Int, Int)? {
-        let sy = dy + half
-        guard sy >= ink.y0 && sy < ink.y1 else { return nil }
-        let s = Int(rows[sy - ink.y0].solidStart)
-        return s < size - s ? (s - half, half - s) : nil
+    /// The opaque middles of a sprite's rows placed at (`x`, `y`), which `blit` at full opacity
+    /// sets whatever they held; read without retaining the sprite (whoever makes one keeps the
+    /// sprite alive while using it).
+    struct SolidRows {
+        private let rows: UnsafePointer<Row>
+        private let y0: Int, y1: Int, left: Int, size: Int
+
+        init(_ sprite: DiscSprite, x: Int, y: Int) {
+            rows = UnsafePointer(sprite.rows.baseAddress!)
+            y0 = y - sprite.half + sprite.ink.y0
+            y1 = y - sprite.half + sprite.ink.y1
+            left = x - sprite.half
+            size = sprite.size
+        }
+
+        /// The columns `blit` fills whatever they held on row `y`, end exclusive; nil when none.
+        @inline(__always)
+        func span(row y: Int) -> (Int, Int)? {
+            guard y >= y0 && y < y1 else { return nil }
+            let s = Int(rows[y - y0].solidStart)
+            return s < size - s ? (left + s, left + size - s) : nil
+        }
     }
 
     /// Paints the disc in `color` at opacity `opacity` (0...255) with its centre at (`x`, `y`).
@@ -123,8 +146,9 @@ final class DiscSprite {
         let cx0 = max(0, -left), cx1 = min(size, clipWidth - left)
         guard y0 < y1, cx0 < cx1 else { return }
         let size = self.size
+        let rb = UnsafePointer(rows.baseAddress!)
         bytes.withUnsafeBufferPointer { bb in
-            rows.withUnsafeBufferPointer { rb in
+            do {
                 // Rows clipped away above still take their bytes.
                 var offset = 0
                 for sy in ink.y0..<y0 { offset += rb[sy - ink.y0].length }
