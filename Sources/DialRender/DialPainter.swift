@@ -141,10 +141,13 @@ public final class DialPainter {
     public struct CacheBounds: Sendable, Equatable {
         public var sprites = DiscSpriteCache.defaultBound
         /// The labels' least bound; `prepare` raises it to what the prepared sprites leave of
-        /// `spritesAndLabels` (24 items at 1920x1080 need 0.5 MiB of sprites and more labels
-        /// than the demo menu's 10, whose sprites take 3 MiB).
+        /// `spritesAndLabels` (24 items at 1920x1080 need 0.4 MiB of sprites and 1.5 MiB of
+        /// labels for every size a spin shows; the demo menu's 10 items 2.7 MiB of sprites and
+        /// 3.7 MiB of labels, more than a 1080p kiosk's 24 MiB leave: its labels at the sizes
+        /// not prepared are fitted in the frames that show them). 3.5 MiB, not 4: the selection
+        /// rings `prepare` now builds take up to their 512 KiB.
         public var labels = 1 << 20
-        public var spritesAndLabels = 4 << 20
+        public var spritesAndLabels = 3584 << 10
         public var rings = 512 << 10
         public var icons = 1 << 20
         public init() {}
