@@ -73,8 +73,11 @@ final class RunSession {
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
                 return DialSetup(config: config, width: logical.width, height: logical.height)
             }
+            // The painter of the scene on screen: a rebuilt scene's painter takes its frame.
+            let shown = ShownPainter()
             let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
-                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons)
+                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons,
+                                     replacing: shown)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
@@ -150,10 +153,16 @@ final class RunSession {
         case path(MenuPath?)
     }
 
+    /// The painter of the last scene made (held weakly: the scene owns it).
+    final class ShownPainter {
+        weak var painter: DialPainter?
+    }
+
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
-    /// reload's worker filled them).
+    /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
+    /// whose frame and background the new painter takes (a reload holds one frame, not two).
     static func scene(_ setup: DialSetup, resting: Resting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache) throws -> Scene {
+                      icons: IconCache, replacing shown: ShownPainter? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -161,7 +170,8 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let painter = try setup.makePainter(icons: icons)
+            let painter = try setup.makePainter(icons: icons, replacing: shown?.painter)
+            shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)
