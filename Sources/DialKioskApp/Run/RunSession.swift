@@ -73,11 +73,8 @@ final class RunSession {
                 if let n = options.items { config.items = DemoMenu.numbered(n) }
                 return DialSetup(config: config, width: logical.width, height: logical.height)
             }
-            // The painter of the scene on screen: a rebuilt scene's painter takes its frame.
-            let shown = ShownPainter()
             let makeScene = { (config: KioskConfig, resting: RunSession.Resting) throws -> Scene in
-                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons,
-                                     replacing: shown)
+                try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: options.painter, icons: icons)
             }
             var config = config
             if let n = options.items { config.items = DemoMenu.numbered(n) }
