@@ -41,7 +41,7 @@ public final class DialPainter {
 
     /// The background of `box` only: outside it nothing is drawn after the background, so
     /// there the frame keeps it (at 1920x1080 the box is about 1300x1080: 2.6 MB less).
-    private var background: PixelBuffer
+    private(set) var background: PixelBuffer
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
     private var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -125,7 +125,9 @@ public final class DialPainter {
             return (disc.luminance >= theme.labelLuminanceThreshold ? theme.darkLabelColor : theme.lightLabelColor).xrgb
         }
         discColors = items.map { (theme.itemColorOverride ?? $0.color).xrgb }
-        frame = PixelBuffer(width: width, height: height)
+        // Both made by the first `prepare` or `paint`, or taken from the painter this one
+        // replaces (`reuseBuffers(of:)`).
+        frame = PixelBuffer(width: 1, height: 1)
         background = PixelBuffer(width: 1, height: 1)
         discs = DiscSpriteCache(theme: theme, bound: bounds.sprites)
         labels = BoundedCache(bound: bounds.labels) { ($0?.byteCount ?? 0) + 64 }
@@ -141,10 +143,13 @@ public final class DialPainter {
     public struct CacheBounds: Sendable, Equatable {
         public var sprites = DiscSpriteCache.defaultBound
         /// The labels' least bound; `prepare` raises it to what the prepared sprites leave of
-        /// `spritesAndLabels` (24 items at 1920x1080 need 0.5 MiB of sprites and more labels
-        /// than the demo menu's 10, whose sprites take 3 MiB).
+        /// `spritesAndLabels` (24 items at 1920x1080 need 0.4 MiB of sprites and 1.5 MiB of
+        /// labels for every size a spin shows; the demo menu's 10 items 2.7 MiB of sprites and
+        /// 3.7 MiB of labels, more than a 1080p kiosk's 24 MiB leave: its labels at the sizes
+        /// not prepared are fitted in the frames that show them). 3.5 MiB, not 4: the selection
+        /// rings `prepare` now builds take up to their 512 KiB.
         public var labels = 1 << 20
-        public var spritesAndLabels = 4 << 20
+        public var spritesAndLabels = 3584 << 10
         public var rings = 512 << 10
         public var icons = 1 << 20
         public init() {}
@@ -175,6 +180,34 @@ public final class DialPainter {
         discs.prepare(keys, first: [keys.upperBound, keys.lowerBound])
         labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
         prebuildLabels(keys)
+        prebuildRings(keys)
+    }
+
+    /// Builds the selection rings of the largest sizes of `keys` (the selected item is near
+    /// 12 o'clock, where the items are largest), largest first, while they fit in their bound
+    /// without pushing one out: otherwise the first spin builds one in each frame that shows a
+    /// new size (a 1080p ring of the demo menu: about 90 k coverage tests).
+    private func prebuildRings(_ keys: ClosedRange<Int>) {
+        guard theme.selectionWidth > 0 else { return }
+        for key in keys.reversed() where !rings.contains(key) {
+            let ring = makeRing(radius: Double(key) / 4)
+            guard rings.bytes + rings.bytes(of: ring) <= rings.bound else { return }
+            rings.insert(ring, for: key)
+        }
+    }
+
+    /// Takes the frame and the background buffer of `old`, the painter this one replaces (a
+    /// reload), when it has the same size and this one has painted nothing yet: call it before
+    /// `prepare`, so a reload never holds two frames and two backgrounds (8.3 and 5.6 MB at
+    /// 1080p with the demo menu). `old` keeps working: its next frame repaints its background
+    /// into buffers of its own.
+    public func reuseBuffers(of old: DialPainter) {
+        guard old !== self, old.width == width, old.height == height, backgroundGeometry == nil,
+              frame.width != width || frame.height != height else { return }
+        swap(&frame, &old.frame)
+        swap(&background, &old.background)
+        old.backgroundGeometry = nil
+        old.dirty = nil
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
@@ -184,15 +217,32 @@ public final class DialPainter {
     @discardableResult
     public func paint(_ pose: DialPose) -> [PixelRect]? {
         ensureBackground(pose.geometry)
+        let placed = placements(pose)
+        let ops = drawOps(pose, placed)
+        let spans = ops.map { op in let r = op.rect; return r.y0..<max(r.y0, r.y1) }
+        let opaque = placed.filter { $0.opacity == 255 }.map { p in
+            OpaqueDisc(solid: DiscSprite.SolidRows(p.sprite, x: p.x + box.x0, y: p.y + box.y0),
+                       rect: p.sprite.rect(atX: p.x + box.x0, y: p.y + box.y0))
+        }
         let restored: [PixelRect]?
         if let dirty {
-            restored = Damage.union(dirty, width: width, height: height)
-            for r in restored ?? [] { frame.copyRect(from: background, r, originX: box.x0, originY: box.y0) }
+            let rects = Damage.union(dirty, width: width, height: height)
+            // Band by band, so what the restore wrote is still in the CPU's cache when the
+            // blits read it back (a 1080p spin restores and blends megabytes a frame).
+            for top in stride(from: 0, to: box.y1 - box.y0, by: Self.bandRows) {
+                let rows = top..<min(top + Self.bandRows, box.y1 - box.y0)
+                withExtendedLifetime(placed) {
+                    restore(rects, rows: (rows.lowerBound + box.y0)..<(rows.upperBound + box.y0), under: opaque)
+                }
+                draw(ops, spans: spans, into: &frame, rows: rows)
+            }
+            restored = rects
         } else {
             restored = nil
             frame.copyRect(from: background, box, originX: box.x0, originY: box.y0)
+            draw(ops, spans: spans, into: &frame, rows: 0..<(box.y1 - box.y0))
         }
-        let drawn = draw(pose, into: &frame)
+        let drawn = touched(by: ops)
         dirty = drawn
         return restored.map { $0 + drawn }
     }
@@ -204,7 +254,8 @@ public final class DialPainter {
         // Outside the box the frame holds the background.
         buffer.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
         buffer.copyRect(from: background, box, originX: box.x0, originY: box.y0)
-        _ = draw(pose, into: &buffer)
+        let ops = drawOps(pose, placements(pose))
+        draw(ops, spans: ops.map { _ in Int.min..<Int.max }, into: &buffer, rows: 0..<(box.y1 - box.y0))
     }
 
     // MARK: - Background
@@ -219,6 +270,7 @@ public final class DialPainter {
         // frame-sized buffer, even for a moment.
         var b = PixelBuffer(width: 1, height: 1)
         swap(&b, &frame)
+        if b.width != width || b.height != height { b = PixelBuffer(width: width, height: height) }
         b.fillVerticalGradient(top: theme.backgroundTop, bottom: theme.backgroundBottom)
         let c = g.center
         let half = theme.ringWidthRatio * g.itemRadius / 2
@@ -286,74 +338,167 @@ public final class DialPainter {
 
     // MARK: - Per-frame drawing
 
-    /// Draws the frame's moving parts over the background already in `buffer`; returns the
-    /// rectangles it touched.
-    private func draw(_ pose: DialPose, into buffer: inout PixelBuffer) -> [PixelRect] {
-        var touched: [PixelRect] = []
+    /// Rows of the drawing box restored and drawn together (about 700 kB of a 1080p box, inside
+    /// a core's L2 cache; measured with `bench`: 128 rows beat 64 and 32 with the demo menu at
+    /// 1080p and cost 24 items nothing).
+    static let bandRows = 128
+
+    /// One item disc as a frame draws it: `index` into the pose's items, the centre in the
+    /// drawing box's coordinates.
+    private struct Placement {
+        let index: Int
+        let sprite: DiscSprite
+        let x: Int, y: Int
+        let opacity: UInt32
+    }
+
+    /// The discs `pose` draws, in drawing order (smallest first), their sprites fetched.
+    private func placements(_ pose: DialPose) -> [Placement] {
+        let slots = (ringSlots[pose.ring] ?? ([], nil)).slots
+        let order = pose.items.indices.filter { $0 < slots.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
         let g = pose.geometry
-        let pitch = buffer.rowPitch
-        // Drawn into the box: clipped to it, in its coordinates (`at` moves a point there, and
-        // `touched` gets frame coordinates).
-        let bx = box.x0, by = box.y0, w = box.x1 - box.x0, h = box.y1 - box.y0
+        return order.compactMap { i in
+            let ip = pose.items[i]
+            let radius = g.itemRadius * ip.scale
+            let opacity = PixelMath.byte(ip.alpha)
+            guard opacity > 0, radius >= 1 else { return nil }
+            return Placement(index: i, sprite: discs.sprite(radius: radius),
+                             x: Int(ip.center.x.rounded()) - box.x0, y: Int(ip.center.y.rounded()) - box.y0, opacity: opacity)
+        }
+    }
+
+    /// Copies the background back into the disjoint `rects` of the frame, except under the
+    /// opaque middles of the discs about to be drawn at full opacity: those pixels are set
+    /// whatever they held (the discs drawn before only blend into them), so restoring them
+    /// first would write them twice. A spin's discs move a few pixels a frame, so most of what
+    /// the last frame drew is under this frame's discs.
+    private func restore(_ rects: [PixelRect], rows: Range<Int>, under opaque: [OpaqueDisc]) {
+        let bx = box.x0, by = box.y0
+        let sp = background.rowPitch, dp = frame.rowPitch
+        var spans: [(Int, Int)] = [], over: [OpaqueDisc] = []
+        frame.withUnsafeMutablePixels { d in
+            background.withUnsafePixels { s in
+                for r in rects where r.y0 < rows.upperBound && r.y1 > rows.lowerBound {
+                    over.removeAll(keepingCapacity: true)
+                    for p in opaque where p.rect.x0 < r.x1 && r.x0 < p.rect.x1 && p.rect.y0 < r.y1 && r.y0 < p.rect.y1 {
+                        over.append(p)
+                    }
+                    for y in max(r.y0, rows.lowerBound)..<min(r.y1, rows.upperBound) {
+                        spans.removeAll(keepingCapacity: true)
+                        for p in over {
+                            if let span = p.solid.span(row: y) { spans.append(span) }
+                        }
+                        if spans.count > 1 { spans.sort { $0.0 < $1.0 } }
+                        let dst = d + y * dp, src = s + (y - by) * sp - bx
+                        var x = r.x0
+                        for (a, b) in spans where b > x {
+                            if a > x { (dst + x).update(from: src + x, count: min(a, r.x1) - x) }
+                            x = b
+                            if x >= r.x1 { break }
+                        }
+                        if x < r.x1 { (dst + x).update(from: src + x, count: r.x1 - x) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A disc drawn at full opacity, in frame coordinates, for `restore`. The sprite is held by
+    /// the frame's placements; not retaining it here keeps reference counting out of the
+    /// restore's row loop (it was a tenth of a 1080p frame's time).
+    private struct OpaqueDisc {
+        let solid: DiscSprite.SolidRows
+        let rect: PixelRect
+    }
+
+    /// One blit of a frame, in the drawing box's coordinates.
+    private enum DrawOp {
+        case disc(DiscSprite, x: Int, y: Int, color: UInt32, opacity: UInt32)
+        case mask(TextMask, x: Int, y: Int, color: UInt32, alpha: UInt32)
+        case icon(IconSprite, x: Int, y: Int, opacity: UInt32)
+
+        /// The pixels it may touch, in the box's coordinates.
+        var rect: PixelRect {
+            switch self {
+            case .disc(let s, let x, let y, _, _): return s.rect(atX: x, y: y)
+            case .mask(let m, let x, let y, _, _): return m.rect(atX: x, y: y)
+            case .icon(let i, let x, let y, _): return i.rect(atX: x, y: y)
+            }
+        }
+    }
+
+    /// What `pose` draws over the background, in drawing order: the hub label, then per disc
+    /// (smallest first) the disc, its selection ring and its icon and label.
+    private func drawOps(_ pose: DialPose, _ placed: [Placement]) -> [DrawOp] {
+        var ops: [DrawOp] = []
+        let g = pose.geometry
         // A ring this painter was not made for has nothing to draw.
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
-        let order = pose.items.indices.filter { $0 < slots.count }.sorted { pose.items[$0].scale < pose.items[$1].scale }
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        buffer.withUnsafeMutablePixels { frame in
-            let p = frame + by * pitch + bx
-            if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
-                let x = Int(g.center.x.rounded()) - bx, y = Int(g.center.y.rounded()) - by
-                mask.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
-                          color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility))
-                touched.append(mask.rect(atX: x, y: y))
-            }
-            for i in order {
-                let ip = pose.items[i]
-                let radius = g.itemRadius * ip.scale
-                let opacity = PixelMath.byte(ip.alpha)
-                guard opacity > 0, radius >= 1 else { continue }
-                let x = Int(ip.center.x.rounded()) - bx, y = Int(ip.center.y.rounded()) - by
-                let sprite = discs.sprite(radius: radius)
-                sprite.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
-                            color: discColors[slots[i]], opacity: opacity)
-                touched.append(sprite.rect(atX: x, y: y))
-                if i == pose.selected {
-                    let strength = selectionStrength(pose, i)
-                    if strength > 0 && theme.selectionWidth > 0 {
-                        let ring = selectionRing(sprite)
-                        ring.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y,
-                                  color: theme.selectionColor.xrgb, alpha: PixelMath.byte(strength * ip.alpha))
-                        touched.append(ring.rect(atX: x, y: y))
-                    }
+        if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
+            ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
+                             color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
+        }
+        for placement in placed {
+            let i = placement.index, ip = pose.items[i]
+            let x = placement.x, y = placement.y, opacity = placement.opacity, sprite = placement.sprite
+            ops.append(.disc(sprite, x: x, y: y, color: discColors[slots[i]], opacity: opacity))
+            if i == pose.selected {
+                let strength = selectionStrength(pose, i)
+                if strength > 0 && theme.selectionWidth > 0 {
+                    ops.append(.mask(selectionRing(sprite), x: x, y: y, color: theme.selectionColor.xrgb,
+                                     alpha: PixelMath.byte(strength * ip.alpha)))
                 }
-                drawContent(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, p, pitch,
-                            clipWidth: w, clipHeight: h, &touched)
+            }
+            contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
+        }
+        return ops
+    }
+
+    /// Runs `ops`, whose rows are `spans` (`y0 ..< y1` of each op's rect), on the rows `rows` of
+    /// the drawing box in `buffer` (the blits clip to them). An op outside the rows is passed
+    /// over without touching its payload (a mask holds four arrays to retain and release).
+    private func draw(_ ops: [DrawOp], spans: [Range<Int>], into buffer: inout PixelBuffer, rows: Range<Int>) {
+        let pitch = buffer.rowPitch, w = box.x1 - box.x0, h = rows.count, top = rows.lowerBound
+        guard h > 0 else { return }
+        let bx = box.x0, by = box.y0
+        buffer.withUnsafeMutablePixels { frame in
+            let p = frame + (by + top) * pitch + bx
+            for k in ops.indices where spans[k].overlaps(rows) {
+                switch ops[k] {
+                case .disc(let s, let x, let y, let color, let opacity):
+                    s.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y - top, color: color, opacity: opacity)
+                case .mask(let m, let x, let y, let color, let alpha):
+                    m.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y - top, color: color, alpha: alpha)
+                case .icon(let i, let x, let y, let opacity):
+                    i.blit(into: p, pitch: pitch, clipWidth: w, clipHeight: h, x: x, y: y - top, opacity: opacity)
+                }
             }
         }
-        return touched.compactMap { r in
-            let c = r.clipped(width: w, height: h)
+    }
+
+    /// The frame rectangles `ops` touch, clipped to the drawing box.
+    private func touched(by ops: [DrawOp]) -> [PixelRect] {
+        let bx = box.x0, by = box.y0, w = box.x1 - box.x0, h = box.y1 - box.y0
+        return ops.compactMap { op in
+            let c = op.rect.clipped(width: w, height: h)
             return c.isEmpty ? nil : PixelRect(x0: c.x0 + bx, y0: c.y0 + by, x1: c.x1 + bx, y1: c.y1 + by)
         }
     }
 
     /// The item's icon and label inside its disc.
-    private func drawContent(_ i: Int, radius: Double, x: Int, y: Int, opacity: UInt32,
-                             _ p: UnsafeMutablePointer<UInt32>, _ pitch: Int, clipWidth width: Int, clipHeight height: Int,
-                             _ touched: inout [PixelRect]) {
+    private func contentOps(_ i: Int, radius: Double, x: Int, y: Int, opacity: UInt32, _ ops: inout [DrawOp]) {
         let key = LabelKey(item: i, halfPixels: Int((radius * 2).rounded()))
         var labelY = y
         if iconSources[i] != nil, let icon = icon(key, radius: radius) {
             let iy = theme.iconReplacesLabel ? y : y - Int((radius * 0.22).rounded())
-            icon.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: iy, opacity: opacity)
-            touched.append(icon.rect(atX: x, y: iy))
+            ops.append(.icon(icon, x: x, y: iy, opacity: opacity))
             if theme.iconReplacesLabel { return }
             labelY = y + Int((radius * 0.5).rounded())
         }
         if let mask = label(key, hasIcon: iconSources[i] != nil) {
-            mask.blit(into: p, pitch: pitch, clipWidth: width, clipHeight: height, x: x, y: labelY,
-                      color: labelColors[i], alpha: opacity)
-            touched.append(mask.rect(atX: x, y: labelY))
+            ops.append(.mask(mask, x: x, y: labelY, color: labelColors[i], alpha: opacity))
         }
     }
 
@@ -385,10 +530,14 @@ public final class DialPainter {
     /// nested menu): then they are fitted on demand.
     private func prebuildLabels(_ keys: ClosedRange<Int>) {
         let all = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
-        // The sizes at rest first (largest and smallest), then from the smallest up, while they
-        // fit in the bound without pushing out one of these sizes.
-        let rest = [all.max()!, all.min()!]
-        let halves = rest + all.subtracting(rest).sorted()
+        // The sizes at rest first (largest and smallest), then inwards from both, nearest to
+        // a size at rest first (the sizes a spin's first frames show), while they fit in the
+        // bound without pushing out one of these sizes.
+        let low = all.min()!, high = all.max()!
+        let halves = all.sorted { a, b in
+            let da = min(high - a, a - low), db = min(high - b, b - low)
+            return da != db ? da < db : a > b
+        }
         for h in halves {
             for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
                 let key = LabelKey(item: i, halfPixels: h)
@@ -403,16 +552,30 @@ public final class DialPainter {
         }
     }
 
+    /// What frames had to build because no cache held it (for the bench: each costs a frame
+    /// time), counted since the painter was made.
+    public var builtInFrames: (sprites: Int, labels: Int, rings: Int) {
+        (discs.builtOnDemandCount, labelsBuiltInFrames, ringsBuiltInFrames)
+    }
+    private var labelsBuiltInFrames = 0, ringsBuiltInFrames = 0
+
     private func selectionRing(_ sprite: DiscSprite) -> TextMask {
         let key = Int((sprite.radius * 4).rounded())
         if let cached = rings.get(key) { return cached }
-        let ring = TextMask.ring(inner: sprite.radius + 1.5, outer: sprite.radius + 1.5 + theme.selectionWidth)
+        ringsBuiltInFrames += 1
+        let ring = makeRing(radius: sprite.radius)
         rings.insert(ring, for: key)
         return ring
     }
 
+    /// The selection ring around a disc of `radius`.
+    private func makeRing(radius: Double) -> TextMask {
+        TextMask.ring(inner: radius + 1.5, outer: radius + 1.5 + theme.selectionWidth)
+    }
+
     private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
         if let cached = labels.get(key) { return cached }
+        labelsBuiltInFrames += 1
         let mask = fitLabel(key, hasIcon: hasIcon)
         labels.insert(mask, for: key)
         return mask

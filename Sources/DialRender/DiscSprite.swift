@@ -17,9 +17,13 @@ final class DiscSprite {
     let size: Int
     let half: Int
     let radius: Double
-    /// Per row from `Row.offset`: the shadow's alpha bytes, then the rim's alpha and light pairs.
+    /// Row after row: the shadow's alpha bytes, then the rim's alpha and light pairs.
     private let bytes: [UInt8]
-    private let rows: [Row]
+    /// The rows with ink (`ink.y0 ..< ink.y1`); a row's bytes start where the rows above it end.
+    /// Held outside an array (freed in deinit) so the restore's and the blit's row loops read
+    /// them without reference counting.
+    private let rows: UnsafeMutableBufferPointer<Row>
+    private let inkRowCount: Int
     /// The box of the pixels with any ink, in sprite coordinates: the shadow drops downwards, so
     /// it is smaller than the square, above and at the sides (about 20% less area to restore and
     /// copy per item).
@@ -27,12 +31,15 @@ final class DiscSprite {
 
     /// Columns of one row's left half: shadow [inkStart, rimStart), rim [rimStart, solidStart),
     /// opaque [solidStart, half); the right half mirrors them (column size-1-x is column x).
+    /// Eight bytes: no offset into `bytes` (a third of a row's size, and a few hundred kB over
+    /// the sprites a spin keeps), as blits walk rows in order and add up the rows' lengths.
     struct Row {
         /// Columns (a sprite is at most 2 * 16384 * 1.34 pixels wide, which 16 bits hold).
         var inkStart: UInt16, rimStart: UInt16, solidStart: UInt16
         /// Shade of the opaque span, 0...255.
-        var shade: UInt16
-        var offset: UInt32
+        var shade: UInt8
+        /// Bytes of this row in `bytes`.
+        var length: Int { Int(rimStart &- inkStart) + 2 * Int(solidStart &- rimStart) }
     }
 
     /// A disc of `radius` shaded from 1 at the top to `bottomShade`, with a shadow `blur` wide,
@@ -76,7 +83,7 @@ final class DiscSprite {
             rimStart = min(max(rimStart, inkStart), solidStart)
             if inkStart == half { inkStart = solidStart }
             let row = Row(inkStart: UInt16(inkStart), rimStart: UInt16(rimStart), solidStart: UInt16(solidStart),
-                          shade: UInt16(shadeByte), offset: UInt32(bytes.count))
+                          shade: UInt8(shadeByte))
             bytes.append(contentsOf: alpha[inkStart..<rimStart])
             for x in rimStart..<solidStart {
                 bytes.append(alpha[x])
@@ -88,16 +95,46 @@ final class DiscSprite {
             rows.append(row)
         }
         self.bytes = bytes
-        self.rows = rows
         self.ink = ink.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : ink
+        // Rows of trivial values: at least one allocated so the base address is never nil.
+        let inkRows = rows[self.ink.y0..<self.ink.y1]
+        self.rows = .allocate(capacity: max(1, inkRows.count))
+        _ = self.rows.initialize(from: inkRows)
+        inkRowCount = inkRows.count
     }
 
+    deinit { rows.deallocate() }
+
     /// Bytes held, for the cache's bound.
-    var byteCount: Int { bytes.count + rows.count * MemoryLayout<Row>.stride }
+    var byteCount: Int { bytes.count + inkRowCount * MemoryLayout<Row>.stride }
 
     /// The pixels this sprite may touch with the disc's centre at (`x`, `y`).
     func rect(atX x: Int, y: Int) -> PixelRect {
         PixelRect(x0: x - half + ink.x0, y0: y - half + ink.y0, x1: x - half + ink.x1, y1: y - half + ink.y1)
+    }
+
+    /// The opaque middles of a sprite's rows placed at (`x`, `y`), which `blit` at full opacity
+    /// sets whatever they held; read without retaining the sprite (whoever makes one keeps the
+    /// sprite alive while using it).
+    struct SolidRows {
+        private let rows: UnsafePointer<Row>
+        private let y0: Int, y1: Int, left: Int, size: Int
+
+        init(_ sprite: DiscSprite, x: Int, y: Int) {
+            rows = UnsafePointer(sprite.rows.baseAddress!)
+            y0 = y - sprite.half + sprite.ink.y0
+            y1 = y - sprite.half + sprite.ink.y1
+            left = x - sprite.half
+            size = sprite.size
+        }
+
+        /// The columns `blit` fills whatever they held on row `y`, end exclusive; nil when none.
+        @inline(__always)
+        func span(row y: Int) -> (Int, Int)? {
+            guard y >= y0 && y < y1 else { return nil }
+            let s = Int(rows[y - y0].solidStart)
+            return s < size - s ? (left + s, left + size - s) : nil
+        }
     }
 
     /// Paints the disc in `color` at opacity `opacity` (0...255) with its centre at (`x`, `y`).
@@ -109,14 +146,19 @@ final class DiscSprite {
         let cx0 = max(0, -left), cx1 = min(size, clipWidth - left)
         guard y0 < y1, cx0 < cx1 else { return }
         let size = self.size
+        let rb = UnsafePointer(rows.baseAddress!)
         bytes.withUnsafeBufferPointer { bb in
-            rows.withUnsafeBufferPointer { rb in
+            do {
+                // Rows clipped away above still take their bytes.
+                var offset = 0
+                for sy in ink.y0..<y0 { offset += rb[sy - ink.y0].length }
                 for sy in y0..<y1 {
-                    let r = rb[sy]
+                    let r = rb[sy - ink.y0]
                     let inkStart = Int(r.inkStart), rimStart = Int(r.rimStart), solidStart = Int(r.solidStart)
+                    let shadow = bb.baseAddress! + offset
+                    offset += r.length
                     guard inkStart < size - inkStart else { continue }
                     let dst = pixels + (top + sy) * pitch + left
-                    let shadow = bb.baseAddress! + Int(r.offset)
                     let rim = shadow + (rimStart - inkStart)
                     // Left to right: shadow, rim, opaque middle, rim and shadow mirrored; each
                     // part clipped to [cx0, cx1).

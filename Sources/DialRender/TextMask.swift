@@ -12,29 +12,33 @@ public struct TextMask: Sendable {
     /// Offset of the mask's top-left pixel from the anchor it is centred on.
     public let originX: Int
     public let originY: Int
-    /// Runs of inked pixels: for row y, `runs[rowRuns[y] ..< rowRuns[y + 1]]` holds triples
-    /// (start, end, where the run's coverage starts in `inked`), so blits skip the empty parts (a
-    /// ring's inside, gaps between words).
-    private let runs: [Int32]
+    /// Runs of inked pixels: for row y, `runs[rowRuns[y] ..< rowRuns[y + 1]]` holds pairs
+    /// (start, end), so blits skip the empty parts (a ring's inside, gaps between words). The
+    /// runs' coverage follows one another in `inked`, row y's from `rowInked[y]`: four bytes a
+    /// run instead of twelve, which in a label of a few dozen rows of letters is most of its size.
+    private let runs: [UInt16]
     private let rowRuns: [Int32]
+    private let rowInked: [Int32]
 
     /// A mask of `width` x `height` coverage bytes whose top-left lies at (`originX`, `originY`)
     /// from its anchor.
     public init(width: Int, height: Int, coverage: [UInt8], originX: Int, originY: Int) {
         precondition(coverage.count == width * height, "coverage does not match the mask size")
+        precondition(width <= Int(UInt16.max), "a mask is at most 65535 pixels wide")
         self.width = width
         self.height = height
         self.originX = originX
         self.originY = originY
-        var runs: [Int32] = [], rowRuns: [Int32] = [0], inked: [UInt8] = []
+        var runs: [UInt16] = [], rowRuns: [Int32] = [0], rowInked: [Int32] = [], inked: [UInt8] = []
         for y in 0..<height {
+            rowInked.append(Int32(inked.count))
             var x = 0
             while x < width {
                 while x < width && coverage[y * width + x] == 0 { x += 1 }
                 let start = x
                 while x < width && coverage[y * width + x] != 0 { x += 1 }
                 if x > start {
-                    runs.append(Int32(start)); runs.append(Int32(x)); runs.append(Int32(inked.count))
+                    runs.append(UInt16(start)); runs.append(UInt16(x))
                     inked.append(contentsOf: coverage[(y * width + start)..<(y * width + x)])
                 }
             }
@@ -42,6 +46,7 @@ public struct TextMask: Sendable {
         }
         self.runs = runs
         self.rowRuns = rowRuns
+        self.rowInked = rowInked
         self.inked = inked
     }
 
@@ -49,18 +54,19 @@ public struct TextMask: Sendable {
     public var coverage: [UInt8] {
         var c = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
-            var k = Int(rowRuns[y])
+            var k = Int(rowRuns[y]), at = Int(rowInked[y])
             while k < Int(rowRuns[y + 1]) {
-                let start = Int(runs[k]), end = Int(runs[k + 1]), at = Int(runs[k + 2])
+                let start = Int(runs[k]), end = Int(runs[k + 1])
                 for x in start..<end { c[y * width + x] = inked[at + x - start] }
-                k += 3
+                at += end - start
+                k += 2
             }
         }
         return c
     }
 
     /// Bytes held (coverage and runs), for the painter's cache bounds.
-    public var byteCount: Int { inked.count + (runs.count + rowRuns.count) * 4 }
+    public var byteCount: Int { inked.count + runs.count * 2 + (rowRuns.count + rowInked.count) * 4 }
 
     /// Number of pixels with any ink.
     public var inkedPixels: Int { inked.count }
@@ -76,12 +82,14 @@ public struct TextMask: Sendable {
         inked.withUnsafeBufferPointer { cov in
             for my in cy0..<cy1 {
                 let dst = pixels + (top + my) * pitch + left
-                var k = Int(rowRuns[my])
+                var k = Int(rowRuns[my]), at = Int(rowInked[my])
                 while k < Int(rowRuns[my + 1]) {
-                    let from = max(cx0, Int(runs[k])), to = min(cx1, Int(runs[k + 1]))
+                    let start = Int(runs[k]), end = Int(runs[k + 1])
+                    let from = max(cx0, start), to = min(cx1, end)
                     // Column mx of this run is at src[mx].
-                    let src = cov.baseAddress! + Int(runs[k + 2]) - Int(runs[k])
-                    k += 3
+                    let src = cov.baseAddress! + at - start
+                    at += end - start
+                    k += 2
                     guard from < to else { continue }
                     if alpha == 255 {
                         for mx in from..<to {

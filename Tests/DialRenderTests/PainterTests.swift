@@ -55,6 +55,39 @@ import Testing
         }
     }
 
+    /// A reload's painter takes the old one's frame and background memory (a reload never
+    /// holds two frames), paints what a painter of its own paints, and the old painter still
+    /// paints correctly afterwards (into new buffers).
+    @Test func aReplacingPainterTakesTheOldFrameAndBothStillPaint() throws {
+        let w = 320, h = 240
+        let b = builder(DemoMenu.items.count, w, h)
+        let poses = [0.0, 0.3, 0.35].map { b.pose(rotation: $0, visibility: .shown, time: 0) }
+        let old = try DialPainter(items: DemoMenu.items, width: w, height: h)
+        old.prepare(for: b.geometry)
+        for pose in poses { old.paint(pose) }
+        let oldFrame = ObjectIdentifier(old.frame.storage), oldBackground = ObjectIdentifier(old.background.storage)
+
+        let reloaded = try DialPainter(items: DemoMenu.numbered(7), width: w, height: h)
+        reloaded.reuseBuffers(of: old)
+        let b7 = builder(7, w, h)
+        reloaded.prepare(for: b7.geometry)
+        #expect(ObjectIdentifier(reloaded.frame.storage) == oldFrame)
+        #expect(ObjectIdentifier(reloaded.background.storage) == oldBackground)
+        let fresh = try DialPainter(items: DemoMenu.numbered(7), width: w, height: h)
+        for rotation in [0.0, 0.2] {
+            let pose = b7.pose(rotation: rotation, visibility: .shown, time: 0)
+            reloaded.paint(pose)
+            fresh.paint(pose)
+            #expect(reloaded.frame.samePixels(as: fresh.frame))
+        }
+        // The old painter repaints in full into buffers of its own.
+        var scratch = PixelBuffer(width: w, height: h)
+        old.paint(poses[2])
+        old.paint(poses[2], into: &scratch)
+        #expect(old.frame.width == w && old.frame.samePixels(as: scratch))
+        #expect(ObjectIdentifier(old.frame.storage) != oldFrame)
+    }
+
     @Test func hiddenDialShowsOnlyBackgroundAndFadingShowsLess() throws {
         let b = builder(10, 400, 300)
         let painter = try DialPainter(items: DemoMenu.items, width: 400, height: 300)

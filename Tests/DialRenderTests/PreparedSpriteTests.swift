@@ -65,6 +65,20 @@ import Testing
         #expect(painter.discs.builtOnDemandCount == 0)
     }
 
+    /// The selection rings of the sizes near 12 o'clock are built by `prepare`, not by the
+    /// frames of the first spin (each was a ring's worth of coverage tests in a frame).
+    @Test func preparedPainterBuildsNoSelectionRingDuringASpin() throws {
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: Self.width, height: Self.height, count: items.count)
+        let painter = try DialPainter(items: items, width: Self.width, height: Self.height)
+        painter.prepare(for: g)
+        #expect(painter.cacheBytes.rings > 0 && painter.cacheBytes.rings <= painter.cacheBounds.rings)
+        let before = painter.builtInFrames
+        for pose in flingPoses(items: items, geometry: g) { painter.paint(pose) }
+        #expect(painter.builtInFrames.rings == before.rings)
+        #expect(painter.builtInFrames.sprites == before.sprites)
+    }
+
     @Test func preparingAgainForTheSameGeometryKeepsTheSprites() throws {
         let items = DemoMenu.numbered(12)
         let g = DialGeometry.fitting(width: 480, height: 320, count: items.count)

@@ -18,8 +18,9 @@ struct BenchCommand: ParsableCommand {
             reported). Then a spin: a fling that turns the ring for about a second from rest to \
             rest at 60 Hz, painted and copied into --buffers scanout buffers in turn, each only \
             where it is out of date (buffer age); it prints the bytes written into scanout memory \
-            per frame and in total, and paint + copy against the memcpy (median, and the first \
-            frames' max beside it). Last, the kiosk's memory: a child `simulate --paint` of the same \
+            per frame and in total, and paint + copy against the memcpy (median, and the max of \
+            the first ten frames from the touch beside that of the later ones; the resting frame \
+            before the touch is printed apart). Last, the kiosk's memory: a child `simulate --paint` of the same \
             size and menu runs --memory-frames frames of generated spins and reports its anonymous \
             memory (what the process allocated) and resident peak.
             """
@@ -171,7 +172,9 @@ struct BenchResult {
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
             (full frame \(frame)), total \(s.total) = \(fixed(Double(s.total) * 100 / Double(max(1, s.fullBytes)), 1))% of full copies
                 paint+copy median \(fixed(paintCopy.median * 1000, 3)) ms   max \(fixed(paintCopy.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? paintCopy.median / memcpy : 0, 2))
-                first \(first.count) frames: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms
+                paint median \(fixed(Stats(s.paintSeconds).median * 1000, 3)) ms, copy median \(fixed(Stats(zip(s.seconds, s.paintSeconds).map { $0 - $1 }).median * 1000, 3)) ms; built in its frames: sprites \(s.built.sprites), labels \(s.built.labels), selection rings \(s.built.rings)
+                first \(first.count) frames from the touch: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms; the frames after them: max \(fixed(Stats(Array(s.seconds.dropFirst(10))).max * 1000, 3)) ms
+                resting frames before the touch (whole copies into new buffers, not counted above): \(s.restSeconds.map { fixed($0 * 1000, 3) }.joined(separator: ", ")) ms
                 painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B
                 second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
             """
@@ -189,7 +192,13 @@ struct BenchResult {
             ("spin_paint_copy_median_ms", .number(Stats(spin.seconds).median * 1000)),
             ("warm_spin_paint_copy_median_ms", .number(Stats(spin.warmSeconds).median * 1000)),
             ("spin_paint_copy_max_ms", .number(Stats(spin.seconds).max * 1000)),
+            ("spin_paint_median_ms", .number(Stats(spin.paintSeconds).median * 1000)),
+            ("spin_first_frames_paint_copy_us", .ints(spin.seconds.prefix(10).map { Int(($0 * 1e6).rounded()) })),
+            ("spin_built_sprites", .int(spin.built.sprites)), ("spin_built_labels", .int(spin.built.labels)),
+            ("spin_built_rings", .int(spin.built.rings)),
             ("spin_first_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.prefix(10))).max * 1000)),
+            ("spin_later_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.dropFirst(10))).max * 1000)),
+            ("spin_rest_frames_paint_copy_us", .ints(spin.restSeconds.map { Int(($0 * 1e6).rounded()) })),
             ("spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.seconds).median / memcpy : 0)),
             ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
             ("memory_anon_kb_end", .int(memory?.end.anonymous ?? -1)), ("memory_rss_kb_end", .int(memory?.end.resident ?? -1)),

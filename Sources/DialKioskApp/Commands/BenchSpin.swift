@@ -20,8 +20,14 @@ struct BenchSpin {
     var bytes: [Int] = []
     /// Bytes a full copy of every frame would have written.
     var fullBytes = 0
-    /// Paint plus copy, per frame, in seconds.
+    /// Paint plus copy of the frames before the finger touched (the resting dial, copied whole
+    /// into buffers of unknown age), in seconds; not counted in the figures below.
+    var restSeconds: [Double] = []
+    /// Paint plus copy, per frame from the touch on, in seconds, and the paint alone.
     var seconds: [Double] = []
+    var paintSeconds: [Double] = []
+    /// Sprites, labels and selection rings the first spin's frames built (not cached).
+    var built: (sprites: Int, labels: Int, rings: Int) = (0, 0, 0)
     /// The same for a second, identical fling right after (sprites and labels of every size the
     /// first one needed are cached by then, as in a kiosk that has been used for a while).
     var warmSeconds: [Double] = []
@@ -48,28 +54,38 @@ struct BenchSpin {
         let frameBytes = panel.width * panel.height * 4
         var warm = false
         var frames = 0, fullBytes = 0, bytes: [Int] = [], seconds: [Double] = [], warmSeconds: [Double] = []
+        var paintSeconds: [Double] = [], restSeconds: [Double] = []
+        var touchTime = 0.0
         let scene = Scene(dial: dial) { pose, target in
             var target = target
             if !damageLimited { target.age = nil }
             let t0 = monotonicNow()
             let damage = painter.paint(pose)
+            let t1 = monotonicNow()
             _ = copier.copy(painter.frame, damage: damage, to: target)
             let elapsed = monotonicNow() - t0
             if warm {
                 warmSeconds.append(elapsed)
+            } else if clock.now < touchTime {
+                restSeconds.append(elapsed)
             } else {
                 seconds.append(elapsed)
+                paintSeconds.append(t1 - t0)
                 bytes.append(copier.lastCopiedPixels * 4)
                 fullBytes += frameBytes
                 frames += 1
             }
             return nil
         }
+        let before = painter.builtInFrames
+        var built = before
         for spin in 0..<2 {
             warm = spin == 1
+            if warm { built = painter.builtInFrames }
             // The resting frame on screen first, then the fling; frames follow until the dial rests.
-            var fling = DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: clock.now + 0.1)
-                .makeIterator()
+            let events = DemoFling.events(geometry: geometry, radPerSecond: Self.flingSpeed, endTime: clock.now + 0.1)
+            touchTime = events.first?.time ?? clock.now
+            var fling = events.makeIterator()
             let input = try ScriptInput(now: { clock.now }) { fling.next() }
             let loop = FrameLoop(output: LoopOutput(presenter: display), sources: FrameLoop.sources(displays: [display], inputs: [input]),
                                  scene: scene, now: { clock.now },
@@ -78,6 +94,9 @@ struct BenchSpin {
             _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: clock.now + 60))
         }
         (self.frames, self.fullBytes, self.bytes, self.seconds, self.warmSeconds) = (frames, fullBytes, bytes, seconds, warmSeconds)
+        self.paintSeconds = paintSeconds
+        self.restSeconds = restSeconds
+        self.built = (built.sprites - before.sprites, built.labels - before.labels, built.rings - before.rings)
         cacheBytes = painter.cacheBytes
     }
 

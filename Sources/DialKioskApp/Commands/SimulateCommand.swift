@@ -121,7 +121,7 @@ struct SimulateCommand: ParsableCommand {
                 try recorder?.write(pose)
                 // A reload builds the new painter while the old one still exists, as `run` does.
                 if let every = reloadEvery, frame > 0, frame % every == 0 {
-                    painter = try setup.makePainter()
+                    painter = try setup.makePainter(replacing: painter)
                     HeapPolicy.releaseFreed()
                 }
                 painter?.paint(pose)

@@ -13,6 +13,9 @@ final class RunScenes: SceneBuilding {
     private let painter: PainterChoice
     private let rotation: DisplayRotation
     private let icons: IconCache
+    /// The painter on the screen: a reload's or a new mode's painter takes its frame and
+    /// background (at the same size), so a reload holds one frame, not two.
+    private let shown = RunSession.ShownPainter()
     /// The configuration as painted, at the mode's size now.
     private let setup: (KioskConfig) -> DialSetup
     let reloadWorker: ReloadWorker?
@@ -44,6 +47,7 @@ final class RunScenes: SceneBuilding {
 
     /// The scene of `config` (adjusted already) at the mode's size now.
     func build(_ config: KioskConfig, _ resting: SceneResting) throws -> Scene {
-        try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: painter, icons: icons)
+        try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: painter, icons: icons,
+                             replacing: shown)
     }
 }

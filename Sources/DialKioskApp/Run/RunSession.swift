@@ -134,10 +134,16 @@ final class RunSession {
                   painter: choice, icons: icons)
     }
 
+    /// The painter of the last scene made (held weakly: the scene owns it).
+    final class ShownPainter {
+        weak var painter: DialPainter?
+    }
+
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
-    /// reload's worker filled them).
+    /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
+    /// whose frame and background the new painter takes (a reload holds one frame, not two).
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache) throws -> Scene {
+                      icons: IconCache, replacing shown: ShownPainter? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -145,7 +151,8 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let painter = try setup.makePainter(icons: icons)
+            let painter = try setup.makePainter(icons: icons, replacing: shown?.painter)
+            shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)

@@ -83,8 +83,11 @@ struct DialSetup {
     /// `run` would refuse, it refuses.
     /// `icons`: decoded icons to reuse (the kiosk's, which a reload's worker fills ahead of the
     /// build); by default each distinct icon file is decoded once for this painter.
-    func makePainter(icons: IconCache = IconCache()) throws -> DialPainter {
+    /// `replacing`: the painter the new one replaces (a reload), whose frame and background it
+    /// takes when the sizes match.
+    func makePainter(icons: IconCache = IconCache(), replacing old: DialPainter? = nil) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
+        if let old { painter.reuseBuffers(of: old) }
         painter.prepare(for: geometry)
         return painter
     }
