@@ -14,6 +14,8 @@
 //   KMSOutput     KioskSeams + LinuxSystem + libdrm/libudev: the only module that opens /dev/dri,
 //                 with the pure output-choice rules over what it probes.
 //   TouchInput    KioskSeams + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
+//   UdevLink      LinuxSystem + libudev: the one owner of a udev context and monitor, which
+//                 KMSOutput (drm hotplug) and TouchInput (REL_DIAL devices) share.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
@@ -69,8 +71,10 @@ let package = Package(
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "LinuxSystem"),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
-        .target(name: "KMSOutput", dependencies: ["KioskSeams", "LinuxSystem", "CDRM", "CUdev", "CLinux"]),
-        .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "CLibinput", "CUdev", "CLinux"]),
+        // The udev context and monitor's one owner, shared by the display and input modules.
+        .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
+        .target(name: "KMSOutput", dependencies: ["KioskSeams", "LinuxSystem", "UdevLink", "CDRM", "CUdev", "CLinux"]),
+        .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "UdevLink", "CLibinput", "CUdev", "CLinux"]),
         .target(
             name: "InputRecording",
             dependencies: ["DialCore", "KioskSeams", "LinuxSystem", .product(name: "Yams", package: "Yams")]

@@ -2,39 +2,35 @@ import CUdev
 import KioskSeams
 import Glibc
 import LinuxSystem
+import UdevLink
 
-/// A udev monitor for drm `change` events (hotplug). Owns its udev context and monitor.
+/// A udev monitor for drm `change` events (hotplug), on the shared owner of the udev context
+/// and monitor (`UdevMonitor`).
 public final class HotplugMonitor {
-    private var udev: OpaquePointer?
-    private var monitor: OpaquePointer?
+    private let udev: UdevMonitor
 
     /// udev_monitor_new_from_netlink("udev") filtered to subsystem drm, receiving enabled.
     /// Events arrive only while udevd runs; without it the monitor simply stays quiet.
     public init() throws(DisplayError) {
-        guard let u = udev_new() else { throw DisplayError(.udev("create a udev context"), errno: .current) }
-        udev = u
-        guard let m = udev_monitor_new_from_netlink(u, "udev") else {
-            let failure = DisplayError(.udev("open a netlink monitor"), errno: .current)
-            close()
-            throw failure
-        }
-        monitor = m
-        udev_monitor_filter_add_match_subsystem_devtype(m, "drm", nil)
-        let enabled = udev_monitor_enable_receiving(m)
-        guard enabled >= 0 else {
-            close()
-            throw DisplayError(.udev("enable the monitor"), errno: Errno(negatedResult: enabled))
+        do throws(UdevMonitor.SetupError) {
+            udev = try UdevMonitor(subsystem: "drm")
+        } catch {
+            let what: String
+            switch error.step {
+            case .context: what = "create a udev context"
+            case .monitor: what = "open a netlink monitor"
+            case .receiving: what = "enable the monitor"
+            }
+            throw DisplayError(.udev(what), errno: error.errno)
         }
     }
 
-    deinit { close() }
-
     /// The monitor's socket; -1 once closed.
-    public var fd: Int32 { monitor.map { udev_monitor_get_fd($0) } ?? -1 }
+    public var fd: Int32 { udev.fileDescriptor }
 
     /// Reads every queued event: whether the card at `devnode` was removed or changed.
     public func drainChanges(devnode: String) -> CardNews {
-        guard let m = monitor else { return .nothing }
+        guard let m = udev.monitor else { return .nothing }
         var news = CardNews.nothing
         while let dev = udev_monitor_receive_device(m) {
             let action = udev_device_get_action(dev).map { String(cString: $0) }
@@ -50,12 +46,7 @@ public final class HotplugMonitor {
     }
 
     /// Releases the monitor and the context, in that order; safe to call twice.
-    public func close() {
-        if let m = monitor { udev_monitor_unref(m) }
-        monitor = nil
-        if let u = udev { udev_unref(u) }
-        udev = nil
-    }
+    public func close() { udev.close() }
 }
 
 /// What udev reported about the card in use since the last look.

@@ -1,6 +1,7 @@
 import CUdev
 import Glibc
 import LinuxSystem
+import UdevLink
 
 /// What udev reported about an evdev node since the last look.
 enum EvdevNews: Sendable, Equatable {
@@ -16,40 +17,30 @@ enum EvdevNews: Sendable, Equatable {
 /// The monitor hears devices only once udevd has run its rules on them (their seat and
 /// permissions set), as libinput's own monitor does. Teardown in reverse order, safe twice.
 final class EvdevUdev {
-    private var udev: OpaquePointer?
-    private var monitor: OpaquePointer?
+    private let udev: UdevMonitor
 
     /// Opens the context and, when `monitoring`, starts the monitor before anything is
     /// enumerated, so a device that appears in between is heard of rather than missed.
     init(monitoring: Bool = true) throws(InputSystemError) {
-        guard let u = udev_new() else {
-            throw InputSystemError(InputCall(operation: "create a udev context (udev_new)"), errno: .current)
-        }
-        udev = u
-        guard monitoring else { return }
-        guard let m = udev_monitor_new_from_netlink(u, "udev") else {
-            let failure = InputSystemError(InputCall(operation: "open a udev monitor (udev_monitor_new_from_netlink)"), errno: .current)
-            close()
-            throw failure
-        }
-        monitor = m
-        udev_monitor_filter_add_match_subsystem_devtype(m, "input", nil)
-        let enabled = udev_monitor_enable_receiving(m)
-        guard enabled >= 0 else {
-            close()
-            throw InputSystemError(InputCall(operation: "enable the udev monitor (udev_monitor_enable_receiving)"),
-                                   errno: Errno(negatedResult: enabled))
+        do throws(UdevMonitor.SetupError) {
+            udev = try UdevMonitor(subsystem: monitoring ? "input" : nil)
+        } catch {
+            let what: String
+            switch error.step {
+            case .context: what = "create a udev context (udev_new)"
+            case .monitor: what = "open a udev monitor (udev_monitor_new_from_netlink)"
+            case .receiving: what = "enable the udev monitor (udev_monitor_enable_receiving)"
+            }
+            throw InputSystemError(InputCall(operation: what), errno: error.errno)
         }
     }
 
-    deinit { close() }
-
     /// The monitor's socket (non-blocking), readable when udev has news; -1 once closed.
-    var fileDescriptor: Int32 { monitor.map { udev_monitor_get_fd($0) } ?? -1 }
+    var fileDescriptor: Int32 { udev.fileDescriptor }
 
     /// Every initialized `eventN` node of the input subsystem now (udev_enumerate).
     func present() -> [EvdevNode] {
-        guard let udev, let en = udev_enumerate_new(udev) else { return [] }
+        guard let context = udev.context, let en = udev_enumerate_new(context) else { return [] }
         defer { udev_enumerate_unref(en) }
         udev_enumerate_add_match_subsystem(en, "input")
         udev_enumerate_add_match_sysname(en, "event[0-9]*")
@@ -58,7 +49,7 @@ final class EvdevUdev {
         var nodes: [EvdevNode] = []
         var entry = udev_enumerate_get_list_entry(en)
         while let e = entry {
-            if let syspath = udev_list_entry_get_name(e), let device = udev_device_new_from_syspath(udev, syspath) {
+            if let syspath = udev_list_entry_get_name(e), let device = udev_device_new_from_syspath(context, syspath) {
                 if let node = Self.copy(device) { nodes.append(node) }
                 udev_device_unref(device)
             }
@@ -69,7 +60,7 @@ final class EvdevUdev {
 
     /// Everything the monitor has queued about `eventN` nodes (udev_monitor_receive_device).
     func news() -> [EvdevNews] {
-        guard let monitor else { return [] }
+        guard let monitor = udev.monitor else { return [] }
         var out: [EvdevNews] = []
         while let device = udev_monitor_receive_device(monitor) {
             defer { udev_device_unref(device) }
@@ -103,10 +94,5 @@ final class EvdevUdev {
     }
 
     /// Releases the monitor, then the context; safe to call twice.
-    func close() {
-        if let m = monitor { udev_monitor_unref(m) }
-        monitor = nil
-        if let u = udev { udev_unref(u) }
-        udev = nil
-    }
+    func close() { udev.close() }
 }
