@@ -58,6 +58,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
     private var bufferBytes: Int
+    private let populate: Bool
     /// A mode change's events, said at the next drain (`changeMode`).
     private var modeEvents: [DisplayEvent] = []
     private var ages: BufferAges
@@ -77,8 +78,11 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     var isFlipPending: Bool { flipAt != nil }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
+    /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), for a
+    /// display frames are copied into (`run`, `bench`); `simulate` copies none and leaves them
+    /// unmapped, so its resident figure is the process's own.
     package init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
-         now: @escaping () -> Double) {
+                 populate: Bool = false, now: @escaping () -> Double) {
         frameSize = (width, height)
         self.timing = timing
         self.origin = origin
@@ -86,7 +90,8 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         rng = SplitMix64(seed: timing.seed)
         nextVblank = origin
         bufferBytes = max(1, width * height * 4)
-        buffers = Self.mapBuffers(max(1, count), bytes: bufferBytes)
+        self.populate = populate
+        buffers = Self.mapBuffers(max(1, count), bytes: bufferBytes, populate: populate)
         ages = BufferAges(count: max(1, count))
         nextVblank = vblank(0)
     }
@@ -95,10 +100,11 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
 
     /// Shared anonymous mappings, as dumb buffers are shmem on vkms and virtio-gpu: the kernel's
     /// zeroed pages, counted as RssShmem (not the process's own RssAnon) and resident only once
-    /// a frame is copied in (simulate --paint copies none).
-    private static func mapBuffers(_ count: Int, bytes: Int) -> [UnsafeMutableRawPointer] {
-        (0..<count).map { _ in
-            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0),
+    /// a frame is copied in, or at once with `populate`.
+    private static func mapBuffers(_ count: Int, bytes: Int, populate: Bool) -> [UnsafeMutableRawPointer] {
+        let flags = MAP_SHARED | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0)
+        return (0..<count).map { _ in
+            guard let memory = mmap(nil, bytes, PROT_READ | PROT_WRITE, flags, -1, 0),
                   memory != MAP_FAILED else {
                 fatalError("virtual display: cannot map \(bytes) bytes for a scanout buffer (errno \(errno))")
             }
@@ -113,7 +119,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         flipAt = nil
         buffers.forEach { munmap($0, bufferBytes) }
         bufferBytes = max(1, width * height * 4)
-        buffers = Self.mapBuffers(buffers.count, bytes: bufferBytes)
+        buffers = Self.mapBuffers(buffers.count, bytes: bufferBytes, populate: populate)
         ages = BufferAges(count: buffers.count)
         back = 0
         frameSize = (width, height)

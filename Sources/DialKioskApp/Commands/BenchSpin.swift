@@ -50,7 +50,7 @@ struct BenchSpin {
         let copier = ScanoutCopy(rotation: rotation)
         let clock = VirtualClock()
         let display = VirtualDisplay(width: panel.width, height: panel.height, timing: .init(refresh: 1 / Self.refresh),
-                                     buffers: buffers) { clock.now }
+                                     buffers: buffers, populate: true) { clock.now }
         let frameBytes = panel.width * panel.height * 4
         var warm = false
         var frames = 0, fullBytes = 0, bytes: [Int] = [], seconds: [Double] = [], warmSeconds: [Double] = []

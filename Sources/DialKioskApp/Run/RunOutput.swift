@@ -29,7 +29,7 @@ struct RunOutput {
     static func virtual(_ spec: VirtualDisplaySpec, rotation: DisplayRotation, origin: Double,
                         now: @escaping () -> Double, logger: JournalLogger) -> RunOutput {
         let display = VirtualDisplay(width: spec.width, height: spec.height,
-                                     timing: .init(refresh: spec.refreshHz), origin: origin, now: now)
+                                     timing: .init(refresh: spec.refreshHz), origin: origin, populate: true, now: now)
         let power = ScreenPower(output: display, backlight: nil, noBacklight: "the virtual display has no backlight") {
             logger.info($0)
         }
