@@ -56,9 +56,6 @@ package final class ScreenPower {
         return power
     }
 
-    /// True while the output is switched off (`look == .outputOff`).
-    var isOutputOff: Bool { look == .outputOff }
-
     /// Carries out the power side of a behaviour action, before the loop repaints.
     package func apply(_ action: IdleSchedule.Action) {
         switch action {
