@@ -53,6 +53,11 @@ public final class DialPainter {
     /// Item labels per half-pixel radius, selection rings per quarter-pixel radius and icons
     /// per half-pixel radius, each bounded by bytes (see `CacheBounds`).
     private var labels: BoundedCache<LabelKey, TextMask?>
+    /// Half pixels of radius between two label sizes (`labelKey`): 1 unless the labels of every
+    /// size a spin shows would not fit in their bound (the demo menu's ten long labels at
+    /// 1920x1080: 3.7 MiB at every half pixel), then the finest step whose labels do, chosen by
+    /// `prepare`; the grid is anchored on `labelAnchor`, the selected item's size at rest.
+    private var labelStep = 1, labelAnchor = 0
     private var hubLabels: [Int: TextMask?] = [:]
     private var icons: BoundedCache<LabelKey, IconSprite>
     private var rings: BoundedCache<Int, TextMask>
@@ -179,7 +184,7 @@ public final class DialPainter {
         // The two sizes of a ring at rest first: the item at 12 o'clock and the far ones.
         discs.prepare(keys, first: [keys.upperBound, keys.lowerBound])
         labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
-        prebuildLabels(keys)
+        prebuildLabels(chooseLabelSizes(keys))
         prebuildRings(keys)
     }
 
@@ -497,7 +502,7 @@ public final class DialPainter {
             if theme.iconReplacesLabel { return }
             labelY = y + Int((radius * 0.5).rounded())
         }
-        if let mask = label(key, hasIcon: iconSources[i] != nil) {
+        if let mask = label(labelKey(i, radius: radius), hasIcon: iconSources[i] != nil) {
             ops.append(.mask(mask, x: x, y: labelY, color: labelColors[i], alpha: opacity))
         }
     }
@@ -525,11 +530,63 @@ public final class DialPainter {
 
     // MARK: - Caches
 
-    /// Fits every item's label at each half-pixel radius of the sprites `keys` (as
-    /// `drawContent` keys them), unless that makes more than `preparedLabelLimit` masks (a large
-    /// nested menu): then they are fitted on demand.
-    private func prebuildLabels(_ keys: ClosedRange<Int>) {
+    /// The label sizes (half pixels) a spin over the sprites `keys` draws, after choosing the
+    /// step between them: the finest of 0.5, 1, 1.5, 2, 3 and 4 pixels of radius whose labels
+    /// are estimated to fit in the labels' bound (from the masks at the largest size, a mask's
+    /// bytes growing with its area). A step of 2 pixels changes a 1080p label's type size by
+    /// at most half a pixel; without it the demo menu fitted about 100 labels inside the frames
+    /// of each spin, a few milliseconds each, and pushed out the ones the next spin needed.
+    private func chooseLabelSizes(_ keys: ClosedRange<Int>) -> Set<Int> {
         let all = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
+        let low = all.min()!, high = all.max()!
+        labelAnchor = high
+        let labelled = items.indices.filter { !(theme.iconReplacesLabel && iconSources[$0] != nil) }
+        // The masks of both sizes at rest, kept (they are the first a spin shows).
+        func bytes(at h: Int) -> Int {
+            labelled.reduce(0) { sum, i in
+                let key = LabelKey(item: i, halfPixels: h)
+                let mask = labels.contains(key) ? labels.get(key)! : fitLabel(key, hasIcon: iconSources[i] != nil)
+                labels.insert(mask, for: key)
+                return sum + labels.bytes(of: mask)
+            }
+        }
+        let largest = Double(bytes(at: high)), smallest = Double(bytes(at: low))
+        // Down to the grid size that the smallest size at rest is drawn with.
+        func sizes(_ step: Int) -> [Int] { Array(stride(from: high, to: low - step, by: -step)) }
+        // Between the two, a size's masks are estimated on the straight line: a mask's bytes
+        // grow with its area (faster than its radius), so the line overestimates.
+        labelStep = Self.labelSteps.first { step in
+            let estimate = sizes(step).reduce(0.0) { sum, h in
+                sum + smallest + (largest - smallest) * Double(max(0, h - low)) / Double(max(1, high - low))
+            }
+            return estimate <= Double(labels.bound)
+        } ?? Self.labelSteps.last!
+        return Set(sizes(labelStep))
+    }
+
+    /// The steps `chooseLabelSizes` tries, in half pixels of radius.
+    private static let labelSteps = [1, 2, 3, 4, 6, 8]
+
+    /// Pixels of radius between two label sizes, as the last `prepare` chose (0.5: every size).
+    public var labelSizeStep: Double { Double(labelStep) / 2 }
+
+    /// The size (half pixels of radius) whose label a disc of `radius` shows, for tests.
+    func labelHalfPixels(radius: Double) -> Int { labelKey(0, radius: radius).halfPixels }
+
+    /// The label drawn on a disc of `radius`: fitted at its own half pixel, or, with a coarser
+    /// step, at the largest size of the grid not above it (a label is never larger than the
+    /// disc it was fitted in allows).
+    private func labelKey(_ item: Int, radius: Double) -> LabelKey {
+        let h = Int((radius * 2).rounded())
+        guard labelStep > 1, h < labelAnchor else { return LabelKey(item: item, halfPixels: h) }
+        let steps = (labelAnchor - h + labelStep - 1) / labelStep
+        return LabelKey(item: item, halfPixels: labelAnchor - steps * labelStep)
+    }
+
+    /// Fits every item's label at each size of `all` (half pixels of radius, as `labelKey`
+    /// gives them) while they fit in the labels' bound; the others are fitted in the frames that
+    /// first draw them.
+    private func prebuildLabels(_ all: Set<Int>) {
         // The sizes at rest first (largest and smallest), then inwards from both, nearest to
         // a size at rest first (the sizes a spin's first frames show), while they fit in the
         // bound without pushing out one of these sizes.

@@ -79,6 +79,60 @@ import Testing
         #expect(painter.builtInFrames.sprites == before.sprites)
     }
 
+    /// When the labels of every size a spin draws do not fit in their bound at every half pixel,
+    /// `prepare` fits them on a coarser grid of sizes that does fit, so a spin fits none in its
+    /// frames (the demo menu at 1920x1080 fitted about 100 per spin, each a frame's worth of
+    /// work, and pushed out those the next spin needed); when they fit, every half pixel stays.
+    @Test func labelsOnACoarserGridWhenEverySizeDoesNotFit() throws {
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: Self.width, height: Self.height, count: items.count)
+        var roomy = DialPainter.CacheBounds()
+        roomy.labels = 64 << 20
+        let exact = try DialPainter(items: items, width: Self.width, height: Self.height, bounds: roomy)
+        exact.prepare(for: g)
+        #expect(exact.labelSizeStep == 0.5, "every half pixel fits in 64 MiB")
+        let everySize = exact.cacheBytes.labels
+        let poses = flingPoses(items: items, geometry: g)
+        let before = exact.builtInFrames.labels
+        for pose in poses { exact.paint(pose) }
+        #expect(exact.builtInFrames.labels == before, "every size the spin drew was prepared")
+
+        var tight = DialPainter.CacheBounds()
+        tight.labels = everySize / 3
+        tight.spritesAndLabels = 0
+        let gridded = try DialPainter(items: items, width: Self.width, height: Self.height, bounds: tight)
+        gridded.prepare(for: g)
+        #expect(gridded.labelSizeStep > 0.5)
+        let prepared = gridded.builtInFrames.labels
+        for (n, pose) in poses.enumerated() {
+            gridded.paint(pose)
+            #expect(gridded.cacheBytes.labels <= tight.labels, "labels \(gridded.cacheBytes.labels) B after frame \(n)")
+        }
+        #expect(gridded.builtInFrames.labels == prepared, "a spin fitted \(gridded.builtInFrames.labels - prepared) labels")
+    }
+
+    /// On a coarser grid a disc shows the label of the largest grid size not above its own, so a
+    /// label never outgrows the disc; the selected item's size at rest is on the grid.
+    @Test func aGriddedLabelIsNeverLargerThanItsDisc() throws {
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: Self.width, height: Self.height, count: items.count)
+        var tight = DialPainter.CacheBounds()
+        tight.labels = 32 << 10
+        tight.spritesAndLabels = 0
+        let painter = try DialPainter(items: items, width: Self.width, height: Self.height, bounds: tight)
+        painter.prepare(for: g)
+        let step = Int(painter.labelSizeStep * 2)
+        #expect(step > 1)
+        // Discs are drawn at a quarter pixel of radius (their sprites').
+        let top = Double(DiscSpriteCache.key(g.itemRadius * 1.33)) / 4
+        #expect(painter.labelHalfPixels(radius: top) == Int((top * 2).rounded()))
+        for k in 0...400 {
+            let r = Double(DiscSpriteCache.key(g.itemRadius * (0.66 + 0.67 * Double(k) / 400))) / 4
+            let own = Int((r * 2).rounded()), shown = painter.labelHalfPixels(radius: r)
+            #expect(shown <= own && shown > own - step, "radius \(r): label of \(shown) half pixels")
+        }
+    }
+
     @Test func preparingAgainForTheSameGeometryKeepsTheSprites() throws {
         let items = DemoMenu.numbered(12)
         let g = DialGeometry.fitting(width: 480, height: 320, count: items.count)

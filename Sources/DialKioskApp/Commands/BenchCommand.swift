@@ -175,7 +175,7 @@ struct BenchResult {
                 paint median \(fixed(Stats(s.paintSeconds).median * 1000, 3)) ms, copy median \(fixed(Stats(zip(s.seconds, s.paintSeconds).map { $0 - $1 }).median * 1000, 3)) ms; built in its frames: sprites \(s.built.sprites), labels \(s.built.labels), selection rings \(s.built.rings)
                 first \(first.count) frames from the touch: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms; the frames after them: max \(fixed(Stats(Array(s.seconds.dropFirst(10))).max * 1000, 3)) ms
                 resting frames before the touch (whole copies into new buffers, not counted above): \(s.restSeconds.map { fixed($0 * 1000, 3) }.joined(separator: ", ")) ms
-                painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B
+                painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B; a label size every \(fixed(s.labelSizeStep, 1)) px of radius
                 second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
             """
     }
@@ -195,7 +195,7 @@ struct BenchResult {
             ("spin_paint_median_ms", .number(Stats(spin.paintSeconds).median * 1000)),
             ("spin_first_frames_paint_copy_us", .ints(spin.seconds.prefix(10).map { Int(($0 * 1e6).rounded()) })),
             ("spin_built_sprites", .int(spin.built.sprites)), ("spin_built_labels", .int(spin.built.labels)),
-            ("spin_built_rings", .int(spin.built.rings)),
+            ("spin_built_rings", .int(spin.built.rings)), ("label_size_step_px", .number(spin.labelSizeStep)),
             ("spin_first_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.prefix(10))).max * 1000)),
             ("spin_later_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.dropFirst(10))).max * 1000)),
             ("spin_rest_frames_paint_copy_us", .ints(spin.restSeconds.map { Int(($0 * 1e6).rounded()) })),

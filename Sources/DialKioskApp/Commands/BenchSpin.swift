@@ -33,6 +33,8 @@ struct BenchSpin {
     var warmSeconds: [Double] = []
     /// Bytes of the painter's caches after both spins.
     var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) = (0, 0, 0, 0)
+    /// Pixels of radius between two prepared label sizes (`DialPainter.labelSizeStep`).
+    var labelSizeStep = 0.5
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
     /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
@@ -98,6 +100,7 @@ struct BenchSpin {
         self.restSeconds = restSeconds
         self.built = (built.sprites - before.sprites, built.labels - before.labels, built.rings - before.rings)
         cacheBytes = painter.cacheBytes
+        labelSizeStep = painter.labelSizeStep
     }
 
     var total: Int { bytes.reduce(0, +) }
