@@ -178,6 +178,14 @@ public final class DialPainter {
     /// instructions a sprite, 50 k a label), and are late.
     public func prepare(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         ensureBackground(geometry)
+        prepareCaches(for: geometry, inflate: inflate)
+    }
+
+    /// What `prepare` builds besides the background: the sprites, labels and selection rings,
+    /// which need no frame. A reload's worker calls it off the loop on a painter the loop has
+    /// not used yet (the painter is the worker's until it hands it over), so the loop's
+    /// `reuseBuffers(of:)` and `prepare` then only paint the background.
+    public func prepareCaches(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
         let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
             ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
         guard keys.lowerBound >= 4 else { return }
@@ -337,7 +345,7 @@ public final class DialPainter {
         let key = Int((Double(quarterPixels) / 4 * 2).rounded())
         for i in items.indices {
             _ = hubLabel(i, geometry: g)
-            _ = label(LabelKey(item: i, halfPixels: key), hasIcon: iconSources[i] != nil)
+            _ = label(labelKey(i, radius: Double(key) / 2), hasIcon: iconSources[i] != nil)
         }
     }
 

@@ -34,9 +34,13 @@ extension KioskService {
         guard let worker = reloadWorker else { return }
         if worker.pending {
             worker.pending = false
+            worker.shelf.clear()
             logger.info("reload: a newer reload came while this one was prepared; reading the file again")
             return try startReload(worker, at: time, on: loop)
         }
+        // The scene build takes the worker's painter; one it did not take (the menu did not
+        // change, or the build failed) goes with the reload.
+        defer { worker.shelf.clear() }
         try finishReload(.apply(config, changes), at: time, on: loop)
         // The old menu's icons go; the new painter holds its own.
         let job = worker.job(self.config)

@@ -39,10 +39,18 @@ package final class ReloadWorker {
     private var inFlight: (config: KioskConfig, changes: ConfigReload.Changes, done: FileDescriptor)?
     /// A reload came while one was being prepared.
     package var pending = false
+    /// Where the worker leaves the painter it built, for the loop to take.
+    package let shelf: PainterShelf
+    /// The painter build of a configuration, made on the loop (at the mode's size then) and run
+    /// by the worker after the icons (nil: the loop builds the painter).
+    private let painterJob: ((KioskConfig) -> @Sendable () -> Void)?
 
-    package init(icons: IconCache, job: @escaping (KioskConfig) -> IconJob) {
+    package init(icons: IconCache, shelf: PainterShelf = PainterShelf(), job: @escaping (KioskConfig) -> IconJob,
+                 painterJob: ((KioskConfig) -> @Sendable () -> Void)? = nil) {
         self.icons = icons
+        self.shelf = shelf
         self.job = job
+        self.painterJob = painterJob
     }
 
     /// A reload is being prepared.
@@ -62,7 +70,7 @@ package final class ReloadWorker {
         let done = FileDescriptor(adopting: fds[0]), finished = FileDescriptor(adopting: fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        let task = IconTask(icons: icons, job: job(config), finished: finished)
+        let task = IconTask(icons: icons, job: job(config), painter: painterJob?(config), finished: finished)
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             Unmanaged<IconTask>.fromOpaque(raw!).takeRetainedValue().run()
@@ -87,22 +95,26 @@ package final class ReloadWorker {
     }
 }
 
-/// One reload's decoding, run on its own thread: Sendable state, and the pipe's write end, which
-/// the loop hands over at `start` and never touches again (hence unchecked).
+/// One reload's decoding, then its painter build, run on its own thread: Sendable state, and
+/// the pipe's write end, which the loop hands over at `start` and never touches again (hence
+/// unchecked).
 private final class IconTask: @unchecked Sendable {
     let icons: IconCache
     let job: IconJob
+    let painter: (@Sendable () -> Void)?
     /// The pipe's write end, closed when done (the loop sees the hang-up).
     let finished: FileDescriptor
 
-    init(icons: IconCache, job: IconJob, finished: FileDescriptor) {
+    init(icons: IconCache, job: IconJob, painter: (@Sendable () -> Void)?, finished: FileDescriptor) {
         self.icons = icons
         self.job = job
+        self.painter = painter
         self.finished = finished
     }
 
     func run() {
         icons.warm(paths: job.paths, box: job.box)
+        painter?()
         finished.close()
     }
 }

@@ -827,6 +827,89 @@ private final class FakeBacklight: BacklightDimming {
     }
 }
 
+/// A reload's painter (fonts, disc sprites, labels, rings: about 100 ms at 1920x1080, seconds
+/// on a slow board) is built by the worker off the loop, as `run` wires it (RunScenes); the loop
+/// takes it only for the configuration and frame size it was built for, and drops it otherwise.
+@Suite struct ReloadPainterOffTheLoopTests {
+    /// The painters the worker built, by identity (the worker's thread records them).
+    private final class Built: Sendable {
+        let ids = Mutex<[ObjectIdentifier]>([])
+    }
+
+    /// The kiosk rig with `run`'s painter, a shelf and a worker that builds painters for a
+    /// `width` offset from the loop's by `skew` (0: the same size; else a new mode came in
+    /// between, as far as the painter is concerned).
+    private func rig(_ built: Built, skew: Int = 0) throws -> (KioskLoop, shown: RunSession.ShownPainter, shelf: PainterShelf) {
+        let icons = IconCache(), shelf = PainterShelf(), shown = RunSession.ShownPainter()
+        let size = KioskLoop.size
+        let worker = ReloadWorker(icons: icons, shelf: shelf, job: {
+            DialSetup(config: $0, width: size.width, height: size.height).iconJob
+        }, painterJob: { config in
+            let setup = DialSetup(config: config, width: size.width + skew, height: size.height)
+            return {
+                guard let painter = try? setup.makeUnpaintedPainter(icons: icons) else { return }
+                built.ids.withLock { $0.append(ObjectIdentifier(painter)) }
+                shelf.put(painter, config: setup.config, width: setup.width, height: setup.height)
+            }
+        })
+        let k = try KioskLoop(config: threeItems, rebuild: { config, index in
+            try RunSession.scene(DialSetup(config: config, width: size.width, height: size.height), resting: .index(index),
+                                 rotation: .none, painter: .dial, icons: icons, replacing: shown, prepared: shelf)
+        }, worker: worker)
+        return (k, shown, shelf)
+    }
+
+    private func reload(_ k: KioskLoop, to text: String) throws {
+        writeFile(k.configPath, text)
+        k.signal(.hangUp)
+        try k.step()
+        var done = k.service.reloadWorker?.pollDescriptors ?? []
+        #expect(done.count == 1, "the worker is preparing the reload")
+        _ = poll(&done, nfds_t(done.count), 10_000)
+        try k.step()
+        try k.flipUntilIdle()
+    }
+
+    @Test func theScenePaintsWithThePainterTheWorkerBuilt() throws {
+        let built = Built()
+        let (k, shown, shelf) = try rig(built)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        try reload(k, to: "items:\n  - id: a\n    label: Fresh\n  - id: b\n    label: Other\n")
+        #expect(k.dial.items.map(\.label) == ["Fresh", "Other"])
+        let ids = built.ids.withLock { $0 }
+        #expect(ids.count == 1, "the worker built one painter")
+        #expect(shown.painter.map(ObjectIdentifier.init) == ids.first, "the new scene paints with the worker's painter")
+        #expect(shown.painter?.frame.width == KioskLoop.size.width, "and painted with it")
+        #expect(shelf.isEmpty)
+    }
+
+    @Test func aPainterBuiltForAnotherSizeIsDroppedAndTheLoopBuildsItsOwn() throws {
+        let built = Built()
+        let (k, shown, shelf) = try rig(built, skew: 8)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        try reload(k, to: "items:\n  - id: a\n    label: Fresh\n  - id: b\n    label: Other\n")
+        #expect(k.dial.items.map(\.label) == ["Fresh", "Other"])
+        let ids = built.ids.withLock { $0 }
+        #expect(ids.count == 1)
+        // (Not compared by identity: the dropped painter's address may be the new one's.)
+        #expect(shown.painter?.width == KioskLoop.size.width, "the loop built its own, for its own size (the worker's is 8 wider)")
+        #expect(shelf.isEmpty, "the unused painter went with the reload")
+    }
+
+    /// A reload that changes nothing the scene shows leaves no painter waiting.
+    @Test func aPainterNobodyTakesGoesWithItsReload() throws {
+        let built = Built()
+        let (k, _, shelf) = try rig(built)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+        try reload(k, to: itemsOnly + "behaviour:\n  default_item: b\n  return_after_seconds: 30\n")
+        #expect(built.ids.withLock { $0.count } == 1)
+        #expect(shelf.isEmpty)
+    }
+}
+
 /// Issue 18, item 4: every state a client can see follows from the event lines it got. A client
 /// model built only from `opened`, `closed` and `selected` lines must equal the dial's open ring
 /// and selected slot after every step of random navigation, reloads (also in the middle of a

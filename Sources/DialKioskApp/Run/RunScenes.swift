@@ -13,6 +13,8 @@ final class RunScenes: SceneBuilding {
     private let painter: PainterChoice
     private let rotation: DisplayRotation
     private let icons: IconCache
+    /// The painter a reload's worker built off the loop.
+    private let shelf: PainterShelf
     /// The painter on the screen: a reload's or a new mode's painter takes its frame and
     /// background (at the same size), so a reload holds one frame, not two.
     private let shown = RunSession.ShownPainter()
@@ -34,7 +36,18 @@ final class RunScenes: SceneBuilding {
         // Decoded icons, each distinct file once; a reload's worker fills it off the loop.
         let icons = IconCache()
         self.icons = icons
-        reloadWorker = ReloadWorker(icons: icons) { setup($0).iconJob }
+        // The worker builds the new painter too, at the mode's size when the reload started;
+        // the scene build takes it when the size is still that (`RunSession.scene`).
+        let shelf = PainterShelf()
+        self.shelf = shelf
+        reloadWorker = ReloadWorker(icons: icons, shelf: shelf, job: { setup($0).iconJob }, painterJob: { config in
+            let made = setup(config)
+            return {
+                // A build that fails here fails again in the loop's own build, which reports it.
+                guard let painter = try? made.makeUnpaintedPainter(icons: icons) else { return }
+                shelf.put(painter, config: made.config, width: made.width, height: made.height)
+            }
+        })
     }
 
     func adjusted(_ config: KioskConfig) -> KioskConfig {
@@ -48,6 +61,6 @@ final class RunScenes: SceneBuilding {
     /// The scene of `config` (adjusted already) at the mode's size now.
     func build(_ config: KioskConfig, _ resting: SceneResting) throws -> Scene {
         try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: painter, icons: icons,
-                             replacing: shown)
+                             replacing: shown, prepared: shelf)
     }
 }

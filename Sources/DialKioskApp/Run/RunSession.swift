@@ -141,9 +141,10 @@ final class RunSession {
 
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
     /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
-    /// whose frame and background the new painter takes (a reload holds one frame, not two).
+    /// whose frame and background the new painter takes (a reload holds one frame, not two);
+    /// `prepared`: where a reload's worker left the painter it built for `setup`, if it did.
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil) throws -> Scene {
+                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -151,7 +152,9 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let painter = try setup.makePainter(icons: icons, replacing: shown?.painter)
+            let built = prepared?.take(config: setup.config, width: setup.width, height: setup.height)
+            let painter = try built.map { setup.finish($0, replacing: shown?.painter) }
+                ?? setup.makePainter(icons: icons, replacing: shown?.painter)
             shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in

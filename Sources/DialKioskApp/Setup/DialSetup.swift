@@ -6,7 +6,7 @@ import KioskServiceKit
 /// What one configuration makes for one frame: the dial's parameters and the painter's theme.
 /// `run`, `render` and `simulate` all build from here, so the same file and the same state give
 /// the same picture everywhere (the VM test compares `run`'s scanout with `render`).
-struct DialSetup {
+struct DialSetup: Sendable {
     let config: KioskConfig
     /// The logical (upright) frame the dial is laid out on.
     let width: Int
@@ -86,7 +86,20 @@ struct DialSetup {
     /// `replacing`: the painter the new one replaces (a reload), whose frame and background it
     /// takes when the sizes match.
     func makePainter(icons: IconCache = IconCache(), replacing old: DialPainter? = nil) throws -> DialPainter {
+        try finish(makeUnpaintedPainter(icons: icons), replacing: old)
+    }
+
+    /// The painter with its fonts, icons, sprites, labels and rings, but no frame yet: what a
+    /// reload's worker builds off the loop (`finish` then paints the background on the loop).
+    func makeUnpaintedPainter(icons: IconCache = IconCache()) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
+        painter.prepareCaches(for: geometry)
+        return painter
+    }
+
+    /// `painter` (from `makeUnpaintedPainter` for this setup) with the frame and background of
+    /// `old`, the painter it replaces, when the sizes match, and its background painted.
+    func finish(_ painter: DialPainter, replacing old: DialPainter? = nil) -> DialPainter {
         if let old { painter.reuseBuffers(of: old) }
         painter.prepare(for: geometry)
         return painter
