@@ -223,6 +223,21 @@ public final class DialPainter {
         old.dirty = nil
     }
 
+    /// Drops the sprites, labels, selection rings and icons at drawn sizes (a few MiB at
+    /// 1920x1080); the frame and background stay, and a later `paint` builds what it draws.
+    /// Call it on the painter a reload replaces before the new one is built: the new painter's
+    /// thousands of small blocks then do not interleave on the heap with the old one's, whose
+    /// freeing would leave pages that are partly free and cannot be given back (a 1080p
+    /// simulate with a reload every 1,800 frames went from 24.0 to 28.3 MB of anonymous
+    /// memory in 60 reloads with both alive, and stayed within 0.3 MB with the old one gone).
+    public func dropCaches() {
+        discs.removeAll()
+        labels.removeAll()
+        rings.removeAll()
+        icons.removeAll()
+        hubLabels.removeAll()
+    }
+
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
     /// frame's damage: rectangles (they may overlap; `Damage.union` makes them disjoint) holding
     /// every pixel that may differ from the previous `frame` (what the last frame drew and what

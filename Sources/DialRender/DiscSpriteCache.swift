@@ -59,6 +59,9 @@ final class DiscSpriteCache {
     /// Whether the sprite of `key` is cached (for tests).
     func contains(_ key: Int) -> Bool { cache.contains(key) }
 
+    /// Drops every sprite (the next frames build what they draw).
+    func removeAll() { cache.removeAll() }
+
     private func make(_ key: Int) -> DiscSprite {
         builtCount += 1
         let r = Double(key) / 4

@@ -133,6 +133,29 @@ import Testing
         }
     }
 
+    /// The painter a reload replaces drops its caches before the new one is built (so the two
+    /// do not interleave on the heap); it keeps painting the same pixels, rebuilding what it draws.
+    @Test func aPainterThatDroppedItsCachesPaintsTheSamePixels() throws {
+        let items = DemoMenu.items
+        let g = DialGeometry.fitting(width: Self.width, height: Self.height, count: items.count)
+        let poses = flingPoses(items: items, geometry: g)
+        let kept = try DialPainter(items: items, width: Self.width, height: Self.height)
+        let dropped = try DialPainter(items: items, width: Self.width, height: Self.height)
+        kept.prepare(for: g)
+        dropped.prepare(for: g)
+        dropped.paint(poses[0])
+        kept.paint(poses[0])
+        dropped.dropCaches()
+        let held = dropped.cacheBytes
+        #expect(held.sprites == 0 && held.labels == 0 && held.rings == 0 && held.icons == 0)
+        for (n, pose) in poses.prefix(20).enumerated() {
+            kept.paint(pose)
+            dropped.paint(pose)
+            #expect(kept.frame.samePixels(as: dropped.frame), "frame \(n) after the drop")
+        }
+        #expect(dropped.cacheBytes.sprites > 0, "the frames built what they drew")
+    }
+
     @Test func preparingAgainForTheSameGeometryKeepsTheSprites() throws {
         let items = DemoMenu.numbered(12)
         let g = DialGeometry.fitting(width: 480, height: 320, count: items.count)

@@ -119,7 +119,8 @@ struct SimulateCommand: ParsableCommand {
                 if let failure = dial.failure { throw failure }
                 let frame = display.flips + 1
                 try recorder?.write(pose)
-                // A reload builds the new painter while the old one still exists, as `run` does.
+                // A reload builds the new painter while the old one still exists (its caches
+                // dropped first), as `run` does.
                 if let every = reloadEvery, frame > 0, frame % every == 0 {
                     painter = try setup.makePainter(replacing: painter)
                     HeapPolicy.releaseFreed()

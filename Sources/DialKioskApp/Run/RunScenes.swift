@@ -40,8 +40,12 @@ final class RunScenes: SceneBuilding {
         // the scene build takes it when the size is still that (`RunSession.scene`).
         let shelf = PainterShelf()
         self.shelf = shelf
-        reloadWorker = ReloadWorker(icons: icons, shelf: shelf, job: { setup($0).iconJob }, painterJob: { config in
+        reloadWorker = ReloadWorker(icons: icons, shelf: shelf, job: { setup($0).iconJob }, painterJob: { [shown] config in
             let made = setup(config)
+            // The painter on screen gives up its caches before the worker builds the new ones
+            // (DialPainter.dropCaches: otherwise the two interleave on the heap); while the
+            // reload is prepared a resting dial paints nothing, a moving one rebuilds what it draws.
+            shown.painter?.dropCaches()
             return {
                 // A build that fails here fails again in the loop's own build, which reports it.
                 guard let painter = try? made.makeUnpaintedPainter(icons: icons) else { return }

@@ -86,11 +86,14 @@ struct DialSetup: Sendable {
     /// `replacing`: the painter the new one replaces (a reload), whose frame and background it
     /// takes when the sizes match.
     func makePainter(icons: IconCache = IconCache(), replacing old: DialPainter? = nil) throws -> DialPainter {
-        try finish(makeUnpaintedPainter(icons: icons), replacing: old)
+        old?.dropCaches()
+        return try finish(makeUnpaintedPainter(icons: icons), replacing: old)
     }
 
     /// The painter with its fonts, icons, sprites, labels and rings, but no frame yet: what a
     /// reload's worker builds off the loop (`finish` then paints the background on the loop).
+    /// The painter it will replace should have dropped its caches first (`makePainter` does;
+    /// `run`'s worker asks the shown painter to when the reload starts).
     func makeUnpaintedPainter(icons: IconCache = IconCache()) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
         painter.prepareCaches(for: geometry)
