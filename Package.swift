@@ -59,10 +59,15 @@ let package = Package(
         system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
-        system("CMosquitto", "libmosquitto", "libmosquitto-dev"),
-        // Speech and sound (issue 20): espeak-ng synthesis, ALSA playback.
-        system("CEspeakNG", "espeak-ng", "libespeak-ng-dev"),
-        system("CALSA", "alsa", "libasound2-dev"),
+        // libmosquitto, espeak-ng (speech, issue 20) and ALSA (playback) are opened with dlopen the
+        // first time the configuration uses them, not linked (issue 23: a kiosk without MQTT,
+        // speech or cues maps none of them nor what they pull in). Each target is the library's
+        // header (types, constants) and its forwarders; CLibraryLoader is the loading they share.
+        // Their headers come from libmosquitto-dev, libespeak-ng-dev and libasound2-dev.
+        .target(name: "CLibraryLoader"),
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
+        .target(name: "CEspeakNG", dependencies: ["CLibraryLoader"]),
+        .target(name: "CALSA", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -121,8 +126,8 @@ let package = Package(
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink"]),
-        .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem"]),
+        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -115,20 +115,44 @@ upstream="${swift_version%-*}"
 swift_dep="libswiftlang (>= $swift_version), libswiftlang (<< ${upstream%.*}.$(( ${upstream##*.} + 1 ))~)"
 depends="$(shlibdeps)"
 [ -n "$depends" ] || pkg_die "dpkg-shlibdeps found no dependencies"
+# Libraries the binary opens with dlopen the first time the configuration uses them, rather than
+# links (issue 23: speech, cues and MQTT; Sources/C*/include/*.h name them, DK_*_SONAME). They are
+# not in NEEDED, so dpkg-shlibdeps does not see them: their packages go into Depends here, each
+# with the dependency its shlibs file gives for the SONAME (a minimum version for any user of
+# it), so Depends names the packages it named when they were linked.
+mapfile -t dlopened < <(sed -n 's/^#define DK_[A-Z]*_SONAME "\(.*\)"$/\1/p' "$pkg_repo"/Sources/C*/include/*.h | sort)
+[ "${#dlopened[@]}" -gt 0 ] || pkg_die "no DK_*_SONAME found in Sources/C*/include"
+for lib in "${dlopened[@]}"; do
+  grep -qaF "$lib" "$bin_amd64" || pkg_die "the binary does not name $lib, which Sources/C*/include says it opens"
+done
+dlopen_depends="$(in_root bash -c 'for lib; do
+    path="$(ls /usr/lib/x86_64-linux-gnu/"$lib" 2>/dev/null | head -n1)"
+    [ -n "$path" ] || { echo "MISSING $lib"; continue; }
+    owner="$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n1 | cut -d: -f1-2)"
+    [ -n "$owner" ] || { echo "UNOWNED $lib"; continue; }
+    name="${lib%.so.*}" version="${lib##*.so.}"
+    dep="$(dpkg-query --control-show "$owner" shlibs 2>/dev/null \
+      | awk -v n="$name" -v v="$version" '"'"'$1 == n && $2 == v { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }'"'"')"
+    echo "${dep:-${owner%%:*}}"
+  done' bash "${dlopened[@]}")"
+while IFS= read -r dep; do
+  case "$dep" in MISSING*|UNOWNED*) pkg_die "a library the binary opens is not in a package: $dep" ;; esac
+  grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$depends" || depends="$depends, $dep"
+done <<<"$dlopen_depends"
 # What the maintainer scripts call, as debhelper would add it: postinst runs systemd-sysusers
 # (dh_installsysusers' alternatives) and deb-systemd-helper/-invoke (init-system-helpers, essential
 # in Debian 13, named with the version dh_installsystemd asks for). A minbase root has neither
 # systemd nor a sysusers (packaging/check-minbase.sh installs there).
 depends="$depends, $swift_dep, fonts-dejavu-core, systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.52)"
-# Every NEEDED library is a file of a package named in Depends.
+# Every NEEDED library, and every library it opens, is a file of a package named in Depends.
 owners="$(in_root bash -c 'for lib; do
     path="$(ls /usr/lib/x86_64-linux-gnu/"$lib" '"$runtime_dir"'/"$lib" 2>/dev/null | head -n1)"
     [ -n "$path" ] || { echo "MISSING $lib"; continue; }
     dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n1 | cut -d: -f1 || echo "UNOWNED $lib"
-  done' bash $needed_amd64 | sort -u)"
+  done' bash $needed_amd64 "${dlopened[@]}" | sort -u)"
 for o in $owners; do
   case "$o" in MISSING|UNOWNED) pkg_die "a NEEDED library of the binary is not in a package: $owners" ;; esac
-  grep -Eq "(^|, )$o( |,|$)" <<<"$depends" || pkg_die "NEEDED library of package $o, which Depends does not name: $depends"
+  grep -Eq "(^|, )$o( |,|$)" <<<"$depends" || pkg_die "NEEDED or opened library of package $o, which Depends does not name: $depends"
 done
 pkg_log "Depends: $depends"
 

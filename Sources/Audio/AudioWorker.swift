@@ -200,8 +200,9 @@ public final class AudioWorker: @unchecked Sendable {
 
     private func run(_ job: AudioJob, generation mine: Int) {
         guard health.mayTry(now: clock()) else { return }
-        let espeak = try? Espeak.shared.get()
-        let rate = espeak?.sampleRate ?? 22050
+        // Only speech asks espeak-ng (loading it): a cue plays at the open PCM's rate.
+        let espeak = job.text == nil ? nil : try? Espeak.shared.get()
+        let rate = espeak?.sampleRate ?? output?.sampleRate ?? 22050
         do {
             if output?.device != job.device || output?.sampleRate != rate {
                 output?.close()

@@ -7,7 +7,8 @@ import LinuxSystem
 /// is one of these per process (`shared`), initialised once; every synthesis is serialised by
 /// its lock (in the kiosk only the audio worker synthesises).
 public final class Espeak: @unchecked Sendable {
-    /// The library, initialised on first use; the error when espeak-ng-data cannot be found.
+    /// The library, loaded (libespeak-ng.so.1) and initialised on first use; the error when it
+    /// cannot be loaded or espeak-ng-data cannot be found.
     public static let shared: Result<Espeak, AudioError> = {
         do throws(AudioError) {
             return .success(try Espeak())
@@ -26,6 +27,7 @@ public final class Espeak: @unchecked Sendable {
     private let lock = Monitor()
 
     private init() throws(AudioError) {
+        if let error = AudioLibraries.espeak { throw error }
         // espeak-ng starts a thread of its own here (its asynchronous queue, even in synchronous
         // mode), which inherits this thread's signal mask: with every signal blocked it never
         // takes the SIGTERM that `run` reads through its signalfd (seen: run killed by SIGTERM,

@@ -15,11 +15,12 @@ public final class PCMOutput {
     static let stuckAfter = 1.0
 
     /// snd_pcm_open (SND_PCM_NONBLOCK) and snd_pcm_set_params: S16_LE, interleaved, one
-    /// channel, `sampleRate`, ALSA's resampler allowed, `latency` seconds of buffer.
+    /// channel, `sampleRate`, ALSA's resampler allowed, `latency` seconds of buffer. The first
+    /// one loads libasound (the error names it when it cannot).
     init(device: String, sampleRate: Int, latency: Double = 0.06) throws(AudioError) {
         self.device = device
         self.sampleRate = sampleRate
-        dk_alsa_silence_errors()
+        if let error = AudioLibraries.alsa { throw error }
         var handle: OpaquePointer?
         let opened = snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard opened >= 0, let handle else { throw AudioError.alsa("open ALSA PCM '\(device)'", Int(opened)) }

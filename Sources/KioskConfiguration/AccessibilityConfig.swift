@@ -56,13 +56,14 @@ extension ConfigParser {
                                     "menu_speech", "items_speech", "activated_speech", "back_speech"]
 
     /// `voices`: the installed espeak-ng voices to check `voice` against (nil: espeak-ng
-    /// cannot start here, and the voice is left to the worker, which logs it).
+    /// cannot start here, and the voice is left to the worker, which logs it). Asked only when
+    /// the section names a voice, so a section without one (cues only) does not load espeak-ng.
     package static func parseAccessibility(_ section: ConfigSection,
-                                   voices: VoiceCatalog? = try? Espeak.shared.get().voices) throws -> AccessibilitySettings {
+                                   voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws -> AccessibilitySettings {
         var settings = AccessibilitySettings()
         if let on = try section.bool("speech") { settings.speech = on }
         if let voice = try section.name("voice", maximumBytes: 64) {
-            if let voices, !voices.contains(voice) {
+            if let voices = voices(), !voices.contains(voice) {
                 throw section.error("voice", section.value("voice"),
                                     "espeak-ng has no voice '\(voice)'; `espeak-ng --voices` lists the installed ones "
                                         + "(a language such as en, de, fr-fr, or a voice name)")

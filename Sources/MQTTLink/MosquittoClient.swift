@@ -39,12 +39,28 @@ public final class MosquittoClient {
     /// Callback results since the last `takeEvents`.
     private var events: [MosquittoEvent] = []
 
-    /// libmosquitto's global setup, once per process (it initialises OpenSSL).
-    private static let library: Void = { _ = mosquitto_lib_init() }()
+    /// libmosquitto, opened (dlopen) by the first client rather than linked: a kiosk without
+    /// MQTT never maps it nor OpenSSL (issue 23); then its global setup, once per process (it
+    /// initialises OpenSSL). A library that is missing stays missing: the error is kept.
+    private static let library: MosquittoError? = {
+        if let error = load(DK_MOSQUITTO_SONAME) { return error }
+        _ = mosquitto_lib_init()
+        return nil
+    }()
 
-    /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier.
+    /// nil once `soname` is loaded, else the error naming it: "Failed to load libmosquitto.so.1:
+    /// libmosquitto.so.1: cannot open shared object file: No such file or directory".
+    static func load(_ soname: String) -> MosquittoError? {
+        SharedLibrary.load(soname, with: dk_mosquitto_load).map {
+            MosquittoError(MosquittoCall(operation: "load \(soname)", reason: $0, code: Int32(MOSQ_ERR_UNKNOWN.rawValue)),
+                           code: ELIBACC)
+        }
+    }
+
+    /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier. The first
+    /// client loads libmosquitto.
     public init(clientID: String) throws(MosquittoError) {
-        Self.library
+        if let error = Self.library { throw error }
         let handle = mosquitto_new(clientID, true, nil)
         guard let handle else { throw MosquittoError("create MQTT client '\(clientID)'", result: Int32(MOSQ_ERR_ERRNO.rawValue)) }
         self.handle = handle

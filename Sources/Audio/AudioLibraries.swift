@@ -1,0 +1,27 @@
+import CALSA
+import CEspeakNG
+import Glibc
+import LinuxSystem
+
+/// libespeak-ng and libasound, opened (dlopen) the first time speech or a cue needs them, not
+/// linked: a kiosk without speech or cues never maps them nor what they pull in (PulseAudio,
+/// D-Bus, libsndfile, ...; issue 23). Each is loaded once per process; a library that is
+/// missing stays missing, so the failure is kept and the worker's retries report it again.
+enum AudioLibraries {
+    /// libespeak-ng.so.1: what `Espeak` calls.
+    static let espeak: AudioError? = load(DK_ESPEAK_SONAME, with: dk_espeak_load)
+    /// libasound.so.2: what `PCMOutput` calls.
+    static let alsa: AudioError? = {
+        let error = load(DK_ALSA_SONAME, with: dk_alsa_load)
+        if error == nil { dk_alsa_silence_errors() }
+        return error
+    }()
+
+    /// nil once `soname` is loaded by `loader`, else the error naming it: "Failed to load
+    /// libespeak-ng.so.1: libespeak-ng.so.1: cannot open shared object file: No such file or directory".
+    static func load(_ soname: String, with loader: SharedLibrary.Loader) -> AudioError? {
+        SharedLibrary.load(soname, with: loader).map {
+            AudioError(AudioCall(operation: "load \(soname)", reason: $0), code: ELIBACC)
+        }
+    }
+}

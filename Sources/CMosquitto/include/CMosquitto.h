@@ -1,0 +1,12 @@
+/* libmosquitto's types and constants from its header; its functions are forwarders
+   (Mosquitto.c) to the library, which is opened by dk_mosquitto_load, not linked. */
+#include <mosquitto.h>
+#include <stddef.h>
+
+/* The library MQTT opens. */
+#define DK_MOSQUITTO_SONAME "libmosquitto.so.1"
+
+/* Opens `soname` (DK_MOSQUITTO_SONAME in the kiosk) and resolves every libmosquitto function
+   the kiosk calls; 0, or -1 with dlerror's text in `error`. Before it succeeds, calling a
+   mosquitto_* function aborts with a message. */
+int dk_mosquitto_load(const char *soname, char *error, size_t error_size);
