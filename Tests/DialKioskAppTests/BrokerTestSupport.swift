@@ -37,6 +37,7 @@ final class TestBroker {
             password_file \(dir.path)/passwd
             log_dest file \(dir.path)/broker.log
             log_type all
+            max_queued_messages 0
             listener \(port) 127.0.0.1
             listener \(tlsPort) 127.0.0.1
             certfile \(caFile)

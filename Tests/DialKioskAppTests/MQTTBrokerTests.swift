@@ -318,7 +318,11 @@ private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "")
         try kiosk.settle(30, subscriber: sub) { kiosk.bridge.commandsTaken + kiosk.bridge.commandsRefused >= 10_000 }
         let run = kiosk.bridge.commandsTaken, refused = kiosk.bridge.commandsRefused
         print("mqtt flood: 10000 commands sent in \(fixed(sent, 2)) s; \(run) run, \(refused) refused; longest loop turn \(fixed(kiosk.longestTurn * 1000, 2)) ms; frames \(kiosk.display.presents - framesBefore)")
-        #expect(run + refused == 10_000)
+        // Published at QoS 0, which a broker may drop for a client that lags (mosquitto does
+        // past max_queued_messages, 1000 by default: one of 10,000 went so, once, under load);
+        // the test broker queues without a limit, so every one reaches the kiosk.
+        let dropped = broker.log.split(separator: "\n").filter { $0.contains("dropped") }
+        #expect(run + refused == 10_000, "the broker: \(dropped.prefix(3))")
         #expect(kiosk.display.presents > framesBefore)
         if refused > 0 { #expect(kiosk.logs.contains { $0.contains("commands already wait; refused") }) }
         kiosk.bridge.stop()
