@@ -176,7 +176,7 @@ struct BenchResult {
                 first \(first.count) frames from the touch: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms; the frames after them: max \(fixed(Stats(Array(s.seconds.dropFirst(10))).max * 1000, 3)) ms
                 resting frames before the touch (whole copies into new buffers, not counted above): \(s.restSeconds.map { fixed($0 * 1000, 3) }.joined(separator: ", ")) ms
                 painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B; a label size every \(fixed(s.labelSizeStep, 1)) px of radius
-                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2))
+                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2)); its first \(min(10, s.warmSeconds.count)) frames' max \(fixed(Stats(Array(s.warmSeconds.prefix(10))).max * 1000, 3)) ms, the later ones' \(fixed(Stats(Array(s.warmSeconds.dropFirst(10))).max * 1000, 3)) ms
             """
     }
 
@@ -199,6 +199,8 @@ struct BenchResult {
             ("spin_first_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.prefix(10))).max * 1000)),
             ("spin_later_frames_paint_copy_max_ms", .number(Stats(Array(spin.seconds.dropFirst(10))).max * 1000)),
             ("spin_rest_frames_paint_copy_us", .ints(spin.restSeconds.map { Int(($0 * 1e6).rounded()) })),
+            ("warm_spin_first_frames_paint_copy_us", .ints(spin.warmSeconds.prefix(10).map { Int(($0 * 1e6).rounded()) })),
+            ("warm_spin_later_frames_paint_copy_max_ms", .number(Stats(Array(spin.warmSeconds.dropFirst(10))).max * 1000)),
             ("spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.seconds).median / memcpy : 0)),
             ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
             ("memory_anon_kb_end", .int(memory?.end.anonymous ?? -1)), ("memory_rss_kb_end", .int(memory?.end.resident ?? -1)),
