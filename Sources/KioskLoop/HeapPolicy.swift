@@ -14,11 +14,20 @@ public enum HeapPolicy {
     /// raise of the trim threshold) off.
     public static let mmapThreshold: Int32 = 128 << 10
 
-    /// Applies the settings; call before the first large allocation. Returns false when glibc
-    /// refused one (then the defaults stay: more memory, nothing worse).
+    /// Heaps: one, the main one, for every thread. By default each thread that allocates
+    /// while another holds the heap's lock gets a heap of its own (up to eight per core), and
+    /// a heap once made stays: a reload's worker, which builds the new painter, left one with
+    /// 2.2 MB of anonymous memory in `run` at 1080p after the first reload. The kiosk's other
+    /// threads (audio, MQTT's network loop) allocate little, so they seldom wait for the lock.
+    public static let heaps: Int32 = 1
+
+    /// Applies the settings; call before the first large allocation and before any thread
+    /// starts. Returns false when glibc refused one (then the defaults stay: more memory,
+    /// nothing worse).
     @discardableResult
     public static func apply() -> Bool {
-        mallopt(M_MMAP_THRESHOLD, mmapThreshold) == 1
+        let mapped = mallopt(M_MMAP_THRESHOLD, mmapThreshold) == 1
+        return mallopt(M_ARENA_MAX, heaps) == 1 && mapped
     }
 
     /// Gives the whole free pages inside the heaps back to the kernel (`malloc_trim`), after
