@@ -50,8 +50,8 @@ public final class DialPainter {
 
     /// Disc sprites; `prepare` builds those of the radii a spin draws.
     let discs: DiscSpriteCache
-    /// Item labels per half-pixel radius, selection rings per quarter-pixel radius and icons
-    /// per half-pixel radius, each bounded by bytes (see `CacheBounds`).
+    /// Item labels per label size (`labelKey`), selection rings per quarter-pixel radius and
+    /// icons per half-pixel radius, each bounded by bytes (see `CacheBounds`).
     private var labels: BoundedCache<LabelKey, TextMask?>
     /// Half pixels of radius between two label sizes (`labelKey`): 1 unless the labels of every
     /// size a spin shows would not fit in their bound (the demo menu's ten long labels at
@@ -555,8 +555,8 @@ public final class DialPainter {
 
     /// The label sizes (half pixels) a spin over the sprites `keys` draws, after choosing the
     /// step between them: the finest of 0.5, 1, 1.5, 2, 3 and 4 pixels of radius whose labels
-    /// are estimated to fit in the labels' bound (from the masks at the largest size, a mask's
-    /// bytes growing with its area). A step of 2 pixels changes a 1080p label's type size by
+    /// are estimated to fit in the labels' bound (from the masks at the two sizes at rest, see
+    /// below). A step of 2 pixels changes a 1080p label's type size by
     /// at most half a pixel; without it the demo menu fitted about 100 labels inside the frames
     /// of each spin, a few milliseconds each, and pushed out the ones the next spin needed.
     private func chooseLabelSizes(_ keys: ClosedRange<Int>) -> Set<Int> {
