@@ -127,6 +127,7 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "DialCore", "KioskReporting"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,14 +3,14 @@ import Testing
 @testable import DialKioskApp
 @testable import KioskReporting
 
-/// The README's exit-status table is what integrators script against: it must list exactly the
+/// The reference's exit-status table (docs/reference.md) is what integrators script against: it must list exactly the
 /// statuses `ExitStatus` has, each with its `meaning`, in the same order.
 @Suite struct ExitStatusReadmeTests {
     /// The rows of the table under "## Exit statuses", as (status, meaning) pairs.
     static func readmeRows() throws -> [(Int32, String)] {
         let root = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
             .dropLast(3).joined(separator: "/")
-        let text = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let text = try String(contentsOfFile: root + "/docs/reference.md", encoding: .utf8)
         guard let start = text.range(of: "\n## Exit statuses\n") else { return [] }
         var rows: [(Int32, String)] = []
         for line in text[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
