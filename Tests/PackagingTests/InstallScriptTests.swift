@@ -25,6 +25,7 @@ import KioskTestSupport
         #expect(fileMode(dest + "/etc/systemd/system/graphical.target.wants/dialkiosk.service").map { $0 & S_IFMT } == S_IFLNK)
         #expect(readFile(dest + "/etc/dialkiosk/config.yaml") == readFile(repositoryRoot + "/systemd/dialkiosk.yaml"))
         #expect(install.output.contains("skipped daemon-reload"))
+        #expect(readFile(dest + "/usr/share/man/man5/dialkiosk.yaml.5")?.hasPrefix(".TH DIALKIOSK.YAML 5") == true)
 
         // A second install keeps the administrator's edited configuration.
         writeFile(dest + "/etc/dialkiosk/config.yaml", "items: [{id: mine}]\n")
@@ -38,7 +39,7 @@ import KioskTestSupport
         #expect(uninstall.status == 0, "\(uninstall.output)")
         for path in ["/usr/bin/dialkiosk", "/usr/lib/systemd/system/dialkiosk.service",
                      "/usr/lib/sysusers.d/dialkiosk.conf", "/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules",
-                     "/etc/systemd/system/graphical.target.wants/dialkiosk.service"] {
+                     "/etc/systemd/system/graphical.target.wants/dialkiosk.service", "/usr/share/man/man5/dialkiosk.yaml.5"] {
             #expect(fileMode(dest + path) == nil, "\(path) left behind")
         }
         #expect(readFile(dest + "/etc/dialkiosk/config.yaml") == "items: [{id: mine}]\n")
