@@ -62,6 +62,9 @@ public final class DialPainter {
     private var icons: BoundedCache<LabelKey, IconSprite>
     private var rings: BoundedCache<Int, TextMask>
     private let labelBound: Int, spritesAndLabels: Int
+    /// True when `prepare` sizes the caches to the frame and the work (`CacheBudget`), false
+    /// when they keep the `CacheBounds` they were made with.
+    private let sizedToFrame: Bool
 
     private struct LabelKey: Hashable {
         let item: Int
@@ -70,8 +73,10 @@ public final class DialPainter {
 
     /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
     /// an icon cannot be loaded.
+    /// `bounds`: fixed bounds for the caches; nil (the default) lets `prepare` size them to the
+    /// frame and the work (`cacheBudget`).
     public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int,
-                            bounds: CacheBounds = CacheBounds()) throws {
+                            bounds: CacheBounds? = nil) throws {
         try self.init(items: items, names: items.map(\.id), ringSlots: [.top: (Array(items.indices), nil)],
                       theme: theme, width: width, height: height, icons: IconCache(), bounds: bounds)
     }
@@ -81,7 +86,7 @@ public final class DialPainter {
     /// `icons`: decoded icons to reuse (a reload's worker filled it); by default each distinct
     /// file is decoded once for this painter.
     public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int,
-                            icons: IconCache = IconCache(), bounds: CacheBounds = CacheBounds()) throws {
+                            icons: IconCache = IconCache(), bounds: CacheBounds? = nil) throws {
         var items: [MenuItem] = [], names: [String] = [], byPath: [MenuPath: Int] = [:]
         var ringSlots: [MenuPath: (slots: [Int], hub: Int?)] = [:]
         for ring in menu.ringPaths {
@@ -101,7 +106,7 @@ public final class DialPainter {
     }
 
     private init(items: [MenuItem], names: [String], ringSlots: [MenuPath: (slots: [Int], hub: Int?)],
-                 theme: Theme, width: Int, height: Int, icons cache: IconCache, bounds: CacheBounds = CacheBounds()) throws {
+                 theme: Theme, width: Int, height: Int, icons cache: IconCache, bounds given: CacheBounds?) throws {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.items = items
         self.ringSlots = ringSlots
@@ -134,6 +139,8 @@ public final class DialPainter {
         // replaces (`reuseBuffers(of:)`).
         frame = PixelBuffer(width: 1, height: 1)
         background = PixelBuffer(width: 1, height: 1)
+        sizedToFrame = given == nil
+        let bounds = given ?? CacheBounds()
         discs = DiscSpriteCache(theme: theme, bound: bounds.sprites)
         labels = BoundedCache(bound: bounds.labels) { ($0?.byteCount ?? 0) + 64 }
         labelBound = bounds.labels
@@ -142,7 +149,8 @@ public final class DialPainter {
         icons = BoundedCache(bound: bounds.icons) { $0.byteCount }
     }
 
-    /// Bytes each of the painter's caches may hold. The defaults keep a 1920x1080 kiosk's own
+    /// Fixed bounds for the painter's caches (tests, and the bounds before `prepare` sizes
+    /// them). The defaults keep a 1920x1080 kiosk's own
     /// memory (two frames: the painted one and the background, 15.8 MiB) under 24 MiB with the
     /// runtime and fonts (about 4 MiB).
     public struct CacheBounds: Sendable, Equatable {
@@ -186,27 +194,81 @@ public final class DialPainter {
     /// not used yet (the painter is the worker's until it hands it over), so the loop's
     /// `reuseBuffers(of:)` and `prepare` then only paint the background.
     public func prepareCaches(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
-        let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
-            ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
-        guard keys.lowerBound >= 4 else { return }
+        let low = geometry.itemRadius * min(inflate.minScale, inflate.maxScale)
+        let high = geometry.itemRadius * max(inflate.minScale, inflate.maxScale)
+        guard DiscSpriteCache.key(low) >= 4 else { return }
+        if sizedToFrame { chooseSpriteBudget(low: low, high: high) }
+        let keys = Array(stride(from: discs.key(low), through: discs.key(high), by: discs.step))
         // The two sizes of a ring at rest first: the item at 12 o'clock and the far ones.
-        discs.prepare(keys, first: [keys.upperBound, keys.lowerBound])
-        labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
+        discs.prepare(keys, first: [keys.last!, keys.first!])
+        if sizedToFrame {
+            prebuildRings(selectionKeys(keys, geometry: geometry, inflate: inflate), sized: true)
+            labels.bound = max(labelBound, budgetCeiling - discs.bound - rings.bound)
+        } else {
+            labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
+        }
         prebuildLabels(chooseLabelSizes(keys))
-        prebuildRings(keys)
+        if !sizedToFrame { prebuildRings(keys, sized: false) }
+    }
+
+    /// What sprites, labels and rings may hold together on this frame (`CacheBudget.ceiling`).
+    private var budgetCeiling: Int { CacheBudget.ceiling(width: width, height: height) }
+
+    /// Chooses the sprites' step and bound: the finest step whose sprites of every radius from
+    /// `low` to `high` fit in the sprites' share of the ceiling (estimated from the sprites of
+    /// the two ends: a sprite's bytes grow with the square of its radius), and a bound of half
+    /// as much again for the sizes the show animation draws below the range, within the share.
+    private func chooseSpriteBudget(low: Double, high: Double) {
+        let lo = DiscSpriteCache.key(low), hi = DiscSpriteCache.key(high)
+        // Both ends are kept when they lie on the chosen step (`prepare` would build them first).
+        let ends = [lo, hi].map { (key: $0, sprite: discs.cached($0) ?? discs.built($0)) }
+        let bytesLo = Double(ends[0].sprite.byteCount), bytesHi = Double(ends[1].sprite.byteCount)
+        func bytes(_ k: Int) -> Double {
+            hi == lo ? bytesHi : bytesLo + (bytesHi - bytesLo) * Double(k * k - lo * lo) / Double(hi * hi - lo * lo)
+        }
+        func estimate(_ step: Int) -> Int {
+            let a = Int((Double(lo) / Double(step)).rounded()) * step, b = Int((Double(hi) / Double(step)).rounded()) * step
+            return Int(stride(from: a, through: b, by: step).reduce(0.0) { $0 + bytes($1) })
+        }
+        let share = Int(Double(budgetCeiling) * CacheBudget.spriteShare)
+        let step = CacheBudget.spriteStep(share: share, estimate: estimate)
+        discs.step = step
+        discs.bound = min(share, estimate(step) * 3 / 2)
+        for end in ends where end.key % step == 0 { discs.insert(end.sprite, for: end.key) }
+    }
+
+    /// The sprite keys among `keys` at which the selection ring shows: the selected item within
+    /// half the spacing of the ring with the fewest items from 12 o'clock (where the ring fades
+    /// out, see `selectionStrength`), and a fifth more for a spin's rounding.
+    private func selectionKeys(_ keys: [Int], geometry: DialGeometry, inflate: Inflate) -> [Int] {
+        let fewest = ringSlots.values.map(\.slots.count).filter { $0 >= 2 }.min() ?? 2
+        let scale = inflate.scale(atAngle: Angle.top + 1.2 * Double.pi / Double(fewest))
+        let from = discs.key(geometry.itemRadius * scale)
+        return keys.filter { $0 >= from }
+    }
+
+    /// The budget `prepare` chose (or the fixed bounds the painter was made with), for `bench`.
+    public var cacheBudget: CacheBudget {
+        CacheBudget(ceiling: sizedToFrame ? budgetCeiling : spritesAndLabels, sprites: discs.bound,
+                    spriteStep: Double(discs.step) / 4, labels: labels.bound, labelStep: labelSizeStep,
+                    rings: rings.bound, icons: icons.bound)
     }
 
     /// Builds the selection rings of the largest sizes of `keys` (the selected item is near
     /// 12 o'clock, where the items are largest), largest first, while they fit in their bound
     /// without pushing one out: otherwise the first spin builds one in each frame that shows a
-    /// new size (a 1080p ring of the demo menu: about 90 k coverage tests).
-    private func prebuildRings(_ keys: ClosedRange<Int>) {
+    /// new size (a 1080p ring of the demo menu: about 90 k coverage tests). `sized`: `keys` are
+    /// the sizes the selection shows at, and the bound becomes what they hold, within an eighth
+    /// of the ceiling.
+    private func prebuildRings(_ keys: [Int], sized: Bool) {
         guard theme.selectionWidth > 0 else { return }
+        if sized { rings.bound = budgetCeiling / 8 }
         for key in keys.reversed() where !rings.contains(key) {
             let ring = makeRing(radius: Double(key) / 4)
-            guard rings.bytes + rings.bytes(of: ring) <= rings.bound else { return }
+            guard rings.bytes + rings.bytes(of: ring) <= rings.bound else { break }
             rings.insert(ring, for: key)
         }
+        if sized { rings.bound = max(64 << 10, rings.bytes + rings.bytes / 8) }
     }
 
     /// Takes the frame and the background buffer of `old`, the painter this one replaces (a
@@ -273,6 +335,12 @@ public final class DialPainter {
         let drawn = touched(by: ops)
         dirty = drawn
         return restored.map { $0 + drawn }
+    }
+
+    /// Fetches what `paint(pose)` would draw (building what no cache holds, as a frame does)
+    /// without drawing it: what tests of a spin on a large frame count.
+    func lookUp(_ pose: DialPose) {
+        _ = drawOps(pose, placements(pose))
     }
 
     /// Paints `pose` into `buffer` (of the painter's size) from scratch.
@@ -559,7 +627,7 @@ public final class DialPainter {
     /// below). A step of 2 pixels changes a 1080p label's type size by
     /// at most half a pixel; without it the demo menu fitted about 100 labels inside the frames
     /// of each spin, a few milliseconds each, and pushed out the ones the next spin needed.
-    private func chooseLabelSizes(_ keys: ClosedRange<Int>) -> Set<Int> {
+    private func chooseLabelSizes(_ keys: [Int]) -> Set<Int> {
         let all = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
         let low = all.min()!, high = all.max()!
         labelAnchor = high
