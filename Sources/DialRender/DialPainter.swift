@@ -5,8 +5,9 @@ import KioskSeams
 /// frame the selected label in the hub and the items, smallest first so the inflated item at
 /// 12 o'clock lies on top of its neighbours.
 ///
-/// Items are drawn from caches: a colour-free disc-and-shadow sprite per quarter-pixel radius
-/// (shared by all items), a label mask per item and half-pixel radius, an icon per item and size.
+/// Items are drawn from caches (`PainterCaches`, sized to the frame by `prepare`): a colour-free
+/// disc-and-shadow sprite per radius step (shared by all items), a label mask per item and label
+/// size, an icon per item and size.
 /// `paint(_:)` keeps its own frame and only restores the background where the last frame drew.
 ///
 /// A menu with rings inside rings has one painter: one frame and one background, and the items
@@ -29,12 +30,7 @@ public final class DialPainter {
     /// The frame `paint(_:)` paints into (the shadow buffer that is copied to the screen).
     public private(set) var frame: PixelBuffer
 
-    private let catalog: FontCatalog
-    private let labelText: TextRenderer
-    private let hubText: TextRenderer
-    /// Each item's icon at the largest size it can be drawn on this frame (the source image is
-    /// not kept: a 4096x4096 icon would hold 64 MiB and cost 16 M reads per size made from it).
-    private let iconSources: [IconSprite?]
+    /// Each item's label colour, light or dark against its disc.
     private let labelColors: [UInt32]
     /// Each item's disc colour: its own, or the theme's `itemColorOverride`.
     private let discColors: [UInt32]
@@ -48,30 +44,17 @@ public final class DialPainter {
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
 
+    /// What frames draw from: sprites, labels, selection rings, icons, fonts.
+    private let caches: PainterCaches
     /// Disc sprites; `prepare` builds those of the radii a spin draws.
-    let discs: DiscSpriteCache
-    /// Item labels per label size (`labelKey`), selection rings per quarter-pixel radius and
-    /// icons per half-pixel radius, each bounded by bytes (see `CacheBounds`).
-    private var labels: BoundedCache<LabelKey, TextMask?>
-    /// Half pixels of radius between two label sizes (`labelKey`): 1 unless the labels of every
-    /// size a spin shows would not fit in their bound (the demo menu's ten long labels at
-    /// 1920x1080: 3.7 MiB at every half pixel), then the finest step whose labels do, chosen by
-    /// `prepare`; the grid is anchored on `labelAnchor`, the selected item's size at rest.
-    private var labelStep = 1, labelAnchor = 0
-    private var hubLabels: [Int: TextMask?] = [:]
-    private var icons: BoundedCache<LabelKey, IconSprite>
-    private var rings: BoundedCache<Int, TextMask>
-    private let labelBound: Int, spritesAndLabels: Int
-
-    private struct LabelKey: Hashable {
-        let item: Int
-        let halfPixels: Int
-    }
+    var discs: DiscSpriteCache { caches.discs }
 
     /// A painter for one ring of `items` on a `width` x `height` frame. Throws when a font or
     /// an icon cannot be loaded.
+    /// `bounds`: fixed bounds for the caches; nil (the default) lets `prepare` size them to the
+    /// frame and the work (`cacheBudget`).
     public convenience init(items: [MenuItem], theme: Theme = Theme(), width: Int, height: Int,
-                            bounds: CacheBounds = CacheBounds()) throws {
+                            bounds: CacheBounds? = nil) throws {
         try self.init(items: items, names: items.map(\.id), ringSlots: [.top: (Array(items.indices), nil)],
                       theme: theme, width: width, height: height, icons: IconCache(), bounds: bounds)
     }
@@ -81,7 +64,7 @@ public final class DialPainter {
     /// `icons`: decoded icons to reuse (a reload's worker filled it); by default each distinct
     /// file is decoded once for this painter.
     public convenience init(menu: MenuTree, theme: Theme = Theme(), width: Int, height: Int,
-                            icons: IconCache = IconCache(), bounds: CacheBounds = CacheBounds()) throws {
+                            icons: IconCache = IconCache(), bounds: CacheBounds? = nil) throws {
         var items: [MenuItem] = [], names: [String] = [], byPath: [MenuPath: Int] = [:]
         var ringSlots: [MenuPath: (slots: [Int], hub: Int?)] = [:]
         for ring in menu.ringPaths {
@@ -101,16 +84,13 @@ public final class DialPainter {
     }
 
     private init(items: [MenuItem], names: [String], ringSlots: [MenuPath: (slots: [Int], hub: Int?)],
-                 theme: Theme, width: Int, height: Int, icons cache: IconCache, bounds: CacheBounds = CacheBounds()) throws {
+                 theme: Theme, width: Int, height: Int, icons cache: IconCache, bounds given: CacheBounds?) throws {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.items = items
         self.ringSlots = ringSlots
         self.theme = theme
         self.width = width
         self.height = height
-        catalog = try FontCatalog()
-        labelText = try TextRenderer(catalog: catalog, fontName: theme.fontName)
-        hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
         let largestBox = Self.iconBox(width: width, height: height, theme: theme)
         let paths = items.compactMap(\.iconPath)
         let pixels = IconCache.declaredPixels(paths)
@@ -119,7 +99,7 @@ public final class DialPainter {
                               "their distinct files decode to \(pixels) pixels, more than the budget of "
                                   + "\(IconCache.pixelBudget >> 20) megapixels")
         }
-        iconSources = try zip(items, names).map { item, name in
+        let iconSources: [IconSprite?] = try zip(items, names).map { item, name in
             guard let path = item.iconPath else { return nil }
             do { return try cache.sprite(path, box: largestBox) } catch let e as RenderError {
                 throw RenderError(.inputFile, "load the icon of item '\(name)' from \(path)", e.reason)
@@ -134,42 +114,12 @@ public final class DialPainter {
         // replaces (`reuseBuffers(of:)`).
         frame = PixelBuffer(width: 1, height: 1)
         background = PixelBuffer(width: 1, height: 1)
-        discs = DiscSpriteCache(theme: theme, bound: bounds.sprites)
-        labels = BoundedCache(bound: bounds.labels) { ($0?.byteCount ?? 0) + 64 }
-        labelBound = bounds.labels
-        spritesAndLabels = bounds.spritesAndLabels
-        rings = BoundedCache(bound: bounds.rings) { $0.byteCount }
-        icons = BoundedCache(bound: bounds.icons) { $0.byteCount }
+        caches = try PainterCaches(items: items, theme: theme, width: width, height: height,
+                                   ringSizes: ringSlots.values.map(\.slots.count), iconSources: iconSources, bounds: given)
     }
 
-    /// Bytes each of the painter's caches may hold. The defaults keep a 1920x1080 kiosk's own
-    /// memory (two frames: the painted one and the background, 15.8 MiB) under 24 MiB with the
-    /// runtime and fonts (about 4 MiB).
-    public struct CacheBounds: Sendable, Equatable {
-        public var sprites = DiscSpriteCache.defaultBound
-        /// The labels' least bound; `prepare` raises it to what the prepared sprites leave of
-        /// `spritesAndLabels` (24 items at 1920x1080 need 0.4 MiB of sprites and 1.5 MiB of
-        /// labels for every size a spin shows; the demo menu's 10 items 2.7 MiB of sprites and
-        /// 3.7 MiB of labels, more than a 1080p kiosk's 24 MiB leave: its labels at the sizes
-        /// not prepared are fitted in the frames that show them). 3.5 MiB, not 4: the selection
-        /// rings `prepare` now builds take up to their 512 KiB.
-        public var labels = 1 << 20
-        public var spritesAndLabels = 3584 << 10
-        public var rings = 512 << 10
-        public var icons = 1 << 20
-        public init() {}
-    }
-
-    /// The bounds the caches were made with.
-    public var cacheBounds: CacheBounds {
-        var b = CacheBounds()
-        b.sprites = discs.bound
-        b.labels = labelBound
-        b.spritesAndLabels = spritesAndLabels
-        b.rings = rings.bound
-        b.icons = icons.bound
-        return b
-    }
+    /// The bounds the caches hold to.
+    public var cacheBounds: CacheBounds { caches.bounds }
 
     /// Paints the background for `geometry`, and builds the disc sprite and every item's label
     /// for each radius `inflate` can give a shown item, now; otherwise the first `paint` does the
@@ -186,28 +136,11 @@ public final class DialPainter {
     /// not used yet (the painter is the worker's until it hands it over), so the loop's
     /// `reuseBuffers(of:)` and `prepare` then only paint the background.
     public func prepareCaches(for geometry: DialGeometry, inflate: Inflate = Inflate()) {
-        let keys = DiscSpriteCache.key(geometry.itemRadius * min(inflate.minScale, inflate.maxScale))
-            ... DiscSpriteCache.key(geometry.itemRadius * max(inflate.minScale, inflate.maxScale))
-        guard keys.lowerBound >= 4 else { return }
-        // The two sizes of a ring at rest first: the item at 12 o'clock and the far ones.
-        discs.prepare(keys, first: [keys.upperBound, keys.lowerBound])
-        labels.bound = max(labelBound, spritesAndLabels - discs.bytes)
-        prebuildLabels(chooseLabelSizes(keys))
-        prebuildRings(keys)
+        caches.prepare(for: geometry, inflate: inflate)
     }
 
-    /// Builds the selection rings of the largest sizes of `keys` (the selected item is near
-    /// 12 o'clock, where the items are largest), largest first, while they fit in their bound
-    /// without pushing one out: otherwise the first spin builds one in each frame that shows a
-    /// new size (a 1080p ring of the demo menu: about 90 k coverage tests).
-    private func prebuildRings(_ keys: ClosedRange<Int>) {
-        guard theme.selectionWidth > 0 else { return }
-        for key in keys.reversed() where !rings.contains(key) {
-            let ring = makeRing(radius: Double(key) / 4)
-            guard rings.bytes + rings.bytes(of: ring) <= rings.bound else { return }
-            rings.insert(ring, for: key)
-        }
-    }
+    /// The budget `prepare` chose (or the fixed bounds the painter was made with), for `bench`.
+    public var cacheBudget: CacheBudget { caches.budget }
 
     /// Takes the frame and the background buffer of `old`, the painter this one replaces (a
     /// reload), when it has the same size and this one has painted nothing yet: call it before
@@ -231,11 +164,7 @@ public final class DialPainter {
     /// simulate with a reload every 1,800 frames went from 24.0 to 28.3 MB of anonymous
     /// memory in 60 reloads with both alive, and stayed within 0.3 MB with the old one gone).
     public func dropCaches() {
-        discs.removeAll()
-        labels.removeAll()
-        rings.removeAll()
-        icons.removeAll()
-        hubLabels.removeAll()
+        caches.removeAll()
     }
 
     /// Paints `pose` into `frame`, restoring only what the previous frame covered. Returns the
@@ -275,6 +204,12 @@ public final class DialPainter {
         return restored.map { $0 + drawn }
     }
 
+    /// Fetches what `paint(pose)` would draw (building what no cache holds, as a frame does)
+    /// without drawing it: what tests of a spin on a large frame count.
+    func lookUp(_ pose: DialPose) {
+        _ = drawOps(pose, placements(pose))
+    }
+
     /// Paints `pose` into `buffer` (of the painter's size) from scratch.
     public func paint(_ pose: DialPose, into buffer: inout PixelBuffer) {
         precondition(buffer.width == width && buffer.height == height, "buffer size differs from the painter's")
@@ -292,7 +227,7 @@ public final class DialPainter {
         guard backgroundGeometry != g else { return }
         backgroundGeometry = g
         dirty = nil
-        hubLabels.removeAll()
+        caches.geometryChanged()
         box = Self.drawingBox(g, theme: theme, width: width, height: height)
         // Painted into the frame (all of it is repainted now), then the box kept: no second
         // frame-sized buffer, even for a moment.
@@ -332,7 +267,7 @@ public final class DialPainter {
         }
         background.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: background.width, y1: background.height),
                             originX: -box.x0, originY: -box.y0)
-        warmLabels(g)
+        caches.warm(g)
     }
 
     /// Where per-frame drawing may land for `g`: around the ring by the largest disc with its
@@ -350,18 +285,6 @@ public final class DialPainter {
             .clipped(width: width, height: height)
         guard !box.isEmpty, box.area * 10 < width * height * 9 else { return PixelRect(x0: 0, y0: 0, x1: width, y1: height) }
         return box
-    }
-
-    /// Fits each item's hub label and its label at scale 1 for a new geometry, outside any
-    /// frame. The label fit at scale 1 also leaves the widths of the label at the minimum size
-    /// in the renderer's memo, which is most of what fitting it at another radius costs later.
-    private func warmLabels(_ g: DialGeometry) {
-        let quarterPixels = Int((g.itemRadius * 4).rounded())
-        let key = Int((Double(quarterPixels) / 4 * 2).rounded())
-        for i in items.indices {
-            _ = hubLabel(i, geometry: g)
-            _ = label(labelKey(i, radius: Double(key) / 2), hasIcon: iconSources[i] != nil)
-        }
     }
 
     // MARK: - Per-frame drawing
@@ -390,7 +313,7 @@ public final class DialPainter {
             let radius = g.itemRadius * ip.scale
             let opacity = PixelMath.byte(ip.alpha)
             guard opacity > 0, radius >= 1 else { return nil }
-            return Placement(index: i, sprite: discs.sprite(radius: radius),
+            return Placement(index: i, sprite: caches.discs.sprite(radius: radius),
                              x: Int(ip.center.x.rounded()) - box.x0, y: Int(ip.center.y.rounded()) - box.y0, opacity: opacity)
         }
     }
@@ -464,7 +387,7 @@ public final class DialPainter {
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
+        if let hubItem, pose.visibility > 0, let mask = caches.hubLabel(hubItem, geometry: g) {
             ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
                              color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
         }
@@ -475,7 +398,7 @@ public final class DialPainter {
             if i == pose.selected {
                 let strength = selectionStrength(pose, i)
                 if strength > 0 && theme.selectionWidth > 0 {
-                    ops.append(.mask(selectionRing(sprite), x: x, y: y, color: theme.selectionColor.xrgb,
+                    ops.append(.mask(caches.selectionRing(sprite), x: x, y: y, color: theme.selectionColor.xrgb,
                                      alpha: PixelMath.byte(strength * ip.alpha)))
                 }
             }
@@ -517,15 +440,14 @@ public final class DialPainter {
 
     /// The item's icon and label inside its disc.
     private func contentOps(_ i: Int, radius: Double, x: Int, y: Int, opacity: UInt32, _ ops: inout [DrawOp]) {
-        let key = LabelKey(item: i, halfPixels: Int((radius * 2).rounded()))
         var labelY = y
-        if iconSources[i] != nil, let icon = icon(key, radius: radius) {
+        if caches.hasIcon(i), let icon = caches.icon(i, radius: radius) {
             let iy = theme.iconReplacesLabel ? y : y - Int((radius * 0.22).rounded())
             ops.append(.icon(icon, x: x, y: iy, opacity: opacity))
             if theme.iconReplacesLabel { return }
             labelY = y + Int((radius * 0.5).rounded())
         }
-        if let mask = label(labelKey(i, radius: radius), hasIcon: iconSources[i] != nil) {
+        if let mask = caches.itemLabel(i, radius: radius) {
             ops.append(.mask(mask, x: x, y: labelY, color: labelColors[i], alpha: opacity))
         }
     }
@@ -553,143 +475,22 @@ public final class DialPainter {
 
     // MARK: - Caches
 
-    /// The label sizes (half pixels) a spin over the sprites `keys` draws, after choosing the
-    /// step between them: the finest of 0.5, 1, 1.5, 2, 3 and 4 pixels of radius whose labels
-    /// are estimated to fit in the labels' bound (from the masks at the two sizes at rest, see
-    /// below). A step of 2 pixels changes a 1080p label's type size by
-    /// at most half a pixel; without it the demo menu fitted about 100 labels inside the frames
-    /// of each spin, a few milliseconds each, and pushed out the ones the next spin needed.
-    private func chooseLabelSizes(_ keys: ClosedRange<Int>) -> Set<Int> {
-        let all = Set(keys.map { Int((Double($0) / 4 * 2).rounded()) })
-        let low = all.min()!, high = all.max()!
-        labelAnchor = high
-        let labelled = items.indices.filter { !(theme.iconReplacesLabel && iconSources[$0] != nil) }
-        // The masks of both sizes at rest, kept (they are the first a spin shows).
-        func bytes(at h: Int) -> Int {
-            labelled.reduce(0) { sum, i in
-                let key = LabelKey(item: i, halfPixels: h)
-                let mask = labels.contains(key) ? labels.get(key)! : fitLabel(key, hasIcon: iconSources[i] != nil)
-                labels.insert(mask, for: key)
-                return sum + labels.bytes(of: mask)
-            }
-        }
-        let largest = Double(bytes(at: high)), smallest = Double(bytes(at: low))
-        // Down to the grid size that the smallest size at rest is drawn with.
-        func sizes(_ step: Int) -> [Int] { Array(stride(from: high, to: low - step, by: -step)) }
-        // Between the two, a size's masks are estimated on the straight line: a mask's bytes
-        // grow with its area (faster than its radius), so the line overestimates.
-        labelStep = Self.labelSteps.first { step in
-            let estimate = sizes(step).reduce(0.0) { sum, h in
-                sum + smallest + (largest - smallest) * Double(max(0, h - low)) / Double(max(1, high - low))
-            }
-            return estimate <= Double(labels.bound)
-        } ?? Self.labelSteps.last!
-        return Set(sizes(labelStep))
-    }
-
-    /// The steps `chooseLabelSizes` tries, in half pixels of radius.
-    private static let labelSteps = [1, 2, 3, 4, 6, 8]
-
     /// Pixels of radius between two label sizes, as the last `prepare` chose (0.5: every size).
-    public var labelSizeStep: Double { Double(labelStep) / 2 }
+    public var labelSizeStep: Double { caches.labelSizeStep }
 
     /// The size (half pixels of radius) whose label a disc of `radius` shows, for tests.
-    func labelHalfPixels(radius: Double) -> Int { labelKey(0, radius: radius).halfPixels }
-
-    /// The label drawn on a disc of `radius`: fitted at its own half pixel, or, with a coarser
-    /// step, at the largest size of the grid not above it (a label is never larger than the
-    /// disc it was fitted in allows).
-    private func labelKey(_ item: Int, radius: Double) -> LabelKey {
-        let h = Int((radius * 2).rounded())
-        guard labelStep > 1, h < labelAnchor else { return LabelKey(item: item, halfPixels: h) }
-        let steps = (labelAnchor - h + labelStep - 1) / labelStep
-        return LabelKey(item: item, halfPixels: labelAnchor - steps * labelStep)
-    }
-
-    /// Fits every item's label at each size of `all` (half pixels of radius, as `labelKey`
-    /// gives them) while they fit in the labels' bound; the others are fitted in the frames that
-    /// first draw them.
-    private func prebuildLabels(_ all: Set<Int>) {
-        // The sizes at rest first (largest and smallest), then inwards from both, nearest to
-        // a size at rest first (the sizes a spin's first frames show), while they fit in the
-        // bound without pushing out one of these sizes.
-        let low = all.min()!, high = all.max()!
-        let halves = all.sorted { a, b in
-            let da = min(high - a, a - low), db = min(high - b, b - low)
-            return da != db ? da < db : a > b
-        }
-        for h in halves {
-            for i in items.indices where !(theme.iconReplacesLabel && iconSources[i] != nil) {
-                let key = LabelKey(item: i, halfPixels: h)
-                if labels.contains(key) { continue }
-                let mask = fitLabel(key, hasIcon: iconSources[i] != nil)
-                let size = labels.bytes(of: mask)
-                guard labels.bytes + size <= labels.bound
-                    || labels.bytes - labels.bytes(notKept: { all.contains($0.halfPixels) }) + size <= labels.bound
-                else { return }
-                labels.insert(mask, for: key)
-            }
-        }
-    }
+    func labelHalfPixels(radius: Double) -> Int { caches.labelHalfPixels(radius: radius) }
 
     /// What frames had to build because no cache held it (for the bench: each costs a frame
     /// time), counted since the painter was made.
-    public var builtInFrames: (sprites: Int, labels: Int, rings: Int) {
-        (discs.builtOnDemandCount, labelsBuiltInFrames, ringsBuiltInFrames)
-    }
-    private var labelsBuiltInFrames = 0, ringsBuiltInFrames = 0
-
-    private func selectionRing(_ sprite: DiscSprite) -> TextMask {
-        let key = Int((sprite.radius * 4).rounded())
-        if let cached = rings.get(key) { return cached }
-        ringsBuiltInFrames += 1
-        let ring = makeRing(radius: sprite.radius)
-        rings.insert(ring, for: key)
-        return ring
-    }
-
-    /// The selection ring around a disc of `radius`.
-    private func makeRing(radius: Double) -> TextMask {
-        TextMask.ring(inner: radius + 1.5, outer: radius + 1.5 + theme.selectionWidth)
-    }
-
-    private func label(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
-        if let cached = labels.get(key) { return cached }
-        labelsBuiltInFrames += 1
-        let mask = fitLabel(key, hasIcon: hasIcon)
-        labels.insert(mask, for: key)
-        return mask
-    }
-
-    private func fitLabel(_ key: LabelKey, hasIcon: Bool) -> TextMask? {
-        let r = Double(key.halfPixels) / 2
-        let nominal = r * theme.labelSizeRatio * theme.labelScale * (hasIcon ? 0.75 : 1)
-        let fit = r * (hasIcon ? 0.5 : 0.84)
-        // Too small to read (items collapsing into the hub): no label at all.
-        let mask = nominal < 5 ? nil : labelText.fittedMask(items[key.item].label, nominalPx: nominal,
-                                                            minPx: min(nominal, theme.minimumLabelPixels), radius: fit)
-        return mask
-    }
-
-    private func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
-        if let cached = hubLabels[i] { return cached }
-        // Tied to the item size so a big hub does not shout, but never below a readable size.
-        let nominal = min(g.hubRadius * theme.hubLabelSizeRatio,
-                          max(g.itemRadius * theme.hubLabelItemRatio, theme.minimumLabelPixels * 1.6)) * theme.labelScale
-        let mask = hubText.fittedMask(items[i].label, nominalPx: nominal, minPx: min(nominal, theme.minimumLabelPixels),
-                                      radius: g.hubRadius * 0.78)
-        hubLabels[i] = mask
-        return mask
-    }
+    public var builtInFrames: (sprites: Int, labels: Int, rings: Int) { caches.builtInFrames }
 
     /// Bytes the painter's caches hold: disc sprites, item labels, selection rings, icons at
     /// drawn sizes (frames and background not counted: two frames' worth).
-    public var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) {
-        (discs.bytes, labels.bytes, rings.bytes, icons.bytes)
-    }
+    public var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) { caches.bytes }
 
     /// An icon's box as a fraction of its disc's radius.
-    private static func iconBoxRatio(_ theme: Theme) -> Double { theme.iconReplacesLabel ? 1.15 : 0.85 }
+    static func iconBoxRatio(_ theme: Theme) -> Double { theme.iconReplacesLabel ? 1.15 : 0.85 }
 
     /// The square every icon is scaled to fit once, at build: the largest it can be drawn on a
     /// `width` x `height` frame (a disc never outgrows the frame's short side, so neither does
@@ -699,21 +500,11 @@ public final class DialPainter {
     }
 
     /// The font files of the labels and of the hub (after fontconfig resolved the family).
-    public var fontFiles: [String] { [labelText.shaper.primary.path, hubText.shaper.primary.path] }
+    public var fontFiles: [String] { caches.fontFiles }
 
     /// Unicode scalars the label renderers shaped so far (the cost of fitting), for tests.
-    var shapedScalars: Int { labelText.shapedScalars + hubText.shapedScalars }
+    var shapedScalars: Int { caches.shapedScalars }
 
     /// Bytes of icon pixels the painter keeps per item (the scaled sources), for tests.
-    var iconSourceBytes: [Int] { iconSources.map { $0?.byteCount ?? 0 } }
-
-    private func icon(_ key: LabelKey, radius: Double) -> IconSprite? {
-        if let cached = icons.get(key) { return cached }
-        guard let source = iconSources[key.item] else { return nil }
-        let box = Int((radius * Self.iconBoxRatio(theme)).rounded())
-        guard box >= 2 else { return nil }
-        let sprite = IconSprite(source, box: box)
-        icons.insert(sprite, for: key)
-        return sprite
-    }
+    var iconSourceBytes: [Int] { caches.iconSourceBytes }
 }

@@ -10,6 +10,14 @@ final class DiscSpriteCache {
 
     private let theme: Theme
     private var cache: BoundedCache<Int, DiscSprite>
+    /// Quarter pixels of radius between two sprites (1: every quarter pixel). A larger frame's
+    /// discs are larger, and the sprites of every radius a spin draws may not fit its budget at
+    /// a quarter pixel (the demo menu at 3840x2160: 18.6 MiB); `prepare` then chooses a coarser
+    /// step, which is the same step relative to the disc as a quarter pixel on a smaller frame.
+    /// Changing it drops the sprites.
+    var step = 1 {
+        didSet { if step != oldValue { cache.removeAll() } }
+    }
     /// Sprites built so far, prepared or not.
     private(set) var builtCount = 0
     /// Sprites built by `sprite(radius:)`, in a frame (for tests and the bench).
@@ -23,9 +31,14 @@ final class DiscSpriteCache {
     /// The cache key of `radius`: quarter pixels.
     static func key(_ radius: Double) -> Int { Int((radius * 4).rounded()) }
 
-    /// The sprite for `radius`, quantised to a quarter pixel.
+    /// The key of `radius` on this cache's step (a multiple of `step` quarter pixels).
+    func key(_ radius: Double) -> Int {
+        step == 1 ? Self.key(radius) : Int((radius * 4 / Double(step)).rounded()) * step
+    }
+
+    /// The sprite for `radius`, quantised to `step` quarter pixels.
     func sprite(radius: Double) -> DiscSprite {
-        let key = Self.key(radius)
+        let key = key(radius)
         if let hit = cache.get(key) { return hit }
         builtOnDemandCount += 1
         let sprite = make(key)
@@ -37,20 +50,34 @@ final class DiscSpriteCache {
     /// in `first` before the others, and stops before one would push out a sprite of `keys`.
     /// Returns how many of `keys` are cached.
     @discardableResult
-    func prepare(_ keys: ClosedRange<Int>, first: [Int] = []) -> Int {
-        let order = first.filter { keys.contains($0) } + keys.filter { !first.contains($0) }
+    func prepare(_ keys: [Int], first: [Int] = []) -> Int {
+        let wanted = Set(keys)
+        let order = first.filter { wanted.contains($0) } + keys.filter { !first.contains($0) }
         for key in order {
             if cache.get(key) != nil { continue }
             let sprite = make(key)
-            let droppable = cache.bytes(notKept: { keys.contains($0) })
+            let droppable = cache.bytes(notKept: { wanted.contains($0) })
             guard cache.bytes - droppable + sprite.byteCount <= cache.bound else { break }
             cache.insert(sprite, for: key)
         }
         return keys.filter { cache.contains($0) }.count
     }
 
-    /// Bytes the cache may hold, and holds.
-    var bound: Int { cache.bound }
+    /// The sprite of `key` (quarter pixels), built and not cached: what `prepare` measures to
+    /// estimate the bytes of a range.
+    func built(_ key: Int) -> DiscSprite { make(key) }
+
+    /// The cached sprite of `key`, if any, marked as just used.
+    func cached(_ key: Int) -> DiscSprite? { cache.get(key) }
+
+    /// Adds a sprite built by `built(_:)`.
+    func insert(_ sprite: DiscSprite, for key: Int) { cache.insert(sprite, for: key) }
+
+    /// Bytes the cache may hold (lowering it drops the least recently used), and holds.
+    var bound: Int {
+        get { cache.bound }
+        set { cache.bound = newValue }
+    }
     var bytes: Int { cache.bytes }
     /// How many sprites are cached, and how many were dropped for the bound.
     var count: Int { cache.count }

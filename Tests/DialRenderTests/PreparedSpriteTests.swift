@@ -11,7 +11,7 @@ import Testing
 
     /// The poses of a fling, frame by frame at 60 Hz until the dial rests: a quick swipe along
     /// the ring from 3 o'clock, as `bench`'s spin does.
-    private func flingPoses(items: [MenuItem], geometry g: DialGeometry) -> [DialPose] {
+    func flingPoses(items: [MenuItem], geometry g: DialGeometry) -> [DialPose] {
         let dial = Dial(items: items, geometry: g)
         let c = g.center, r = g.ringRadius
         func touch(_ phase: TouchPhase, _ k: Int) {

@@ -167,6 +167,7 @@ struct BenchResult {
     private var spinTable: String {
         let s = spin, frame = size.width * size.height * 4
         let paintCopy = Stats(s.seconds), warm = Stats(s.warmSeconds), first = Array(s.seconds.prefix(10))
+        let floor = Stats(s.floorSeconds), warmFloor = Stats(s.warmFloorSeconds)
         return """
               spin (\(s.frames) frames at 60 Hz, \(s.buffers) buffers\(s.damageLimited ? "" : ", full copies")):
                 scanout bytes/frame median \(Stats(s.bytes.map(Double.init)).median.rounded()) max \(s.bytes.max() ?? 0) \
@@ -176,7 +177,9 @@ struct BenchResult {
                 first \(first.count) frames from the touch: paint+copy median \(fixed(Stats(first).median * 1000, 3)) ms   max \(fixed(Stats(first).max * 1000, 3)) ms; the frames after them: max \(fixed(Stats(Array(s.seconds.dropFirst(10))).max * 1000, 3)) ms
                 resting frames before the touch (whole copies into new buffers, not counted above): \(s.restSeconds.map { fixed($0 * 1000, 3) }.joined(separator: ", ")) ms
                 painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B; a label size every \(fixed(s.labelSizeStep, 1)) px of radius
-                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2)); its first \(min(10, s.warmSeconds.count)) frames' max \(fixed(Stats(Array(s.warmSeconds.prefix(10))).max * 1000, 3)) ms, the later ones' \(fixed(Stats(Array(s.warmSeconds.dropFirst(10))).max * 1000, 3)) ms
+                second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2)); its first \(min(10, s.warmSeconds.count)) frames' max \(fixed(Stats(Array(s.warmSeconds.prefix(10))).max * 1000, 3)) ms, the later ones' \(fixed(Stats(Array(s.warmSeconds.dropFirst(10))).max * 1000, 3)) ms; built in its frames: sprites \(s.warmBuilt.sprites), labels \(s.warmBuilt.labels), selection rings \(s.warmBuilt.rings)
+                floor (a memcpy of exactly the rectangles copied, same buffers): first spin median \(fixed(floor.median * 1000, 3)) ms = \(fixed(memcpy > 0 ? floor.median / memcpy : 0, 2)) memcpy, paint+copy/floor \(fixed(paintCopy.median / max(floor.median, 1e-9), 2)); second spin median \(fixed(warmFloor.median * 1000, 3)) ms = \(fixed(memcpy > 0 ? warmFloor.median / memcpy : 0, 2)) memcpy, paint+copy/floor \(fixed(warm.median / max(warmFloor.median, 1e-9), 2))
+                cache budget (prepare): \(s.budget)
             """
     }
 
@@ -202,6 +205,14 @@ struct BenchResult {
             ("warm_spin_first_frames_paint_copy_us", .ints(spin.warmSeconds.prefix(10).map { Int(($0 * 1e6).rounded()) })),
             ("warm_spin_later_frames_paint_copy_max_ms", .number(Stats(Array(spin.warmSeconds.dropFirst(10))).max * 1000)),
             ("spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.seconds).median / memcpy : 0)),
+            ("warm_spin_paint_copy_over_memcpy", .number(memcpy > 0 ? Stats(spin.warmSeconds).median / memcpy : 0)),
+            ("spin_floor_median_ms", .number(Stats(spin.floorSeconds).median * 1000)),
+            ("warm_spin_floor_median_ms", .number(Stats(spin.warmFloorSeconds).median * 1000)),
+            ("warm_spin_built_sprites", .int(spin.warmBuilt.sprites)), ("warm_spin_built_labels", .int(spin.warmBuilt.labels)),
+            ("warm_spin_built_rings", .int(spin.warmBuilt.rings)),
+            ("cache_budget_bytes", .int(spin.budget.ceiling)), ("cache_sprites_bytes", .int(spin.budget.sprites)),
+            ("cache_sprite_step_px", .number(spin.budget.spriteStep)), ("cache_labels_bytes", .int(spin.budget.labels)),
+            ("cache_rings_bytes", .int(spin.budget.rings)),
             ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
             ("memory_anon_kb_end", .int(memory?.end.anonymous ?? -1)), ("memory_rss_kb_end", .int(memory?.end.resident ?? -1)),
             ("memory_rss_kb_peak", .int(memory?.end.peak ?? -1)), ("memory_file_kb_end", .int(memory?.end.file ?? -1)),

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KioskSeams
+import Glibc
 import LinuxSystem
 import KioskLoop
 
@@ -28,6 +29,8 @@ struct BenchSpin {
     var paintSeconds: [Double] = []
     /// Sprites, labels and selection rings the first spin's frames built (not cached).
     var built: (sprites: Int, labels: Int, rings: Int) = (0, 0, 0)
+    /// The same for the second spin.
+    var warmBuilt: (sprites: Int, labels: Int, rings: Int) = (0, 0, 0)
     /// The same for a second, identical fling right after (sprites and labels of every size the
     /// first one needed are cached by then, as in a kiosk that has been used for a while).
     var warmSeconds: [Double] = []
@@ -35,6 +38,13 @@ struct BenchSpin {
     var cacheBytes: (sprites: Int, labels: Int, rings: Int, icons: Int) = (0, 0, 0, 0)
     /// Pixels of radius between two prepared label sizes (`DialPainter.labelSizeStep`).
     var labelSizeStep = 0.5
+    /// The caches' budget `prepare` chose for this frame.
+    var budget: CacheBudget
+    /// The floor of each frame of the first spin and of the second: one memcpy per row of
+    /// exactly the rectangles the copy wrote into scanout memory, from the painter's frame into
+    /// the same scanout buffer, timed right after the copy (seconds).
+    var floorSeconds: [Double] = []
+    var warmFloorSeconds: [Double] = []
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
     /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
@@ -49,6 +59,7 @@ struct BenchSpin {
         let dial = Dial(items: menu, geometry: geometry)
         let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
         painter.prepare(for: geometry)
+        budget = painter.cacheBudget
         let copier = ScanoutCopy(rotation: rotation)
         let clock = VirtualClock()
         let display = VirtualDisplay(width: panel.width, height: panel.height, timing: .init(refresh: 1 / Self.refresh),
@@ -56,7 +67,7 @@ struct BenchSpin {
         let frameBytes = panel.width * panel.height * 4
         var warm = false
         var frames = 0, fullBytes = 0, bytes: [Int] = [], seconds: [Double] = [], warmSeconds: [Double] = []
-        var paintSeconds: [Double] = [], restSeconds: [Double] = []
+        var paintSeconds: [Double] = [], restSeconds: [Double] = [], floor: [Double] = [], warmFloor: [Double] = []
         var touchTime = 0.0
         let scene = Scene(dial: dial) { pose, target in
             var target = target
@@ -66,14 +77,17 @@ struct BenchSpin {
             let t1 = monotonicNow()
             _ = copier.copy(painter.frame, damage: damage, to: target)
             let elapsed = monotonicNow() - t0
+            let floorTime = Self.timeFloor(painter.frame, rects: copier.lastCopiedRects, to: target)
             if warm {
                 warmSeconds.append(elapsed)
+                warmFloor.append(floorTime)
             } else if clock.now < touchTime {
                 restSeconds.append(elapsed)
             } else {
                 seconds.append(elapsed)
                 paintSeconds.append(t1 - t0)
                 bytes.append(copier.lastCopiedPixels * 4)
+                floor.append(floorTime)
                 fullBytes += frameBytes
                 frames += 1
             }
@@ -98,11 +112,38 @@ struct BenchSpin {
         (self.frames, self.fullBytes, self.bytes, self.seconds, self.warmSeconds) = (frames, fullBytes, bytes, seconds, warmSeconds)
         self.paintSeconds = paintSeconds
         self.restSeconds = restSeconds
+        floorSeconds = floor
+        warmFloorSeconds = warmFloor
         self.built = (built.sprites - before.sprites, built.labels - before.labels, built.rings - before.rings)
+        let after = painter.builtInFrames
+        warmBuilt = (after.sprites - built.sprites, after.labels - built.labels, after.rings - built.rings)
         cacheBytes = painter.cacheBytes
         labelSizeStep = painter.labelSizeStep
     }
 
     var total: Int { bytes.reduce(0, +) }
+
+    /// Times the floor of a frame: for each panel rectangle in `rects` (nil: the whole panel),
+    /// one memcpy per row of its bytes from `frame`'s memory into the rectangle in `target`.
+    /// With rotation 0 the source bytes are the ones the copy read; turned, the same number of
+    /// bytes from the frame (the rectangle's rows do not lie along the frame's), so the figure
+    /// is what the bytes cost without the transpose.
+    static func timeFloor(_ frame: PixelBuffer, rects: [PixelRect]?, to target: FrameTarget) -> Double {
+        let all = [PixelRect(x0: 0, y0: 0, x1: target.width, y1: target.height)]
+        let sourceBytes = frame.stride * frame.height
+        return frame.withUnsafePixels { s in
+            let src = UnsafeRawPointer(s)
+            let t0 = monotonicNow()
+            for r in rects ?? all {
+                let n = (r.x1 - r.x0) * 4
+                guard n > 0 else { continue }
+                for y in r.y0..<r.y1 {
+                    let at = y * target.stride + r.x0 * 4
+                    memcpy(target.base + at, src + min(y * frame.stride + r.x0 * 4, sourceBytes - n), n)
+                }
+            }
+            return monotonicNow() - t0
+        }
+    }
 }
 
