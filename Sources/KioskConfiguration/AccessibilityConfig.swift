@@ -62,11 +62,12 @@ extension ConfigParser {
                                    voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws -> AccessibilitySettings {
         var settings = AccessibilitySettings()
         if let on = try section.bool("speech") { settings.speech = on }
-        if let voice = try section.name("voice", maximumBytes: 64) {
+        if let voice = try section.name("voice", maximumBytes: VoiceCatalog.nameLimit) {
             if let voices = voices(), !voices.contains(voice) {
                 throw section.error("voice", section.value("voice"),
                                     "espeak-ng has no voice '\(voice)'; `espeak-ng --voices` lists the installed ones "
-                                        + "(a language such as en, de, fr-fr, or a voice name)")
+                                        + "(a language such as en, de, fr-fr, or a voice name) and "
+                                        + "`espeak-ng --voices=variant` the variants after '+' (en+f3)")
             }
             settings.voice = voice
         }
