@@ -44,8 +44,20 @@ public final class Espeak: @unchecked Sendable {
         }
         sampleRate = Int(rate)
         espeak_SetSynthCallback(synthCallback)
-        voices = VoiceCatalog(listing: espeak_ListVoices(nil))
+        var catalog = VoiceCatalog(listing: espeak_ListVoices(nil))
+        // The variants (voices/!v): what may follow a '+'. Listed with the language "variant",
+        // as `espeak-ng --voices=variant` does; the list above is reused by this call, so it
+        // was read first.
+        var spec = espeak_VOICE()
+        "variant".withCString { language in
+            spec.languages = language
+            catalog.variants = VoiceCatalog.variants(listing: espeak_ListVoices(&spec))
+        }
+        voices = catalog
     }
+
+    /// Bytes of spoken text handed to espeak-ng at most (a label or a sentence is far shorter).
+    public static let textLimit = 4096
 
     /// How a text is spoken.
     public struct Voice: Sendable, Equatable {
@@ -68,6 +80,13 @@ public final class Espeak: @unchecked Sendable {
     /// unknown or espeak-ng fails. Flags as the `espeak-ng` command's: UTF-8 text, a
     /// sentence's pause at the end.
     public func synthesize(_ text: String, voice: Voice, chunk: @escaping ([Int16]) -> Bool) throws(AudioError) {
+        // espeak-ng copies a variant's name into a fixed buffer: only names it ships get there.
+        guard voices.contains(voice.name) else {
+            throw AudioError(AudioCall(operation: "set the espeak-ng voice '\(voice.name.prefix(VoiceCatalog.nameLimit))'",
+                                       reason: "not found (espeak-ng --voices and --voices=variant list the installed ones)"),
+                             code: ENOENT)
+        }
+        let text = Self.bounded(text)
         lock.lock()
         defer { lock.unlock() }
         try check("set the espeak-ng voice '\(voice.name)'", espeak_SetVoiceByName(voice.name))
@@ -83,6 +102,15 @@ public final class Espeak: @unchecked Sendable {
         }
         // A synthesis the callback stopped reports EE_OK as well.
         try check("synthesise speech", result)
+    }
+
+    /// `text`, or its first `textLimit` bytes cut at a character boundary.
+    static func bounded(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > textLimit else { return text }
+        var end = utf8.index(utf8.startIndex, offsetBy: textLimit)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        return String(text[..<end])
     }
 
     private func check(_ operation: String, _ result: espeak_ERROR) throws(AudioError) {
@@ -119,8 +147,30 @@ public struct VoiceCatalog: Sendable, Equatable {
     /// Every name a voice answers to, lowercased: its name, identifier ("gmw/en-us"), the
     /// identifier's last part ("en-us") and its languages.
     public var names: Set<String>
+    /// The variants espeak-ng ships (its voices/!v file names, as spelled there): what may
+    /// follow a '+' ("en+f3").
+    public var variants: Set<String>
+    /// Bytes of a voice name at most, variant included: espeak-ng copies a variant's name with
+    /// its "!v/" prefix into a 40-byte buffer (longer ones abort the process).
+    public static let nameLimit = 32
 
-    public init(names: Set<String>) { self.names = names }
+    public init(names: Set<String>, variants: Set<String> = []) {
+        self.names = names
+        self.variants = variants
+    }
+
+    /// The names after "!v/" in a variant listing.
+    static func variants(listing: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>?) -> Set<String> {
+        var variants = Set<String>()
+        var i = 0
+        while let listing, let voice = listing[i] {
+            i += 1
+            guard let identifier = voice.pointee.identifier else { continue }
+            let id = String(cString: identifier)
+            if id.hasPrefix("!v/"), id.utf8.count - 3 <= nameLimit { variants.insert(String(id.dropFirst(3))) }
+        }
+        return variants
+    }
 
     init(listing: UnsafeMutablePointer<UnsafePointer<espeak_VOICE>?>?) {
         var names = Set<String>()
@@ -144,11 +194,15 @@ public struct VoiceCatalog: Sendable, Equatable {
             }
         }
         self.names = names
+        variants = []
     }
 
-    /// Whether espeak-ng has `voice` (a variant after '+', as in "en+f3", is not checked).
+    /// Whether espeak-ng has `voice`: a voice or language, and after a '+' one of its variants
+    /// ("en+f3"); nothing over `nameLimit` bytes.
     public func contains(_ voice: String) -> Bool {
-        let base = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? voice
-        return names.contains(base.lowercased())
+        guard voice.utf8.count <= Self.nameLimit else { return false }
+        let parts = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard names.contains(parts[0].lowercased()) else { return false }
+        return parts.count == 1 || variants.contains(parts[1])
     }
 }

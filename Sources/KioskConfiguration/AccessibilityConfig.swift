@@ -33,17 +33,16 @@ public struct AccessibilitySettings: Sendable, Equatable {
         self.words = words
     }
 
-    /// What would keep the kiosk silent, for check-config: espeak-ng that cannot start, an
-    /// ALSA device that cannot be opened now (the kiosk runs on silent and retries).
+    /// What would keep the kiosk silent, for check-config: espeak-ng that cannot start, a sound
+    /// card that is not there. The device is never opened here (an ALSA plugin may write or
+    /// run something when opened): its name is read, and a card looked up in /proc.
     package func audioProblems() -> [String] {
         guard speech || soundCues else { return [] }
         var problems: [String] = []
         if speech, case .failure(let error) = Espeak.shared {
             problems.append("accessibility.speech: \(error); the kiosk will be silent")
         }
-        if let error = PCMOutput.probe(device: device) {
-            problems.append("accessibility.device: \(error); the kiosk runs silent and tries again every 5 s")
-        }
+        if let note = PCMName.note(device) { problems.append("accessibility.device: \(note)") }
         return problems
     }
 
@@ -62,11 +61,12 @@ extension ConfigParser {
                                    voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws -> AccessibilitySettings {
         var settings = AccessibilitySettings()
         if let on = try section.bool("speech") { settings.speech = on }
-        if let voice = try section.name("voice", maximumBytes: 64) {
+        if let voice = try section.name("voice", maximumBytes: VoiceCatalog.nameLimit) {
             if let voices = voices(), !voices.contains(voice) {
                 throw section.error("voice", section.value("voice"),
                                     "espeak-ng has no voice '\(voice)'; `espeak-ng --voices` lists the installed ones "
-                                        + "(a language such as en, de, fr-fr, or a voice name)")
+                                        + "(a language such as en, de, fr-fr, or a voice name) and "
+                                        + "`espeak-ng --voices=variant` the variants after '+' (en+f3)")
             }
             settings.voice = voice
         }
@@ -83,7 +83,10 @@ extension ConfigParser {
                                            "a whole number of percent between 0 and 100") {
             settings.cueVolume = Int(volume)
         }
-        if let device = try section.name("device", maximumBytes: 256) { settings.device = device }
+        if let device = try section.name("device", maximumBytes: 256) {
+            if let refusal = PCMName.refusal(device) { throw section.error("device", section.value("device"), refusal) }
+            settings.device = device
+        }
         if let text = try section.name("menu_speech") { settings.words.topRing = text }
         if let text = try section.name("items_speech") { settings.words.items = text }
         if let text = try section.name("activated_speech") { settings.words.activated = text }

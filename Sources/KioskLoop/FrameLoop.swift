@@ -358,7 +358,9 @@ package final class FrameLoop {
                 throw error
             }
         }
-        schedule.presented(at: time)
+        // When the frame really went out, not when the turn began: a turn that stood still (a
+        // slow command, a reload) must not make a flip queued just now look overdue.
+        schedule.presented(at: max(time, now()))
         inputFrames.queued()
         lastPaintSeconds = seconds
         // Render late plans for the whole call: waking, painting, copying, queueing the flip.

@@ -82,9 +82,13 @@ public final class JournalLogger {
         self.sink = sink
     }
 
+    /// A message's UTF-8 bytes at most; the rest is cut (and counted on the line): a line that
+    /// quotes hostile input must never be the size of that input, nor outgrow the output queue.
+    public static let messageLimit = 2048
+
     public func log(_ level: LogLevel, _ message: String) {
         guard level <= minimumLevel else { return }
-        let text = format.format(level, message)
+        let text = format.format(level, Self.bounded(message))
         if let queue {
             queue.append(lines: text)
         } else {
@@ -97,10 +101,21 @@ public final class JournalLogger {
     package func divert(to queue: OutputQueue?) {
         queue?.report = { [unowned self] report in
             if case .dropped(let lines) = report {
-                warning("log: dropped \(lines) log lines: standard error was not being read")
+                warning("log: dropped \(lines) log lines: the queue to standard error was full (its reader took them more slowly than they came)")
             }
         }
         self.queue = queue
+    }
+
+    /// `message`, or its first `messageLimit` bytes (cut at a character boundary) and how many
+    /// bytes were cut.
+    public static func bounded(_ message: String) -> String {
+        let utf8 = message.utf8
+        guard utf8.count > messageLimit else { return message }
+        var end = utf8.index(utf8.startIndex, offsetBy: messageLimit)
+        while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { end = utf8.index(before: end) }
+        let kept = message[..<end]
+        return kept + " [\(utf8.count - kept.utf8.count) more bytes cut]"
     }
 
     public func error(_ message: String) { log(.error, message) }

@@ -8,12 +8,19 @@ package struct MQTTState: Equatable {
     package var screen: IdleSchedule.Screen
     package var brightness: Int
 
-    /// The paths of the selected item's ring (what `set/select` takes): Home Assistant's select options.
+    /// The slots of the selected item's ring, its back item included (what `set/select`
+    /// takes): Home Assistant's select options. The state names only one of these.
     package var ringOptions: [String] {
         let ring = path?.parent ?? MenuPath([])
-        let items = menu.items(ofRing: ring) ?? menu.items(ofRing: MenuPath([])) ?? []
-        let base = menu.items(ofRing: ring) == nil ? MenuPath([]) : ring
-        return items.map { MenuPath(base.ids + [$0.item.id]).description }
+        let slots = menu.slots(ofRing: ring) ?? menu.slots(ofRing: MenuPath([])) ?? []
+        return slots.map(\.description)
+    }
+
+    /// The selected path when it is one of `ringOptions`, else nil (never a value the select
+    /// entity lacks).
+    package var selectedOption: String? {
+        guard let path, ringOptions.contains(path.description) else { return nil }
+        return path.description
     }
 
     package var screenWord: String {
@@ -27,7 +34,7 @@ package struct MQTTState: Equatable {
     package var line: EventLine {
         let item = path.flatMap { $0.isBack ? MenuTree.backItem : menu.node(at: $0)?.item }
         return EventLine([
-            ("selected", path.map { .string($0.description) } ?? .null),
+            ("selected", selectedOption.map { .string($0) } ?? .null),
             ("path", .strings(path?.ids ?? [])),
             ("item", item.map { .string($0.id) } ?? .null),
             ("label", item.map { .string($0.label) } ?? .null),
@@ -57,8 +64,10 @@ package enum HomeAssistantDiscovery {
 
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String]) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
-        func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
-            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
+        // Home Assistant's `default_entity_id` (`object_id` is deprecated): "<domain>.<slug>".
+        func common(_ domain: String, _ object: String, _ name: String) -> [(String, EventLine.Value)] {
+            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")),
+             ("default_entity_id", .string("\(domain).\(slug("\(id)_\(object)"))")),
              ("availability_topic", .string(topics.availability)),
              ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
              ("device", .object(EventLine([("identifiers", .strings([id])), ("name", .string("DialKiosk \(id)")),
@@ -67,7 +76,7 @@ package enum HomeAssistantDiscovery {
         }
         func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
         return [
-            (topic("light", "screen"), EventLine(common("screen", "Screen") + [
+            (topic("light", "screen"), EventLine(common("light", "screen", "Screen") + [
                 ("command_topic", .string(topics.setPrefix + "screen")),
                 ("payload_on", .string("on")), ("payload_off", .string("off")),
                 ("state_topic", .string(topics.state)), ("state_value_template", .string("{{ value_json.power }}")),
@@ -78,32 +87,37 @@ package enum HomeAssistantDiscovery {
                 // A brightness command alone switches the screen on: send only the brightness.
                 ("on_command_type", .string("brightness")),
             ])),
-            (topic("select", "item"), EventLine(common("item", "Item") + [
+            (topic("select", "item"), EventLine(common("select", "item", "Item") + [
                 ("command_topic", .string(topics.setPrefix + "select")),
                 ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.selected }}")),
                 ("options", .strings(ringOptions)),
             ])),
-            (topic("event", "dial"), EventLine(common("dial", "Dial") + [
+            (topic("event", "dial"), EventLine(common("event", "dial", "Dial") + [
                 ("state_topic", .string(topics.event)),
                 ("event_types", .strings(eventTypes)),
                 ("value_template", .string("{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}")),
             ])),
-            (topic("button", "back"), EventLine(common("back", "Back") + [
+            (topic("button", "back"), EventLine(common("button", "back", "Back") + [
                 ("command_topic", .string(topics.setPrefix + "back")), ("payload_press", .string("PRESS")),
             ])),
-            (topic("button", "reload"), EventLine(common("reload", "Reload") + [
+            (topic("button", "reload"), EventLine(common("button", "reload", "Reload") + [
                 ("command_topic", .string(topics.setPrefix + "reload")), ("payload_press", .string("PRESS")),
             ])),
-            (topic("sensor", "latency"), EventLine(common("latency", "Input latency p95") + [
+            (topic("sensor", "latency"), EventLine(common("sensor", "latency", "Input latency p95") + [
                 ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.latency_p95_ms }}")),
                 ("unit_of_measurement", .string("ms")), ("device_class", .string("duration")),
                 ("state_class", .string("measurement")),
             ])),
-            (topic("sensor", "uptime"), EventLine(common("uptime", "Uptime") + [
+            (topic("sensor", "uptime"), EventLine(common("sensor", "uptime", "Uptime") + [
                 ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.uptime_s }}")),
                 ("unit_of_measurement", .string("s")), ("device_class", .string("duration")),
                 ("state_class", .string("total_increasing")),
             ])),
         ]
+    }
+
+    /// An entity id's object part: lowercase letters, digits and underscores.
+    package static func slug(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" })
     }
 }

@@ -28,8 +28,9 @@ package final class KioskService {
     package let speech: SpeechBridge
     /// `brightness N` (percent); 100 until one comes.
     package var brightness = 100
-    /// The last selected item's path, for `<base>/state`.
-    private var selectedPath: MenuPath?
+    /// A resync's lines made before the first frame was shown (the start on the default item):
+    /// they follow `started` (nil once it went).
+    private var beforeStart: [(KioskEvent, MenuTree?)]? = []
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
@@ -87,6 +88,9 @@ package final class KioskService {
     package func started(now: Double) {
         notify([.ready, .status("Showing \(config.items.count) items")])
         emit(.started(time: now, items: config.items.count))
+        let held = beforeStart ?? []
+        beforeStart = nil
+        for (event, menu) in held { emit(event, menu: menu) }
         publishState()
     }
 
@@ -95,7 +99,6 @@ package final class KioskService {
     package func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
             emit(.dial(event, frames: frames))
-            if case .selected(_, let path, _) = event { selectedPath = path }
             told.apply(event)
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
@@ -152,11 +155,12 @@ package final class KioskService {
         return actions
     }
 
-    /// The retained `<base>/state` and Home Assistant's select options, when they changed.
+    /// The retained `<base>/state` and Home Assistant's select options, from `told` (what the
+    /// event lines said): the options first when they changed, so the state never names an
+    /// option the select entity does not have yet.
     package func publishState() {
         guard let mqtt else { return }
-        let state = MQTTState(path: selectedPath, menu: config.menu, screen: idle.screen, brightness: brightness)
-        mqtt.publishState(state.line)
+        let state = MQTTState(path: told.selected, menu: config.menu, screen: idle.screen, brightness: brightness)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
@@ -164,6 +168,7 @@ package final class KioskService {
                 mqtt.publishRetained(topic: topic, payload: payload.text)
             }
         }
+        mqtt.publishState(state.line)
     }
 
     /// The queues the loop flushes when their descriptors become writable: event lines, and the
@@ -262,12 +267,13 @@ package final class KioskService {
     package func resync(ring: MenuPath, selected: MenuPath?, now: Double, previousMenu: MenuTree? = nil) {
         for event in told.events(toReach: ring, selected: selected, at: now, index: { config.menu.index(of: $0) }) {
             if case .closed = event, let previousMenu {
-                emit(.dial(event, frames: 0), menu: previousMenu)
+                emitAfterStart(.dial(event, frames: 0), menu: previousMenu)
             } else {
-                emit(.dial(event, frames: 0))
+                emitAfterStart(.dial(event, frames: 0))
             }
             told.apply(event)
         }
+        publishState()
     }
 
     private func refuseReload<Built>(_ reason: String) -> Built? {
@@ -281,6 +287,9 @@ package final class KioskService {
         guard !stopped else { return }
         stopped = true
         notify([.stopping])
+        let held = beforeStart ?? []
+        beforeStart = nil
+        for (event, menu) in held { emit(event, menu: menu) }
         if now.isFinite { emit(.stopping(time: now, reason: reason)) }
         // The last lines get a moment, never more: systemd's stop timeout is running.
         events.drain(within: 0.5)
@@ -288,6 +297,12 @@ package final class KioskService {
         mqtt?.stop()
         control?.close()
         notifier.close()
+    }
+
+    /// A resync's line: before the first frame it waits for `started`.
+    private func emitAfterStart(_ event: KioskEvent, menu: MenuTree? = nil) {
+        guard beforeStart == nil else { return beforeStart!.append((event, menu ?? config.menu)) }
+        emit(event, menu: menu)
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {

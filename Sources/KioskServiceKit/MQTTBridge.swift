@@ -129,18 +129,24 @@ package final class MQTTBridge {
 
     private func receive(_ message: MQTTMessage, now: Double) {
         guard message.topic.hasPrefix(topics.setPrefix) else { return }
-        let name = String(message.topic.dropFirst(topics.setPrefix.count))
+        let name = String(message.topic.dropFirst(topics.setPrefix.count)).logExcerpt(64)
+        // Cheap checks before any decoding: a retained command would run again at every
+        // connect; an oversized payload was never copied.
+        guard !message.retained else {
+            refuse("mqtt: set/\(name): a retained command is not run (it would repeat at every connect)", now: now)
+            return
+        }
+        guard !message.isOversized else {
+            refuse("mqtt: set/\(name): a payload of \(message.payloadLength) bytes is over the "
+                   + "\(MQTTMessage.payloadLimit)-byte limit; nothing changed", now: now)
+            return
+        }
         switch MQTTCommand.parse(name: name, payload: message.text) {
         case .failure(let reason):
-            refuse("mqtt: \(message.topic): \(reason); nothing changed", now: now)
+            refuse("mqtt: set/\(name): \(reason); nothing changed", now: now)
         case .success(let command):
-            guard !message.retained else {
-                // A retained command would run again at every connect.
-                refuse("mqtt: \(message.topic): a retained command is not run (it would repeat at every connect)", now: now)
-                return
-            }
             guard inbox.count < Self.inboxCapacity else {
-                refuse("mqtt: \(message.topic): \(Self.inboxCapacity) commands already wait; refused", now: now)
+                refuse("mqtt: set/\(name): \(Self.inboxCapacity) commands already wait; refused", now: now)
                 return
             }
             inbox.append(ControlServer.Request(client: .mqtt, command: command))
@@ -209,13 +215,13 @@ package enum MQTTCommand {
         case "select", "screen", "brightness":
             guard !argument.isEmpty else { return .failure(MQTTCommandError("set/\(name) needs a payload")) }
             guard !argument.contains(" "), !argument.contains("\n") else {
-                return .failure(MQTTCommandError("payload '\(argument.prefix(64))' is not one word"))
+                return .failure(MQTTCommandError("payload '\(argument.logExcerpt(64))' is not one word"))
             }
         case "back", "activate", "reload", "show", "hide":
             // The payload is ignored: Home Assistant's buttons send PRESS.
             break
         default:
-            return .failure(MQTTCommandError("unknown command '\(name.prefix(64))'; commands: select, back, activate, reload, show, hide, screen, brightness"))
+            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness"))
         }
         let line = ["select", "screen", "brightness"].contains(name) ? "\(name) \(argument)" : name
         switch ControlLine.parse(line) {
@@ -232,6 +238,24 @@ package struct MQTTCommandError: Error, Equatable, CustomStringConvertible {
 }
 
 extension String {
+    /// At most `scalars` Unicode scalars of the text, control characters shown as `?` and an
+    /// ellipsis when cut: what a log line may quote of hostile input. Counting scalars, not
+    /// characters, bounds the work and the length (one character may hold any number of
+    /// combining marks).
+    package func logExcerpt(_ scalars: Int) -> String {
+        var out = String.UnicodeScalarView()
+        var taken = 0
+        for scalar in unicodeScalars {
+            guard taken < scalars else {
+                out.append("\u{2026}")
+                break
+            }
+            out.append(scalar.properties.generalCategory == .control ? "?" : scalar)
+            taken += 1
+        }
+        return String(out)
+    }
+
     package func trimmingWhitespace() -> String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s = s.dropFirst() }

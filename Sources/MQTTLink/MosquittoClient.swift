@@ -2,16 +2,38 @@ import CMosquitto
 import Glibc
 import LinuxSystem
 
-/// A message from the broker, copied out of libmosquitto's struct at once.
+/// A message from the broker, copied out of libmosquitto's struct at once, and only when it is
+/// small: a payload over `payloadLimit` bytes or a topic over `topicLimit` bytes is never copied
+/// nor decoded (`isOversized`, with its true length), so one hostile message costs the loop no
+/// more than a small one.
 public struct MQTTMessage: Sendable, Equatable {
+    /// Payload bytes copied at most; every command the kiosk takes fits in far less.
+    public static let payloadLimit = 4096
+    /// Topic bytes copied at most.
+    public static let topicLimit = 1024
+
     public var topic: String
     public var payload: [UInt8]
     public var retained: Bool
+    /// The payload's length as the broker sent it (larger than `payload.count` when oversized).
+    public var payloadLength: Int
+    /// The payload or the topic was over its limit: neither is kept.
+    public var isOversized: Bool
 
     public init(topic: String, payload: [UInt8], retained: Bool = false) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
+        payloadLength = payload.count
+        isOversized = false
+    }
+
+    /// A message whose payload (of `payloadLength` bytes) or topic was over its limit.
+    public static func oversized(topic: String, payloadLength: Int, retained: Bool) -> MQTTMessage {
+        var message = MQTTMessage(topic: topic, payload: [], retained: retained)
+        message.payloadLength = payloadLength
+        message.isOversized = true
+        return message
     }
 
     /// The payload as text (MQTT payloads are bytes; ours are UTF-8).
@@ -78,8 +100,15 @@ public final class MosquittoClient {
         mosquitto_message_callback_set(handle) { _, owner, message in
             guard let message, let client = MosquittoClient.owner(owner) else { return }
             let m = message.pointee
-            let bytes = m.payloadlen > 0 && m.payload != nil
-                ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
+            // Lengths first: nothing over its bound is copied or decoded.
+            let length = Int(max(0, m.payloadlen))
+            let topicLength = m.topic.map { strnlen($0, MQTTMessage.topicLimit + 1) } ?? 0
+            guard length <= MQTTMessage.payloadLimit, topicLength <= MQTTMessage.topicLimit else {
+                let topic = topicLength <= MQTTMessage.topicLimit ? m.topic.map { String(cString: $0) } ?? "" : ""
+                client.events.append(.message(.oversized(topic: topic, payloadLength: length, retained: m.retain)))
+                return
+            }
+            let bytes = length > 0 && m.payload != nil ? Array(UnsafeRawBufferPointer(start: m.payload, count: length)) : []
             client.events.append(.message(MQTTMessage(topic: m.topic.map { String(cString: $0) } ?? "",
                                                       payload: bytes, retained: m.retain)))
         }

@@ -14,7 +14,7 @@ import KioskTestSupport
 /// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display
 /// and clock) with its `mqtt:` section pointing at a real mosquitto. Network progress is real:
 /// `settle` polls with short timeouts; the loop's clock is the fake one (backoff, metrics).
-private final class MQTTKiosk {
+final class MQTTKiosk {
     let dir = TemporaryDirectory()
     let display = PipeDisplay(width: 160, height: 120, fill: 0)
     let time = FakeClock(now: 100)
@@ -91,7 +91,7 @@ private final class MQTTKiosk {
     func stdoutLines() -> [String] { drainText(pipeFDs[0]).split(separator: "\n").map(String.init) }
 }
 
-private func section(_ broker: TestBroker, port: Int? = nil, extra: String = "") -> String {
+func section(_ broker: TestBroker, port: Int? = nil, extra: String = "") -> String {
     """
       host: 127.0.0.1
       port: \(port ?? broker.port)

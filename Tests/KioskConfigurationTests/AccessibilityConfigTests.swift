@@ -59,6 +59,12 @@ import KioskTestSupport
         #expect(error("accessibility:\n  voice: fr-fr\n") == "no error")
     }
 
+    @Test func onlyVariantsEspeakShipsPassTheCheck() {
+        #expect(error("accessibility:\n  voice: en+f3\n") == "no error")
+        #expect(error("accessibility:\n  voice: en+nosuchvariant\n").hasPrefix("k.yaml:2: accessibility.voice: espeak-ng has no voice"))
+        #expect(error("accessibility:\n  voice: en+" + String(repeating: "x", count: 37) + "\n").hasPrefix("k.yaml:2: accessibility.voice:"))
+    }
+
     @Test func badValuesNameTheirKey() {
         #expect(error("accessibility:\n  rate: 20\n").hasPrefix("k.yaml:2: accessibility.rate: expected a number of words per minute"))
         #expect(error("accessibility:\n  volume: 201\n").hasPrefix("k.yaml:2: accessibility.volume:"))

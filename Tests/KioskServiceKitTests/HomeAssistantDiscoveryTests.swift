@@ -13,7 +13,7 @@ import KioskTestSupport
 
     /// Keys every MQTT entity documents (availability, device, identity).
     static let common: [String: Kind] = [
-        "name": .string, "unique_id": .string, "object_id": .string, "availability_topic": .string,
+        "name": .string, "unique_id": .string, "default_entity_id": .string, "availability_topic": .string,
         "payload_available": .string, "payload_not_available": .string, "device": .object,
     ]
     /// Per component: documented keys we may use, and those the docs mark required.
@@ -91,7 +91,7 @@ import KioskTestSupport
         let menu = try MenuTree([MenuNode(MenuItem(id: "a", label: "A", color: RGBColor(hex: 0))),
                                  MenuNode(MenuItem(id: "d", label: "D", color: RGBColor(hex: 0)), children: [MenuNode(MenuItem(id: "w", label: "W", color: RGBColor(hex: 0)))])])
         #expect(MQTTState(path: MenuPath(["a"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["a", "d"])
-        #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["d/w"])
+        #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["d/..", "d/w"])
         let state = MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .blanked, brightness: 70).line.text
         #expect(state == "{\"selected\": \"d/w\", \"path\": [\"d\", \"w\"], \"item\": \"w\", \"label\": \"W\", \"screen\": \"blank\", \"power\": \"off\", \"brightness\": 0}")
     }

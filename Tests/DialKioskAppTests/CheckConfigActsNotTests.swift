@@ -1,0 +1,39 @@
+import Glibc
+import Testing
+@testable import KioskConfiguration
+
+/// A validator never writes, runs or connects: check-config reads the ALSA device's name and
+/// never opens it (ALSA's file plugin truncates a path, `|` runs a command).
+@Suite struct CheckConfigActsNotTests {
+    private func config(_ dir: TemporaryDirectory, device: String) -> String {
+        let path = dir.path + "/k.yaml"
+        writeFile(path, "items: [{id: a, label: A}]\naccessibility:\n  speech: off\n  sound_cues: on\n  device: \"\(device)\"\n")
+        return path
+    }
+
+    @Test func aFileOrPipePluginIsRefusedAndNothingIsWrittenOrRun() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let victim = dir.path + "/victim"
+        writeFile(victim, "keep me\n")
+        let marker = dir.path + "/ran"
+        for device in ["file:'\(victim)',raw", "plug:'file:\(victim)'", "file:'|touch \(marker)'", "tee:'default','\(victim)'"] {
+            let result = CheckConfigFilesTests().dialkiosk(["check-config", config(dir, device: device)])
+            #expect(result.status == 78, "\(device): \(result.output)")
+            #expect(result.output.contains("accessibility.device"), "\(result.output)")
+            #expect(readFile(victim) == "keep me\n", "\(device) wrote to the file")
+            #expect(access(marker, F_OK) != 0, "\(device) ran a command")
+        }
+    }
+
+    @Test func aCardIsLookedUpNotOpenedAndOtherNamesAreSaidUnchecked() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let missing = CheckConfigFilesTests().dialkiosk(["check-config", config(dir, device: "plughw:NoSuchCard9,0")])
+        #expect(missing.status == 0, "\(missing.output)")
+        #expect(missing.output.contains("sound card 'NoSuchCard9' is not present now"), "\(missing.output)")
+        let other = CheckConfigFilesTests().dialkiosk(["check-config", config(dir, device: "default")])
+        #expect(other.status == 0)
+        #expect(other.output.contains("'default' is not opened by check-config"), "\(other.output)")
+    }
+}
