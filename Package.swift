@@ -22,9 +22,9 @@
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
 //                 the config file, its checks and the reload decision. No DRM or input module.
-//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender:
+//   KioskLoop     KioskReporting + DialCore + DialRender (no configuration types):
 //                 the one frame loop, its poll sources, pacing, the virtual display, the screen's
-//                 one owner (`ScreenPower`), and the two seams to a service: `LoopService` (the
+//                 one owner (`ScreenPower`, its policy and the idle timers), and the two seams to a service: `LoopService` (the
 //                 loop tells) and `LoopControl` (the service acts). It imports no service type
 //                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
 //                 are what ScreenPower drives.
@@ -98,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "KioskLoop",
-            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
+            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
         ),
         .target(
             name: "KioskServiceKit",
