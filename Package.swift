@@ -18,6 +18,8 @@
 //                 KMSOutput (drm hotplug) and TouchInput (REL_DIAL devices) share.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
+//   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
+//                 wall-clock instant", in local time as localtime_r/mktime compute it.
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
@@ -75,6 +77,8 @@ let package = Package(
         .target(name: "KioskSeams"),
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "LinuxSystem"),
+        // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
+        .target(name: "OpeningHours"),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         // The udev context and monitor's one owner, shared by the display and input modules.
         .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
@@ -127,6 +131,7 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]
