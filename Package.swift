@@ -97,7 +97,7 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(
