@@ -18,13 +18,15 @@
 //                 KMSOutput (drm hotplug) and TouchInput (REL_DIAL devices) share.
 //   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
+//   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
+//                 wall-clock instant", in local time as localtime_r/mktime compute it.
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
 //                 the config file, its checks and the reload decision. No DRM or input module.
-//   KioskLoop     KioskConfiguration (behaviour timers) + KioskReporting + DialCore + DialRender:
+//   KioskLoop     KioskReporting + DialCore + DialRender (no configuration types):
 //                 the one frame loop, its poll sources, pacing, the virtual display, the screen's
-//                 one owner (`ScreenPower`), and the two seams to a service: `LoopService` (the
+//                 one owner (`ScreenPower`, its policy and the idle timers), and the two seams to a service: `LoopService` (the
 //                 loop tells) and `LoopControl` (the service acts). It imports no service type
 //                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
 //                 are what ScreenPower drives.
@@ -75,6 +77,8 @@ let package = Package(
         .target(name: "KioskSeams"),
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "LinuxSystem"),
+        // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
+        .target(name: "OpeningHours"),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         // The udev context and monitor's one owner, shared by the display and input modules.
         .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
@@ -93,12 +97,12 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         .target(
             name: "KioskLoop",
-            dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
+            dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
         ),
         .target(
             name: "KioskServiceKit",
@@ -146,6 +150,7 @@ let package = Package(
                                                           "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport"]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

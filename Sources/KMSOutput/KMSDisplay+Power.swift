@@ -2,12 +2,12 @@ import Glibc
 
 /// Blanking by switching the output off: the CRTC's ACTIVE=0 on atomic, the connector's DPMS
 /// property on legacy (KMSInterface.setPower). The panel stops scanning (and its backlight goes
-/// off with the link), the vblank interrupt stops, and no flips happen until a present switches
-/// it on again.
+/// off with the link), the vblank interrupt stops, and no flips happen until the screen's owner
+/// switches it on again (`powerOn`, then a present's modeset).
 extension KMSDisplay {
     /// Switches the output off after the pending flip, whose `.frameShown` is dropped (the
-    /// loop is told it rests: FrameSchedule.outputSwitchedOff). The next present switches it on
-    /// (`powerOn`) and sets the CRTC again, so a failure here leaves the output on and the
+    /// loop is told it rests: FrameSchedule.outputSwitchedOff). The screen's owner switches it on
+    /// (`powerOn`) and the next present sets the CRTC again, so a failure here leaves the output on and the
     /// caller paints black instead. A suspended output (VT away, unplugged) is not ours to
     /// switch: EAGAIN, so the caller does not take it for off.
     public func powerOff() throws(DisplayError) {

@@ -129,13 +129,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
     /// FB_DAMAGE_CLIPS.
     public func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         guard card != nil, isActive else { throw DisplayError(.present, code: EAGAIN) }
-        // A frame is wanted: the screen must not stay dark (the modeset below sets ACTIVE=1).
-        // The screen's owner (the app's ScreenPower) switches the output on before it asks for
-        // a frame; finding it off here means the two disagree, which is said.
-        if isPoweredOff {
-            log("display: a frame was asked for while the output is off; switching it on")
-            try powerOn()
-        }
+        // Only the screen's owner (the loop's ScreenPower) switches the output on, before it
+        // asks for a frame; a frame asked for while it is off is refused, not a power change.
+        guard !isPoweredOff else { throw DisplayError(.present, code: EPERM) }
         guard let index = flipState.writableBuffer(count: buffers.count),
               let call = flipState.nextShowCall, let target = buffers[index].target else {
             throw DisplayError(.present, code: EBUSY)

@@ -37,7 +37,8 @@ package enum ConfigReload {
         if old.physics != new.physics { changes.insert(.physics) }
         if old.display != new.display { changes.insert(.display) }
         if old.input != new.input { changes.insert(.input) }
-        if old.behaviour != new.behaviour { changes.insert(.behaviour) }
+        // The screen's power settings are behaviour too (the service applies both).
+        if old.behaviour != new.behaviour || old.power != new.power { changes.insert(.behaviour) }
         return changes
     }
 

@@ -17,6 +17,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var behaviour: Behaviour
     /// The `mqtt:` section; nil (absent) is no MQTT.
     public var mqtt: MQTTSettings?
+    /// The `power:` section: opening hours (none: always open).
+    public var power = PowerSettings()
     /// The `accessibility:` section's speech and sound; nil (absent) is a silent kiosk.
     public var accessibility: AccessibilitySettings?
 

@@ -102,6 +102,7 @@ package final class FrameLoop {
         schedule = pacing.schedule
         renderLate = pacing.renderLate
         self.log = log
+        service.attach(screen: power)
     }
 
     /// The sources in the order a turn serves them: output waiting for a slow reader first (it
@@ -373,16 +374,15 @@ package final class FrameLoop {
         try? service.handle(.dialEvents(events, frames: schedule.framesQueued), at: now(), on: self)
     }
 
-    /// Carries out what the behaviour timers decided.
-    package func apply(_ actions: [IdleSchedule.Action], at time: Double) throws {
+    /// Carries out what the behaviour timers and the screen's owner decided (the owner has
+    /// already switched the output and backlight; the picture follows here).
+    package func apply(_ actions: [BehaviourAction], at time: Double) throws {
         for action in actions {
             switch action {
             case .returnToDefault:
                 report(dial.returnToTop(at: time))
                 try frameIfDue(at: time)
-            case .dim, .blank, .wake:
-                log("screen: \(action)")
-                power.apply(action)
+            case .repaint:
                 try repaint(at: time)
             }
         }

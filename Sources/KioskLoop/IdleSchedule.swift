@@ -1,44 +1,28 @@
-import DialCore
-import KioskSeams
-import KioskConfiguration
-
-/// The `behaviour` section's timers as a pure state machine: back to the top ring and its
-/// default item after `return_after_seconds`, dim or blank after `idle_after_minutes`, wake on
-/// touch. The loop feeds it every input event and the frame or timer clock, and arms its
-/// timerfd for `nextDeadline`.
+/// The `behaviour` section's timers, and nothing else: back to the top ring after
+/// `return_after_seconds`, and "idle" after `idle_after_minutes` without activity. What an idle
+/// screen looks like, and whether a touch wakes it, is the screen's owner's (`ScreenPower`);
+/// the service tells these timers of activity and hands what comes due on.
 package struct IdleSchedule {
-    /// What the screen shows.
-    package enum Screen: Sendable, Equatable {
-        case awake, dimmed, blanked
-    }
-
-    /// What the loop must do now.
-    package enum Action: Sendable, Equatable {
+    /// What came due.
+    package enum Signal: Sendable, Equatable {
         /// Back to the top ring and its default item (`MenuDial.returnToTop`).
         case returnToDefault
-        case dim
-        case blank
-        /// Restore full brightness.
-        case wake
+        /// No activity for the idle time: the screen may dim or blank.
+        case idle
     }
 
+    /// Seconds without activity before `returnToDefault` (nil: never).
     package let returnAfter: Double?
-    /// Seconds of inactivity before `idleAction`.
+    /// Seconds without activity before `idle` (nil: never).
     package let idleAfter: Double?
-    package let idleAction: KioskConfig.IdleAction
-    package let wakeOnTouch: Bool
 
-    package private(set) var screen: Screen = .awake
     package private(set) var lastActivity: Double
     private var returnDone = false
-    /// Slots of a touch that woke the screen: the rest of that touch is not the dial's.
-    private var swallowedSlots: Set<Int> = []
+    private var idleSaid = false
 
-    package init(behaviour: KioskConfig.Behaviour, start: Double) {
-        returnAfter = behaviour.returnAfter
-        idleAfter = behaviour.idleAfterMinutes.map { $0 * 60 }
-        idleAction = behaviour.idle
-        wakeOnTouch = behaviour.wakeOnTouch
+    package init(returnAfter: Double?, idleAfter: Double?, start: Double) {
+        self.returnAfter = returnAfter
+        self.idleAfter = idleAfter
         lastActivity = start
     }
 
@@ -46,69 +30,28 @@ package struct IdleSchedule {
     package var nextDeadline: Double? {
         var deadlines: [Double] = []
         if let returnAfter, !returnDone { deadlines.append(lastActivity + returnAfter) }
-        if let idleAfter, idleAction != .none, screen == .awake { deadlines.append(lastActivity + idleAfter) }
+        if let idleAfter, !idleSaid { deadlines.append(lastActivity + idleAfter) }
         return deadlines.min()
     }
 
     /// Timers that have come due by `now`.
-    package mutating func advance(to now: Double) -> [Action] {
-        var actions: [Action] = []
+    package mutating func advance(to now: Double) -> [Signal] {
+        var signals: [Signal] = []
         if let returnAfter, !returnDone, now >= lastActivity + returnAfter {
             returnDone = true
-            actions.append(.returnToDefault)
+            signals.append(.returnToDefault)
         }
-        if let idleAfter, screen == .awake, now >= lastActivity + idleAfter {
-            switch idleAction {
-            case .dim: screen = .dimmed; actions.append(.dim)
-            case .blank: screen = .blanked; actions.append(.blank)
-            case .none: break
-            }
+        if let idleAfter, !idleSaid, now >= lastActivity + idleAfter {
+            idleSaid = true
+            signals.append(.idle)
         }
-        return actions
+        return signals
     }
 
-    /// An input event at its own time. `passOn` is false when the event belongs to the dark
-    /// screen (it woke it, or touches are ignored while it sleeps) rather than to the dial.
-    package mutating func input(_ event: InputEvent) -> (passOn: Bool, actions: [Action]) {
-        switch event {
-        case .command(_, let time):
-            // Keys and encoders act at once: a person is there.
-            return (true, touched(at: time))
-        case .touch(let touch):
-            if swallowedSlots.contains(touch.slot) {
-                if touch.phase == .up || touch.phase == .cancel { swallowedSlots.remove(touch.slot) }
-                return (false, [])
-            }
-            if screen != .awake {
-                guard wakeOnTouch else { return (false, []) }
-                if touch.phase == .down { swallowedSlots.insert(touch.slot) }
-                return (false, touched(at: touch.time))
-            }
-            if touch.phase == .frame { return (true, []) }
-            return (true, touched(at: touch.time))
-        }
-    }
-
-    /// `screen dim|off` (or `on`, which is `wake`) from the control socket or MQTT: the screen
-    /// goes there now; a touch or `show` wakes it as from the idle timers.
-    package mutating func force(_ target: Screen, at time: Double) -> [Action] {
-        switch target {
-        case .awake: return touched(at: time)
-        case .dimmed, .blanked:
-            guard screen != target else { return [] }
-            screen = target
-            return [target == .dimmed ? .dim : .blank]
-        }
-    }
-
-    /// `show` (or another outside request) wakes the screen and counts as activity.
-    package mutating func wake(at time: Double) -> [Action] { touched(at: time) }
-
-    private mutating func touched(at time: Double) -> [Action] {
+    /// Activity at `time` (a touch, a key, a command that wakes): both timers start again.
+    package mutating func activity(at time: Double) {
         if time.isFinite { lastActivity = max(lastActivity, time) }
         returnDone = false
-        guard screen != .awake else { return [] }
-        screen = .awake
-        return [.wake]
+        idleSaid = false
     }
 }

@@ -9,9 +9,16 @@ import KioskSeams
 package protocol LoopService: AnyObject {
     /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
     /// screen only wakes it), and what it did to the screen.
-    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action])
+    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction])
     /// News from the loop, or a request for the service to carry out on it.
     func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws
+    /// The screen's one owner, handed over when the loop is built: the service changes its
+    /// policy (timers, requests, hours) and reports its state; it holds no other screen state.
+    func attach(screen: ScreenPower)
+}
+
+extension LoopService {
+    package func attach(screen: ScreenPower) {}
 }
 
 /// What a service may do to the loop (`FrameLoop`): move the dial, and ask for the rest with a
@@ -30,8 +37,8 @@ package protocol LoopControl: AnyObject {
 package enum LoopRequest {
     /// The dial's events out through the service.
     case report([DialEvent])
-    /// Carry out what the behaviour timers decided.
-    case apply([IdleSchedule.Action])
+    /// Carry out what the behaviour timers and the screen's owner decided.
+    case apply([BehaviourAction])
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
     case frameIfDue
     /// The picture changed outside the dial: paint now when resting, else with the next frame.
@@ -48,7 +55,7 @@ package enum LoopRequest {
 /// The requests under the names the service's code reads best with.
 extension LoopControl {
     package func report(_ events: [DialEvent]) { try? carryOut(.report(events), at: .nan) }
-    package func apply(_ actions: [IdleSchedule.Action], at time: Double) throws { try carryOut(.apply(actions), at: time) }
+    package func apply(_ actions: [BehaviourAction], at time: Double) throws { try carryOut(.apply(actions), at: time) }
     package func frameIfDue(at time: Double) throws { try carryOut(.frameIfDue, at: time) }
     package func repaint(at time: Double) throws { try carryOut(.repaint, at: time) }
     package func refresh(at time: Double) throws { try carryOut(.refresh, at: time) }
@@ -73,7 +80,7 @@ package enum LoopMessage {
 /// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
 /// and SIGHUP repaints.
 package final class NoService: LoopService {
-    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) { (true, []) }
+    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
 
     package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {

@@ -28,7 +28,7 @@ package enum LoopEvent {
     /// `--exit-after` ran out.
     case timerExpired
     /// What the behaviour timers decided.
-    case behaviour([IdleSchedule.Action])
+    case behaviour([BehaviourAction])
     /// A service source's own work on the loop, in the turn and order it came (a control-socket
     /// or broker command, a reload whose icons are decoded).
     case service((any LoopControl) throws -> Void)

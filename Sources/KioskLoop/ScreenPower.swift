@@ -15,12 +15,21 @@ package protocol BacklightDimming: AnyObject {
     func restore() throws
 }
 
-/// Real power saving for the idle screen, and the one owner of what the glass shows
-/// (`ScreenLook`): `blank` switches the output off and `dim` lowers the backlight. Where that
-/// cannot be done (no power switch or backlight, a refused call), the screen is painted black
-/// or dim instead, with one warning: a failure never leaves the screen dark after a wake,
-/// because the next frame switches the output on in any case. The loop asks `look` what to
-/// paint and whether to present at all; the output and backlight are told.
+/// The loop's side of what the screen's owner decided: each is applied in the turn it came.
+package enum BehaviourAction: Sendable, Equatable {
+    /// Back to the top ring and its default item (`MenuDial.returnToTop`).
+    case returnToDefault
+    /// The glass changed (on, dim, off): paint now when resting, else with the next frame.
+    case repaint
+}
+
+/// The one owner of the screen: what it should show and why (`ScreenPolicy`, the decision),
+/// the brightness, and what the glass shows (`ScreenLook`): `off` switches the output off and
+/// `dim` lowers the backlight. Where that cannot be done (no power switch or backlight, a
+/// refused call), the screen is painted black or dim instead, with one warning: a failure never
+/// leaves the screen dark after a wake, because the output is switched on before any frame. The
+/// service changes the policy (`change`), the loop asks `look` what to paint and whether to
+/// present at all; the output and backlight are told.
 package final class ScreenPower {
     /// The backlight's share while dimmed: a quarter, the light the dim frame leaves on a
     /// typical panel (channels halved, gamma 2.2).
@@ -33,10 +42,14 @@ package final class ScreenPower {
     private var noBacklight: String?
     /// What the glass shows: the answer to "is the screen dark" and "is the output off".
     private(set) var look: ScreenLook = .lit
+    /// What the screen should show and why: the only place that decides it.
+    package private(set) var policy = ScreenPolicy()
     /// The backlight was lowered and must be restored (also when a blank followed the dim).
     private var backlightLowered = false
     /// The backlight's share while dimmed (`brightness N` sets it; `dimFraction` by default).
-    package var dimLevel = ScreenPower.dimFraction
+    package private(set) var dimLevel = ScreenPower.dimFraction
+    /// `brightness N` as last asked (percent); 100 until one comes.
+    package private(set) var brightness = 100
     private var appliedLevel: Double?
 
     /// `noBacklight`: why `backlight` is nil (the Backlight.open refusal), logged at the first dim.
@@ -50,32 +63,60 @@ package final class ScreenPower {
 
     /// No power switch and no backlight (tests, displays without either): a blanked screen
     /// gets the black frame, a dimmed one the dim frame, without a word about the backlight.
-    static func painted(log: @escaping (String) -> Void = { _ in }) -> ScreenPower {
+    package static func painted(log: @escaping (String) -> Void = { _ in }) -> ScreenPower {
         let power = ScreenPower(output: nil, backlight: nil, log: log)
         power.noBacklight = nil
         return power
     }
 
-    /// Carries out the power side of a behaviour action, before the loop repaints.
-    package func apply(_ action: IdleSchedule.Action) {
-        switch action {
-        case .blank:
-            blank()
-        case .dim:
-            dim()
-        case .wake:
+    /// The state and its reason (what `<base>/state` and the `power` event say).
+    package var state: (state: PowerState, reason: PowerReason) { policy.target }
+
+    /// Changes the decision's facts (a wake, idle, a request, the hours) and makes the glass
+    /// follow. Returns whether the glass changed: the loop must repaint.
+    @discardableResult
+    package func change(_ body: (inout ScreenPolicy) -> Void) -> Bool {
+        body(&policy)
+        return settle()
+    }
+
+    /// An input event through the policy (a touch on a dark screen only wakes it).
+    package func admit(_ event: InputEvent) -> (admission: ScreenPolicy.Admission, changed: Bool) {
+        var admission = ScreenPolicy.Admission.swallowed
+        let changed = change { admission = $0.admit(event) }
+        return (admission, changed)
+    }
+
+    /// `brightness N`: 0 is off, 100 on, anything between dims to N percent (a screen dimmed
+    /// already follows the new level). Returns whether the glass changed.
+    @discardableResult
+    package func setBrightness(_ percent: Int) -> Bool {
+        brightness = percent
+        dimLevel = Double(percent) / 100
+        return change { $0.request(percent == 0 ? .off : percent == 100 ? .on : .dim) }
+    }
+
+    /// The glass to the policy's state: at most one power step.
+    private func settle() -> Bool {
+        switch policy.target.state {
+        case .on:
+            guard look != .lit else { return false }
+            log("screen: wake")
             wake()
-        case .returnToDefault:
-            break
+        case .dim:
+            let dimmed = look == .dimmedByPaint || look == .dimmedByBacklight
+            guard !dimmed || (backlight != nil && appliedLevel != dimLevel) else { return false }
+            log("screen: dim")
+            dim()
+        case .off:
+            guard !look.isDark else { return false }
+            log("screen: blank")
+            blank()
         }
+        return true
     }
 
     private func blank() {
-        guard !look.isDark else {
-            // Two owners disagree (the timers blank a screen that is dark): said, not acted on.
-            log("screen: look \(look) cannot take \(ScreenLook.Step.blanked(outputOff: output != nil)); stays")
-            return
-        }
         var off = false
         if let output {
             do {

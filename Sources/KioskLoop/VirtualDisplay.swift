@@ -7,7 +7,7 @@ import KioskSeams
 /// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
 /// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
 /// missed vblanks and refused presents. Its power switch behaves as KMSDisplay's: off drops
-/// the pending flip's answer and stops the flips; a present switches it on again.
+/// the pending flip's answer and stops the flips; only `powerOn` switches it on again.
 package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource, OutputPowering {
     /// The vblank clock and the faults to inject.
     package struct Timing {
@@ -71,8 +71,8 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     package private(set) var lastShown: Double?
     /// The output is switched off (`powerOff`): no vblanks, no flips.
     private(set) var isPoweredOff = false
-    /// Presents that had to switch the output on themselves: the screen's owner (ScreenPower)
-    /// switches it on before any frame, so a count above 0 is a disagreement tests look for.
+    /// Presents refused because the output was off: the screen's owner (ScreenPower) switches
+    /// it on before any frame, so a count above 0 is a disagreement tests look for.
     private(set) var presentsWhileOff = 0
     /// True while a presented frame's flip event is still to come.
     var isFlipPending: Bool { flipAt != nil }
@@ -131,10 +131,11 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
 
     package func present(paint: (FrameTarget) throws -> [PixelRect]?) throws {
         presents += 1
-        // As KMSDisplay: a frame is wanted, so the screen must not stay dark.
+        // As KMSDisplay: only the screen's owner switches the output on; a frame asked for
+        // while it is off is refused (and counted: tests look for it).
         if isPoweredOff {
             presentsWhileOff += 1
-            isPoweredOff = false
+            throw RefusedPresent(failure: .denied)
         }
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
         guard flipAt == nil else { throw RefusedPresent(failure: .busy) }

@@ -5,7 +5,7 @@ import KioskLoop
 package struct MQTTState: Equatable {
     package var path: MenuPath?
     package var menu: MenuTree
-    package var screen: IdleSchedule.Screen
+    package var screen: PowerState
     package var brightness: Int
 
     /// The slots of the selected item's ring, its back item included (what `set/select`
@@ -25,9 +25,9 @@ package struct MQTTState: Equatable {
 
     package var screenWord: String {
         switch screen {
-        case .awake: return "on"
-        case .dimmed: return "dim"
-        case .blanked: return "blank"
+        case .on: return "on"
+        case .dim: return "dim"
+        case .off: return "blank"
         }
     }
 
@@ -40,12 +40,12 @@ package struct MQTTState: Equatable {
             ("label", item.map { .string($0.label) } ?? .null),
             ("screen", .string(screenWord)),
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
-            ("power", .string(screen == .blanked ? "off" : "on")),
-            ("brightness", .int(screen == .blanked ? 0 : brightness)),
+            ("power", .string(screen == .off ? "off" : "on")),
+            ("brightness", .int(screen == .off ? 0 : brightness)),
         ])
     }
 
-    package init(path: MenuPath?, menu: MenuTree, screen: IdleSchedule.Screen, brightness: Int) {
+    package init(path: MenuPath?, menu: MenuTree, screen: PowerState, brightness: Int) {
         self.path = path
         self.menu = menu
         self.screen = screen

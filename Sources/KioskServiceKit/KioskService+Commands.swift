@@ -8,7 +8,11 @@ import KioskLoop
 /// one. The service owns the configuration and has the scene for a reload built (`scenes`), so
 /// a reload has one owner and one transaction.
 extension KioskService: LoopService {
-    package var screen: IdleSchedule.Screen { idle.screen }
+    /// The loop's screen owner: from now on the only screen state the service reads.
+    package func attach(screen power: ScreenPower) {
+        screen = power
+        configureScreen()
+    }
 
     package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {
@@ -53,16 +57,10 @@ extension KioskService: LoopService {
         case .reload:
             try reload(at: time, on: loop)
         case .screen(let request):
-            let target: IdleSchedule.Screen = request == .on ? .awake : request == .dim ? .dimmed : .blanked
+            let target: PowerState = request == .on ? .on : request == .dim ? .dim : .off
             try loop.apply(setScreen(target, now: time), at: time)
         case .brightness(let percent):
-            loop.power.dimLevel = Double(percent) / 100
-            let target: IdleSchedule.Screen = percent == 0 ? .blanked : percent == 100 ? .awake : .dimmed
-            brightness = percent
-            var actions = setScreen(target, now: time)
-            // Already dimmed at another level: the backlight follows the new one.
-            if actions.isEmpty && target == .dimmed { actions = [.dim] }
-            try loop.apply(actions, at: time)
+            try loop.apply(setBrightness(percent, now: time), at: time)
         case .repeatSpeech:
             speech.repeatLast(settings: config.accessibility, now: time)
         case .speech(let on):
@@ -92,7 +90,6 @@ extension KioskService: LoopService {
         let ring = loop.dial.pose.ring
         let keptID = ring.ids.first ?? loop.dial.selectedIndex.flatMap { oldItems.indices.contains($0) ? oldItems[$0].id : nil }
         let scenes = self.scenes
-        let screenBefore = idle.screen
         let applied = reload(decided, now: time) { config, _ -> Scene? in
             let index = keptID.flatMap { id in config.items.firstIndex { $0.id == id } }
             return try scenes.scene(for: config, resting: .index(index))
@@ -106,10 +103,8 @@ extension KioskService: LoopService {
             logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
-        // The new behaviour timers start awake: a dim or dark screen wakes with them (the
-        // screen's owner, ScreenPower, is told), else a touch would reach the dial of a screen
-        // that stays dark.
-        if screenBefore != .awake { return try loop.apply([.wake], at: time) }
+        // The screen's owner went back to the hours and the new timers (`reload`): the picture
+        // follows.
         try loop.repaint(at: time)
     }
 }

@@ -26,11 +26,12 @@ package final class KioskService {
     package let mqtt: MQTTBridge?
     /// Speech and sound cues (the `accessibility:` section; silent without it).
     package let speech: SpeechBridge
-    /// `brightness N` (percent); 100 until one comes.
-    package var brightness = 100
     /// A resync's lines made before the first frame was shown (the start on the default item):
     /// they follow `started` (nil once it went).
     private var beforeStart: [(KioskEvent, MenuTree?)]? = []
+    /// The screen's one owner (the loop's, handed over by `attach`): the service changes its
+    /// policy and reports its state.
+    package internal(set) var screen: ScreenPower = .painted()
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
@@ -68,7 +69,7 @@ package final class KioskService {
                                + "; no more event lines go there")
             }
         }
-        idle = IdleSchedule(behaviour: config.behaviour, start: now)
+        idle = Self.timers(config.behaviour, start: now)
         speech = SpeechBridge(logger: logger)
         mqtt = config.mqtt.flatMap { settings in
             do {
@@ -110,14 +111,20 @@ package final class KioskService {
     /// Housekeeping on every loop turn (after poll returns): the watchdog ping when due,
     /// children that have ended (SIGCHLD wakes the loop) or whose time is up. Returns the
     /// behaviour actions that came due.
-    package func tick(now: Double) -> [IdleSchedule.Action] {
+    package func tick(now: Double) -> [BehaviourAction] {
         if var schedule = watchdog, schedule.isDue(now: now) {
             notify([.watchdog])
             schedule.pinged(at: now)
             watchdog = schedule
         }
         runner.reap(now: now)
-        let actions = idle.advance(to: now)
+        var actions: [BehaviourAction] = []
+        for signal in idle.advance(to: now) {
+            switch signal {
+            case .returnToDefault: actions.append(.returnToDefault)
+            case .idle: if screen.change({ $0.idled() }) { actions.append(.repaint) }
+            }
+        }
         if !actions.isEmpty { publishState() }
         return actions
     }
@@ -133,9 +140,19 @@ package final class KioskService {
     }
 
     /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
-    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
-        var result = idle.input(event)
-        if !result.actions.isEmpty { publishState() }
+    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) {
+        let (admission, changed) = screen.admit(event)
+        var result: (passOn: Bool, actions: [BehaviourAction]) = (false, changed ? [.repaint] : [])
+        switch admission {
+        case .dial(let activity):
+            result.passOn = true
+            if activity { idle.activity(at: event.time) }
+        case .woke:
+            idle.activity(at: event.time)
+        case .swallowed:
+            break
+        }
+        if changed { publishState() }
         speech.touched(now: event.time)
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
@@ -148,11 +165,20 @@ package final class KioskService {
         return result
     }
 
-    /// `screen on|off|dim` and `brightness`: the screen goes there now.
-    package func setScreen(_ target: IdleSchedule.Screen, now: Double) -> [IdleSchedule.Action] {
-        let actions = idle.force(target, at: now)
+    /// `screen on|off|dim`: the screen goes there now (`on` counts as activity).
+    package func setScreen(_ target: PowerState, now: Double) -> [BehaviourAction] {
+        if target == .on { idle.activity(at: now) }
+        let changed = screen.change { $0.request(target) }
         publishState()
-        return actions
+        return changed ? [.repaint] : []
+    }
+
+    /// `brightness N`: 0 is off, 100 on, between dims to N percent.
+    package func setBrightness(_ percent: Int, now: Double) -> [BehaviourAction] {
+        if percent == 100 { idle.activity(at: now) }
+        let changed = screen.setBrightness(percent)
+        publishState()
+        return changed ? [.repaint] : []
     }
 
     /// The retained `<base>/state` and Home Assistant's select options, from `told` (what the
@@ -160,7 +186,7 @@ package final class KioskService {
     /// option the select entity does not have yet.
     package func publishState() {
         guard let mqtt else { return }
-        let state = MQTTState(path: told.selected, menu: config.menu, screen: idle.screen, brightness: brightness)
+        let state = MQTTState(path: told.selected, menu: config.menu, screen: screen.state.state, brightness: screen.brightness)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
@@ -198,7 +224,12 @@ package final class KioskService {
     }
 
     /// An outside wake-up (`show`).
-    package func wake(now: Double) -> [IdleSchedule.Action] { idle.wake(at: now) }
+    package func wake(now: Double) -> [BehaviourAction] {
+        idle.activity(at: now)
+        let changed = screen.change { $0.wake() }
+        if changed { publishState() }
+        return changed ? [.repaint] : []
+    }
 
     /// SIGHUP or `reload`, as one transaction: re-reads the file, lets `build` make everything
     /// the new configuration needs (the dial and its painter), and only when both succeeded swaps
@@ -228,7 +259,11 @@ package final class KioskService {
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
-            idle = IdleSchedule(behaviour: new.behaviour, start: now)
+            idle = Self.timers(new.behaviour, start: now)
+            // The new timers start awake: the screen goes back to the hours and idle with them
+            // (else a touch would reach the dial of a screen that stays dark).
+            screen.change { $0.auto() }
+            configureScreen()
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
             publishState()

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// A validator never writes, runs or connects: check-config reads the ALSA device's name and
 /// never opens it (ALSA's file plugin truncates a path, `|` runs a command).

@@ -161,11 +161,11 @@ func section(_ broker: TestBroker, port: Int? = nil, extra: String = "") -> Stri
         try sub.publish("dialkiosk/kiosk-test/set/screen", "off")
         let held3 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"blank\"") == true }
         #expect(held3)
-        #expect(kiosk.service.idle.screen == .blanked)
+        #expect(kiosk.service.screen.state.state == .off)
         try sub.publish("dialkiosk/kiosk-test/set/brightness", "40")
         let held4 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"brightness\": 40") == true }
         #expect(held4)
-        #expect(kiosk.service.idle.screen == .dimmed)
+        #expect(kiosk.service.screen.state.state == .dim)
         try sub.publish("dialkiosk/kiosk-test/set/screen", "on")
         let held5 = try kiosk.settle(3, subscriber: sub) { sub.on("dialkiosk/kiosk-test/state").last?.contains("\"screen\": \"on\"") == true }
         #expect(held5)

@@ -6,6 +6,7 @@ import MQTTLink
 import Testing
 @testable import DialKioskApp
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// One record of what clients were told feeds the event lines, the retained `<base>/state` and
 /// Home Assistant's select: over random navigation, reloads and ring changes through a real

@@ -8,6 +8,7 @@ import Testing
 @testable import KioskReporting
 @testable import KioskLoop
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// A source that, once armed, stands the turn still for `stall` seconds of the fake clock (a
 /// slow command) and then hands the dial a fling, so the frame is queued late in the turn.

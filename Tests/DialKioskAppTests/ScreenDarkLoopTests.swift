@@ -108,12 +108,12 @@ import KioskTestSupport
             _ = try loop.run(waiter: Checker(rig: self, inner: VirtualWaiter(clock: clock, horizon: horizon)))
         }
 
-        /// What the behaviour timers say the screen is, as the look must show it.
-        private func agrees(_ screen: IdleSchedule.Screen, _ look: ScreenLook) -> Bool {
+        /// What the screen's policy says the screen is, as the look must show it.
+        private func agrees(_ screen: PowerState, _ look: ScreenLook) -> Bool {
             switch screen {
-            case .awake: return look == .lit
-            case .dimmed: return look == .dimmedByPaint || look == .dimmedByBacklight
-            case .blanked: return look.isDark
+            case .on: return look == .lit
+            case .dim: return look == .dimmedByPaint || look == .dimmedByBacklight
+            case .off: return look.isDark
             }
         }
 
@@ -128,8 +128,11 @@ import KioskTestSupport
             if display.isPoweredOff != (look == .outputOff) {
                 broken.append("output off: display \(display.isPoweredOff), look \(look)")
             }
-            if !agrees(service.idle.screen, look) {
-                broken.append("screen: timers \(service.idle.screen), look \(look)")
+            if service.screen !== loop.power {
+                broken.append("screen: the service reads another owner than the loop's")
+            }
+            if !agrees(service.screen.state.state, look) {
+                broken.append("screen: policy \(service.screen.state), look \(look)")
             }
             if display.presentsWhileOff != 0 {
                 broken.append("a present switched the display on itself (\(display.presentsWhileOff))")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// The configuration reference is checked against the parser's own key lists: a key the parser
 /// accepts but `dialkiosk.yaml(5)` and docs/configuration.md do not name fails here, so the

@@ -90,9 +90,9 @@ import KioskTestSupport
     @Test func theSelectsOptionsFollowTheRing() throws {
         let menu = try MenuTree([MenuNode(MenuItem(id: "a", label: "A", color: RGBColor(hex: 0))),
                                  MenuNode(MenuItem(id: "d", label: "D", color: RGBColor(hex: 0)), children: [MenuNode(MenuItem(id: "w", label: "W", color: RGBColor(hex: 0)))])])
-        #expect(MQTTState(path: MenuPath(["a"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["a", "d"])
-        #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["d/..", "d/w"])
-        let state = MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .blanked, brightness: 70).line.text
+        #expect(MQTTState(path: MenuPath(["a"]), menu: menu, screen: .on, brightness: 100).ringOptions == ["a", "d"])
+        #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .on, brightness: 100).ringOptions == ["d/..", "d/w"])
+        let state = MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .off, brightness: 70).line.text
         #expect(state == "{\"selected\": \"d/w\", \"path\": [\"d\", \"w\"], \"item\": \"w\", \"label\": \"W\", \"screen\": \"blank\", \"power\": \"off\", \"brightness\": 0}")
     }
 }
