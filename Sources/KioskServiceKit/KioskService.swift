@@ -291,7 +291,12 @@ package final class KioskService {
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
-        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
+        emit(EventLine.kiosk(event, menu: menu ?? config.menu))
+    }
+
+    /// An event line of another part of the kiosk (the remote view's `viewer` lines): on
+    /// stdout, to control-socket clients and to the broker, as the dial's own lines go.
+    package func emit(_ line: EventLine) {
         events.append(line: line.text)
         control?.broadcast(line)
         mqtt?.publishEvent(line)

@@ -29,6 +29,7 @@ final class RunSession {
         /// The backlight back to its saved brightness, the output on (when dimmed or blanked).
         case power = "screen power"
         case input, service
+        case remoteView = "remote view"
         case exitTimer = "exit timer"
     }
 
@@ -83,6 +84,13 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            var serviceSources = service.pollSources
+            if let remote = config.remote {
+                let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
+                    RunRemoteView.options(remote), config: config, rotation: rotation, tap: scenes.tap,
+                    service: service, logger: logger)) { $0.close() }
+                serviceSources.last.append(view)
+            }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -100,7 +108,7 @@ final class RunSession {
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: service.pollSources),
+                                                        inputs: [input.source], service: serviceSources),
                              scene: scene, now: clock, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
                                                 renderLate: options.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),
@@ -144,7 +152,8 @@ final class RunSession {
     /// whose frame and background the new painter takes (a reload holds one frame, not two);
     /// `prepared`: where a reload's worker left the painter it built for `setup`, if it did.
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil) throws -> Scene {
+                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil,
+                      tap: FrameTap? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -159,6 +168,7 @@ final class RunSession {
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)
+                tap?.consumer?(painter.frame, damage)
                 return copier.copy(painter.frame, damage: damage, to: target)
             }
         case .flat:
