@@ -15,14 +15,22 @@ import LinuxSystem
 package final class RemoteViewServer: PollSource {
     /// How the server runs; `input`, `maxFPS` may change on a reload.
     package struct Options: Sendable, Equatable {
-        package var listen: ListenAddress
+        /// Plain RFB (nil: none).
+        package var listen: ListenAddress?
+        /// RFB over WebSocket at `/websockify`, and the files of `webRoot` over HTTP (nil: none).
+        package var websocket: ListenAddress?
+        /// The web client's directory served on the WebSocket address (Debian's noVNC).
+        package var webRoot: String?
         /// Viewers may turn the dial.
         package var input: Bool
         package var maxFPS: Double
         package var maximumViewers: Int
 
-        package init(listen: ListenAddress, input: Bool = false, maxFPS: Double = 30, maximumViewers: Int = 8) {
+        package init(listen: ListenAddress?, websocket: ListenAddress? = nil, webRoot: String? = nil, input: Bool = false,
+                     maxFPS: Double = 30, maximumViewers: Int = 8) {
             self.listen = listen
+            self.websocket = websocket
+            self.webRoot = webRoot
             self.input = input
             self.maxFPS = maxFPS
             self.maximumViewers = maximumViewers
@@ -50,6 +58,14 @@ package final class RemoteViewServer: PollSource {
         var input = ViewerInput()
         var announced = false
         var hungUp = false
+        /// Before the upgrade: the HTTP request (nil: plain RFB, or upgraded).
+        var web: WebFront?
+        /// After the upgrade: WebSocket framing (nil: plain RFB).
+        var frames: WebSocketFrames?
+        /// Bytes framed or answered, still to send (WebSocket and HTTP only).
+        var wire: [UInt8] = []
+        /// Close once `wire` has left (an HTTP answer).
+        var closeAfterWire = false
 
         init(socket: FileDescriptor, peer: String, session: ViewerSession, since: Double) {
             self.socket = socket
@@ -60,7 +76,8 @@ package final class RemoteViewServer: PollSource {
     }
 
     package var options: Options
-    private let listener: FileDescriptor
+    /// The plain RFB listener and the WebSocket one, either may be absent.
+    private let listeners: [(socket: FileDescriptor, web: Bool)]
     private let frame: ViewFrame
     private var viewers: [Viewer] = []
     private let keyCommand: (UInt32) -> StepCommand?
@@ -75,7 +92,10 @@ package final class RemoteViewServer: PollSource {
     package init(options: Options, rotation: DisplayRotation, keyCommand: @escaping (UInt32) -> StepCommand?,
                 log: @escaping (String) -> Void) throws {
         self.options = options
-        listener = try ViewSocket.listen(options.listen)
+        var listeners: [(socket: FileDescriptor, web: Bool)] = []
+        if let address = options.listen { listeners.append((try ViewSocket.listen(address), false)) }
+        if let address = options.websocket { listeners.append((try ViewSocket.listen(address), true)) }
+        self.listeners = listeners
         frame = ViewFrame(rotation: rotation)
         self.keyCommand = keyCommand
         self.log = log
@@ -83,8 +103,10 @@ package final class RemoteViewServer: PollSource {
 
     deinit { close() }
 
-    /// The TCP port listened on (nil for a Unix socket).
-    package var port: Int? { ViewSocket.port(of: listener.rawValue) }
+    /// The TCP port of plain RFB (nil for a Unix socket or none).
+    package var port: Int? { listeners.first { !$0.web }.flatMap { ViewSocket.port(of: $0.socket.rawValue) } }
+    /// The TCP port of the WebSocket address.
+    package var webPort: Int? { listeners.first { $0.web }.flatMap { ViewSocket.port(of: $0.socket.rawValue) } }
     /// Viewers whose handshake is done.
     package var viewerCount: Int { viewers.filter { $0.session.isReady && !$0.session.isClosed }.count }
     /// Bytes queued in updates and updates sent, over all viewers so far (benchmarks).
@@ -95,8 +117,10 @@ package final class RemoteViewServer: PollSource {
     package func close() {
         for v in viewers { v.socket.close() }
         viewers.removeAll()
-        if listener.isOpen, case .unix(let path) = options.listen { unlink(path) }
-        listener.close()
+        for (socket, web) in listeners where socket.isOpen {
+            if case .unix(let path) = web ? options.websocket : options.listen { unlink(path) }
+            socket.close()
+        }
     }
 
     /// The painter's logical frame just painted and its damage (nil: all): copied in where it
@@ -112,10 +136,10 @@ package final class RemoteViewServer: PollSource {
     private var minimumInterval: Double { options.maxFPS > 0 ? 1 / options.maxFPS : 0 }
 
     package var pollDescriptors: [pollfd] {
-        guard listener.isOpen else { return [] }
-        var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
+        var fds = listeners.filter { $0.socket.isOpen }.map { pollfd(fd: $0.socket.rawValue, events: Int16(POLLIN), revents: 0) }
         for v in viewers {
-            let events = (v.session.wantsInput ? Int16(POLLIN) : 0) | (v.session.pendingOutput > 0 ? Int16(POLLOUT) : 0)
+            let writing = v.session.pendingOutput > 0 || !v.wire.isEmpty
+            let events = (v.session.wantsInput ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0)
             fds.append(pollfd(fd: v.socket.rawValue, events: events, revents: 0))
         }
         return fds
@@ -126,25 +150,29 @@ package final class RemoteViewServer: PollSource {
         var times: [Double] = []
         for v in viewers {
             if !v.session.isReady { times.append(v.since + Self.handshakeSeconds) }
-            if v.session.pendingOutput == 0, let t = v.session.nextUpdate(minimumInterval: minimumInterval) { times.append(max(t, now)) }
+            if v.session.pendingOutput == 0, v.wire.isEmpty, let t = v.session.nextUpdate(minimumInterval: minimumInterval) { times.append(max(t, now)) }
         }
         return times.min()
     }
 
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
-        guard let first = polled.first else { return [] }
+        let open = listeners.filter { $0.socket.isOpen }
+        guard polled.count >= open.count else { return [] }
         var events: [InputEvent] = []
-        // Descriptors polled this turn are the viewers present when the turn began, in order.
-        let served = Array(viewers.prefix(polled.count - 1))
-        for (v, p) in zip(served, polled.dropFirst()) {
+        // Descriptors polled this turn are the listeners, then the viewers present when the
+        // turn began, in order.
+        let served = Array(viewers.prefix(polled.count - open.count))
+        for (v, p) in zip(served, polled.dropFirst(open.count)) {
             if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(v, now: now, into: &events) }
             if !v.session.isReady && now - v.since > Self.handshakeSeconds { v.session.close("no handshake within \(Int(Self.handshakeSeconds)) s") }
         }
         for v in viewers where !v.session.isClosed {
-            v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval)
+            if v.web == nil && v.wire.isEmpty {
+                v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval)
+            }
             write(v)
         }
-        if first.revents & Int16(POLLIN) != 0 { acceptPending(now: now) }
+        for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 { acceptPending(l.socket, web: l.web, now: now) }
         retire(now: now, into: &events)
         return events.isEmpty ? [] : [.input(events)]
     }
@@ -161,7 +189,42 @@ package final class RemoteViewServer: PollSource {
                 return
             }
             budget -= n
-            for happening in v.session.receive(buffer[0..<n]) { act(happening, v, now: now, into: &events) }
+            for happening in v.session.receive(unwrap(buffer[0..<n], v)) { act(happening, v, now: now, into: &events) }
+        }
+    }
+
+    /// RFB bytes of what a WebSocket viewer sent (its HTTP request first); plain bytes as they are.
+    private func unwrap(_ bytes: ArraySlice<UInt8>, _ v: Viewer) -> ArraySlice<UInt8> {
+        if var web = v.web {
+            var rest: [UInt8] = []
+            let outcome = web.receive(bytes, rest: &rest)
+            v.web = web
+            switch outcome {
+            case .waiting:
+                return []
+            case .answer(let reply):
+                v.wire += reply
+                v.closeAfterWire = true
+                v.hungUp = true
+                return []
+            case .upgrade(let reply):
+                v.wire += reply
+                v.web = nil
+                v.frames = WebSocketFrames()
+                return unwrap(rest[...], v)
+            }
+        }
+        guard var frames = v.frames else { return bytes }
+        defer { v.frames = frames }
+        do {
+            let payload = try frames.receive(bytes)
+            v.wire += frames.replies
+            frames.replies.removeAll()
+            if frames.closed { v.hungUp = true; v.session.close("closed the connection") }
+            return payload[...]
+        } catch {
+            v.session.close("a WebSocket frame that is \((error as? WebSocketFrames.Failure) == .tooLong ? "too long" : "not masked")")
+            return []
         }
     }
 
@@ -189,6 +252,22 @@ package final class RemoteViewServer: PollSource {
     }
 
     private func write(_ v: Viewer) {
+        if v.web != nil || v.frames != nil || !v.wire.isEmpty {
+            // Framed: the session's bytes go out in one binary frame once the last has left.
+            if v.wire.isEmpty, v.frames != nil, v.session.pendingOutput > 0 {
+                v.wire = WebSocketFrames.frame(v.session.withPendingOutput { Array($0) })
+                v.session.consumed(v.session.pendingOutput)
+            }
+            while !v.wire.isEmpty {
+                let n = v.wire.withUnsafeBytes { send(v.socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                if n > 0 { v.wire.removeFirst(n); continue }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK { v.session.close("write failed (\(Errno.current))") }
+                return
+            }
+            if v.closeAfterWire { v.session.close("closed the connection") }
+            return
+        }
         while v.session.pendingOutput > 0 {
             let n = v.session.withPendingOutput { send(v.socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
             if n > 0 { v.session.consumed(n); continue }
@@ -198,7 +277,7 @@ package final class RemoteViewServer: PollSource {
         }
     }
 
-    private func acceptPending(now: Double) {
+    private func acceptPending(_ listener: FileDescriptor, web: Bool, now: Double) {
         for _ in 0..<Self.acceptsPerTurn {
             guard let (socket, peer) = ViewSocket.accept(listener.rawValue) else { return }
             if viewers.count >= options.maximumViewers * 2 {
@@ -207,8 +286,9 @@ package final class RemoteViewServer: PollSource {
                 continue
             }
             let v = Viewer(socket: socket, peer: peer, session: ViewerSession(width: frame.panel.width, height: frame.panel.height), since: now)
+            if web { v.web = WebFront(root: options.webRoot) }
             viewers.append(v)
-            write(v)
+            if !web { write(v) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import KioskConfiguration
 import KioskReporting
 import KioskSeams
@@ -8,8 +9,17 @@ import TouchInput
 /// `run`'s remote view, when the configuration has a `remote:` section: the server, fed by the
 /// scenes' frame tap, announcing viewers as event lines through the service.
 enum RunRemoteView {
+    /// Debian's noVNC, served on the WebSocket address when installed.
+    static let noVNC = "/usr/share/novnc"
+
     static func options(_ settings: RemoteSettings) -> RemoteViewServer.Options {
-        RemoteViewServer.Options(listen: address(settings.listen), input: settings.input, maxFPS: settings.maxFPS)
+        RemoteViewServer.Options(listen: address(settings.listen), websocket: settings.websocket.map(address),
+                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS)
+    }
+
+    /// noVNC's directory if its page is there.
+    static func webRoot() -> String? {
+        access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
     }
 
     static func address(_ listen: RemoteSettings.Listen) -> ListenAddress {
@@ -31,7 +41,9 @@ enum RunRemoteView {
                                      ("peer", .string(news.peer)), ("input", .bool(news.input))]))
         }
         tap.consumer = { [weak server] frame, damage in server?.take(frame, damage: damage) }
-        logger.info("remote view: listening on \(options.listen)\(server.port.map { " (port \($0))" } ?? ""), input \(options.input ? "on" : "off"), at most \(Int(options.maxFPS)) updates a second")
+        let plain = options.listen.map { "RFB on \($0)" }
+        let web = options.websocket.map { "WebSocket on \($0)\(options.webRoot.map { " with \($0)" } ?? "")" }
+        logger.info("remote view: listening: \([plain, web].compactMap { $0 }.joined(separator: ", ")), input \(options.input ? "on" : "off"), at most \(Int(options.maxFPS)) updates a second")
         return server
     }
 }

@@ -9,6 +9,7 @@ import KioskReporting
 import KioskConfiguration
 import KioskLoop
 import KioskServiceKit
+import RemoteView
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
@@ -45,7 +46,9 @@ final class RunSession {
     /// - Parameters:
     ///   - config: the loaded configuration (already validated: a bad file never gets here).
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
-    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
+    /// - remote: the remote view to run instead of the configuration's (`preview`).
+    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger,
+         remote: RemoteViewServer.Options? = nil) throws {
         self.logger = logger
         let clock: () -> Double = monotonicNow
         self.clock = clock
@@ -85,9 +88,9 @@ final class RunSession {
                 environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
             var serviceSources = service.pollSources
-            if let remote = config.remote {
+            if let remote = remote ?? config.remote.map(RunRemoteView.options) {
                 let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
-                    RunRemoteView.options(remote), config: config, rotation: rotation, tap: scenes.tap,
+                    remote, config: config, rotation: rotation, tap: scenes.tap,
                     service: service, logger: logger)) { $0.close() }
                 serviceSources.last.append(view)
             }
