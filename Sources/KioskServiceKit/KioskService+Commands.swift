@@ -105,6 +105,7 @@ extension KioskService: LoopService {
         if changes.needsInputRestart {
             logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
+        if changes.contains(.remote) { remoteChanged?(config.remote) }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
         // The new behaviour timers start awake: a dim or dark screen wakes with them (the
         // screen's owner, ScreenPower, is told), else a touch would reach the dial of a screen

@@ -26,6 +26,8 @@ package final class KioskService {
     package let mqtt: MQTTBridge?
     /// Speech and sound cues (the `accessibility:` section; silent without it).
     package let speech: SpeechBridge
+    /// Told of a reloaded `remote:` section (the remote view, which the service does not know).
+    package var remoteChanged: ((RemoteSettings?) -> Void)?
     /// `brightness N` (percent); 100 until one comes.
     package var brightness = 100
     /// The last selected item's path, for `<base>/state`.

@@ -22,12 +22,7 @@ enum RunRemoteView {
         access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
     }
 
-    static func address(_ listen: RemoteSettings.Listen) -> ListenAddress {
-        switch listen {
-        case .tcp(let host, let port): return .tcp(host: host, port: port)
-        case .unix(let path): return .unix(path: path)
-        }
-    }
+    static func address(_ listen: RemoteSettings.Listen) -> ListenAddress { listen.asAddress }
 
     /// The server on `options`, fed by `tap`; its `viewer` lines go out through `service`.
     static func start(_ options: RemoteViewServer.Options, config: KioskConfig, rotation: DisplayRotation, tap: FrameTap,
@@ -41,9 +36,30 @@ enum RunRemoteView {
                                      ("peer", .string(news.peer)), ("input", .bool(news.input))]))
         }
         tap.consumer = { [weak server] frame, damage in server?.take(frame, damage: damage) }
+        // A reload changes what viewers may do and how often they get updates at once; another
+        // address (or a section added or removed) waits for the next start.
+        service.remoteChanged = { [weak server] settings in
+            guard let server else { return }
+            guard let settings, settings.listen.asAddress == server.options.listen,
+                  settings.websocket?.asAddress == server.options.websocket else {
+                return logger.warning("reload: the remote view's address takes effect at the next start")
+            }
+            server.options.input = settings.input
+            server.options.maxFPS = settings.maxFPS
+            logger.info("reload: remote view input \(settings.input ? "on" : "off"), at most \(Int(settings.maxFPS)) updates a second")
+        }
         let plain = options.listen.map { "RFB on \($0)" }
         let web = options.websocket.map { "WebSocket on \($0)\(options.webRoot.map { " with \($0)" } ?? "")" }
         logger.info("remote view: listening: \([plain, web].compactMap { $0 }.joined(separator: ", ")), input \(options.input ? "on" : "off"), at most \(Int(options.maxFPS)) updates a second")
         return server
+    }
+}
+
+extension RemoteSettings.Listen {
+    var asAddress: ListenAddress {
+        switch self {
+        case .tcp(let host, let port): return .tcp(host: host, port: port)
+        case .unix(let path): return .unix(path: path)
+        }
     }
 }
