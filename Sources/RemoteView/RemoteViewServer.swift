@@ -46,6 +46,9 @@ package final class RemoteViewServer: PollSource {
     }
 
     static let readBudget = 16 * 1024
+    /// Pixels encoded per viewer per turn: a 1080p update spreads over several turns rather
+    /// than holding one (a fraction of a millisecond to a few, by encoding).
+    static let pixelsPerTurn = 128 * 1024
     static let acceptsPerTurn = 4
     /// A viewer that has not finished its handshake by then is closed.
     static let handshakeSeconds = 10.0
@@ -150,6 +153,8 @@ package final class RemoteViewServer: PollSource {
         var times: [Double] = []
         for v in viewers {
             if !v.session.isReady { times.append(v.since + Self.handshakeSeconds) }
+            // An update half encoded goes on in the next turn, at once.
+            if v.session.isEncoding && v.wire.isEmpty { times.append(now) }
             if v.session.pendingOutput == 0, v.wire.isEmpty, let t = v.session.nextUpdate(minimumInterval: minimumInterval) { times.append(max(t, now)) }
         }
         return times.min()
@@ -168,7 +173,7 @@ package final class RemoteViewServer: PollSource {
         }
         for v in viewers where !v.session.isClosed {
             if v.web == nil && v.wire.isEmpty {
-                v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval)
+                v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval, budget: Self.pixelsPerTurn)
             }
             write(v)
         }

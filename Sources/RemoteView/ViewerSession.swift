@@ -48,6 +48,8 @@ final class ViewerSession {
     /// Bytes queued for this viewer in updates, for benchmarks.
     private(set) var updateBytes = 0
     private(set) var updates = 0
+    /// The pieces of the update in progress still to encode.
+    private var plan: [PixelRect] = []
 
     init(width: Int, height: Int) {
         self.width = width
@@ -231,8 +233,13 @@ final class ViewerSession {
         self.height = height
         dirty = [PixelRect(x0: 0, y0: 0, x1: width, y1: height)]
         if isReady && !followsResize { close("the frame size changed and this viewer does not follow a resize") }
+        // An update in progress was planned for the old size: its stream cannot be finished.
+        if !plan.isEmpty { close("the frame size changed during an update") }
         resized = true
     }
+
+    /// An update is being encoded over several turns (`updateIfDue`'s budget).
+    var isEncoding: Bool { !plan.isEmpty }
 
     /// When the next update may go out (nil: nothing to send, or no request waits). An update
     /// is only ever sent for a request and for something that changed: an idle dial sends nothing.
@@ -241,26 +248,57 @@ final class ViewerSession {
         return lastUpdate + minimumInterval
     }
 
-    /// Queues one FramebufferUpdate of `frame` when one is due at `now` and the last one has
-    /// left (a slow viewer's damage keeps adding up; it skips frames, never queues them).
-    func updateIfDue(_ frame: PixelBuffer, now: Double, minimumInterval: Double) {
-        guard pendingOutput == 0, let due = nextUpdate(minimumInterval: minimumInterval), due <= now else { return }
+    /// Encodes at most `budget` pixels of the update in progress, or starts one when it is due
+    /// at `now` and the last one has left (a slow viewer's damage keeps adding up; it skips
+    /// frames, never queues them). An update's rectangles are fixed when it starts; those
+    /// encoded in a later turn show that turn's frame, and whatever changed meanwhile is in the
+    /// next update's damage, so the viewer ends on the frame the dial rests on.
+    func updateIfDue(_ frame: PixelBuffer, now: Double, minimumInterval: Double, budget: Int = .max) {
         guard frame.width == width, frame.height == height else { return }
-        var body: [UInt8] = []
-        var count = 0
-        if resized && followsResize {
-            encoder.header(PixelRect(x0: 0, y0: 0, x1: width, y1: height), encoding: .desktopSize, into: &body)
-            count += 1
+        if plan.isEmpty {
+            guard pendingOutput == 0, let due = nextUpdate(minimumInterval: minimumInterval), due <= now else { return }
+            start(now: now)
         }
-        resized = false
-        for r in Damage.union(dirty, width: width, height: height) {
-            count += encoder.encode(r, of: frame, format: format, encoding: encoding, into: &body)
+        var left = budget
+        var body: [UInt8] = []
+        while left > 0, let piece = plan.first {
+            plan.removeFirst()
+            left -= max(1, piece.area)
+            let n = encoder.encode(piece, of: frame, format: format, encoding: encoding, into: &body)
+            assert(n == 1, "a planned piece is one rectangle")
         }
         guard encoder.healthy else { return close("zlib failed") }
-        output += [0, 0]
-        appendU16(count, to: &output)
         output += body
-        updateBytes += body.count + 4
+        updateBytes += body.count
+    }
+
+    /// The update's header and the pieces it will hold, each one rectangle of its encoding.
+    private func start(now: Double) {
+        var pieces: [PixelRect] = []
+        for r in Damage.union(dirty, width: width, height: height) {
+            // Tight's pieces are at most 256x256 (its limits); ZRLE's and raw's bands of 64
+            // rows keep each turn's share small.
+            let (tw, th) = encoding == .tight ? (256, 256) : (r.x1 - r.x0, 64)
+            var y = r.y0
+            while y < r.y1 {
+                var x = r.x0
+                while x < r.x1 {
+                    pieces.append(PixelRect(x0: x, y0: y, x1: min(r.x1, x + tw), y1: min(r.y1, y + th)))
+                    x += tw
+                }
+                y += th
+            }
+        }
+        let announceSize = resized && followsResize
+        output += [0, 0]
+        appendU16(pieces.count + (announceSize ? 1 : 0), to: &output)
+        updateBytes += 4
+        if announceSize {
+            encoder.header(PixelRect(x0: 0, y0: 0, x1: width, y1: height), encoding: .desktopSize, into: &output)
+            updateBytes += 12
+        }
+        resized = false
+        plan = pieces
         updates += 1
         dirty.removeAll(keepingCapacity: true)
         requested = false

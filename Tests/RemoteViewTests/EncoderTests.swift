@@ -141,6 +141,25 @@ func decodeUpdate(_ b: [UInt8], into f: inout PixelBuffer, zrle: Inflater, tight
         #expect(seen.samePixels(as: frame))
     }
 
+    @Test func anUpdateIsEncodedOverTurnsWithinTheBudget() {
+        let frame = testFrame(width: 300, height: 200)
+        let s = readySession(width: 300, height: 200)
+        _ = s.receive([0, 0, 0, 0, 32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 0, 8, 16, 0, 0, 0])
+        _ = s.receive([2, 0, 0, 1, 0, 0, 0, 7])
+        _ = s.receive(ArraySlice(updateRequest(incremental: false, w: 300, h: 200)))
+        var turns = 0
+        repeat {
+            s.updateIfDue(frame, now: 1, minimumInterval: 0, budget: 10_000)
+            turns += 1
+        } while s.isEncoding && turns < 100
+        // 60,000 pixels in pieces of at most 256x256 at 10,000 a turn: more than one turn.
+        #expect(turns > 1 && !s.isEncoding)
+        var seen = PixelBuffer(width: 300, height: 200)
+        let out = bytes(s)
+        #expect(decodeUpdate(out, into: &seen, zrle: Inflater(), tight: Inflater()) == out.count)
+        #expect(seen.samePixels(as: frame))
+    }
+
     @Test func compactLengths() {
         var out: [UInt8] = []
         appendCompactLength(100, to: &out)
