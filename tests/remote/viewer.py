@@ -107,6 +107,10 @@ try:
             shot = capture(port, enc, name)
             n = differing(shot, expected)
             check(n == 0, f"vncdotool's framebuffer ({name}) equals `render` of the same configuration ({n} pixels differ)")
+        # The last viewer's going is seen in the kiosk's next turn.
+        deadline = time.time() + 5
+        while len([e for e in k.events if e.get("event") == "viewer"]) < 4 and time.time() < deadline:
+            time.sleep(0.05)
         viewers = [e for e in k.events if e.get("event") == "viewer"]
         check(len(viewers) == 4 and viewers[0] == {"event": "viewer", "state": "connected", "peer": viewers[0]["peer"], "input": True}
               and viewers[0]["peer"].startswith("127.0.0.1:"), f"one connected and one disconnected line per viewer ({viewers[:2]})")
