@@ -135,9 +135,10 @@ def run(encoding):
     spin_cpu = cpu(k.proc.pid) - before_cpu
     frames = sum(1 for l in k.log if l.startswith("stats:")) and None
     wire = sum(u[1] for u in spin); damaged = sum(u[2] for u in spin)
+    rest = [e for e in k.events[n0:] if e.get("event") == "rest"][-1]
     print(f"{encoding:5s} {W}x{H} spin: {len(spin)} updates, {wire / max(1, len(spin)) / 1024:.0f} KiB on the wire per update, "
           f"{damaged / max(1, len(spin)) / 1024:.0f} KiB damaged per update ({100 * wire / max(1, damaged):.1f}%), "
-          f"kiosk CPU {1000 * spin_cpu / max(1, len(spin)):.1f} ms per update", flush=True)
+          f"kiosk CPU {1000 * spin_cpu / max(1, len(spin)):.1f} ms per update, {rest.get('frames')} frames queued by the rest", flush=True)
     if encoding == args.encodings.split(",")[0]:
         got = len(v.updates); sw = switches(k.proc.pid)
         time.sleep(args.idle)
@@ -154,7 +155,7 @@ def baseline():
         time.sleep(0.02)
     c = cpu(k.proc.pid) - c0
     rests = [e for e in k.events[n0:] if e.get("event") == "rest"]
-    print(f"no viewer watching: the same flick, {rests[-1].get('frames', '?')} frames so far, kiosk CPU {1000 * c:.0f} ms for the spin", flush=True)
+    print(f"no viewer watching: the same flick, {rests[-1].get('frames', '?')} frames queued by the rest, kiosk CPU {1000 * c:.0f} ms for the spin", flush=True)
     k.stop()
 
 for e in args.encodings.split(","):

@@ -55,7 +55,15 @@ final class RectangleEncoder {
         plain.reserveCapacity(r.area * 3 + 64)
         let cpixel = format.compressedPixel
         var scratch: [UInt8] = []
+        let littleThree = cpixel == .firstThree && !format.bigEndian && format.bitsPerPixel == 32
         func put(_ p: UInt32) {
+            if littleThree {
+                // The usual case (noVNC's and vncdotool's format): the value's low three bytes.
+                let v = format.value(p)
+                plain.append(UInt8(truncatingIfNeeded: v)); plain.append(UInt8(truncatingIfNeeded: v >> 8))
+                plain.append(UInt8(truncatingIfNeeded: v >> 16))
+                return
+            }
             scratch.removeAll(keepingCapacity: true)
             format.append(p, to: &scratch)
             switch cpixel {
