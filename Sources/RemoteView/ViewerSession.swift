@@ -83,6 +83,7 @@ final class ViewerSession {
     /// Takes bytes the viewer sent (at most `maximumBufferedInput` at a time is sensible) and
     /// returns what its complete messages asked for.
     func receive(_ bytes: ArraySlice<UInt8>) -> [Happening] {
+        guard !isClosed else { return [] }
         var bytes = bytes
         if discarding > 0 {
             let n = min(discarding, bytes.count)
