@@ -34,6 +34,8 @@
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
 //                 its scene).
+//   RemoteView    KioskLoop + DialRender + LinuxSystem + zlib: the RFB server, a poll source
+//                 fed the painter's frames and damage; the loop does not know it.
 //   DialKioskApp  everything: the CLI and the wiring (RunSession, RunScenes, the commands).
 import PackageDescription
 
@@ -109,11 +111,18 @@ let package = Package(
             dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
                            "MQTTLink", "Audio"]
         ),
+        // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
+        // damage. zlib is linked, not opened: libpng already maps it into every kiosk.
+        system("CZlib", "zlib", "zlib1g-dev"),
+        .target(
+            name: "RemoteView",
+            dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "CZlib"]
+        ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -134,6 +143,7 @@ let package = Package(
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "CZlib"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),

@@ -36,6 +36,9 @@ packages=(
   # speech and sound cues (issue 20): espeak-ng and ALSA headers, the voices (also for the VM
   # guest, which runs the host's root), espeak-ng for the synthesis test, aplay/arecord
   libespeak-ng-dev libasound2-dev espeak-ng espeak-ng-data alsa-utils
+  # the remote view: zlib's headers (ZRLE, Tight); noVNC, which `preview` serves; headless
+  # chromium and chromedriver for the browser test; python3-venv for vncdotool's cached venv
+  zlib1g-dev novnc chromium chromium-driver python3-venv
 )
 
 missing=()

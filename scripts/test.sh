@@ -16,6 +16,13 @@ echo "== MQTT fleet (tests/mqtt/fleet.py)"
 swift build --product dialkiosk 2>&1 | tail -n 1
 python3 tests/mqtt/fleet.py --binary .build/debug/dialkiosk --kiosks 50 --kill 10
 
+# The remote view against a real RFB client (vncdotool, from PyPI into a cached venv).
+echo "== remote view against vncdotool (tests/remote/viewer.py)"
+"$(tests/remote/venv.sh)" tests/remote/viewer.py --binary .build/debug/dialkiosk
+# `preview` in Debian's headless chromium (noVNC from Debian's novnc), driven by chromedriver.
+echo "== preview in chromium (tests/remote/browser.py)"
+"$(tests/remote/venv.sh)" tests/remote/browser.py --binary .build/debug/dialkiosk
+
 if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== libFuzzer (fixed budget)"
   scripts/fuzz.sh "${DIALKIOSK_FUZZ_RUNS:-10000}"

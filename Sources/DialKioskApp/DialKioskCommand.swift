@@ -7,6 +7,7 @@ public struct DialKioskCommand: ParsableCommand {
         abstract: "A rotary dial menu for Linux touchscreens, drawn straight to DRM/KMS.",
         subcommands: [
             RunCommand.self,
+            PreviewCommand.self,
             SimulateCommand.self,
             RenderCommand.self,
             SplashCommand.self,

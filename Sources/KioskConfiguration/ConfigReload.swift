@@ -11,6 +11,9 @@ package enum ConfigReload {
         package static let display = Changes(rawValue: 1 << 3)
         package static let input = Changes(rawValue: 1 << 4)
         package static let behaviour = Changes(rawValue: 1 << 5)
+        /// The `remote:` section: its input, max_fps, mark and screenshots apply at once, a new
+        /// address at the next start.
+        package static let remote = Changes(rawValue: 1 << 6)
 
         /// A new card, connector, mode or rotation needs the output set up again (a modeset);
         /// everything else is applied between two frames.
@@ -39,6 +42,7 @@ package enum ConfigReload {
         if old.input != new.input { changes.insert(.input) }
         // The screen's power settings are behaviour too (the service applies both).
         if old.behaviour != new.behaviour || old.power != new.power { changes.insert(.behaviour) }
+        if old.remote != new.remote { changes.insert(.remote) }
         return changes
     }
 

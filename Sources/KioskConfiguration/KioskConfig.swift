@@ -21,6 +21,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var power = PowerSettings()
     /// The `accessibility:` section's speech and sound; nil (absent) is a silent kiosk.
     public var accessibility: AccessibilitySettings?
+    /// The `remote:` section; nil (absent) is no remote view and no socket.
+    public var remote: RemoteSettings?
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {

@@ -17,6 +17,7 @@ package struct EventLine {
         /// pairs: Swift 6.0.3 rejects an indirect enum holding tuples of itself as a circular
         /// reference.)
         case object(EventLine)
+        case bool(Bool)
         case null
     }
 
@@ -38,6 +39,7 @@ package struct EventLine {
         case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
         case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
         case .object(let line): return line.text
+        case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
         }
     }

@@ -102,6 +102,7 @@ extension KioskService: LoopService {
         if changes.needsInputRestart {
             logger.warning("reload: input settings (seat, calibration, wheel_click) take effect at the next start")
         }
+        if changes.contains(.remote) { remoteChanged?(config.remote) }
         logger.info("reload: \(configPath ?? "demo menu"): \(config.items.count) items")
         // The screen's owner went back to the hours and the new timers (`reload`): the picture
         // follows.

@@ -32,6 +32,8 @@ package final class KioskService {
     /// The screen's one owner (the loop's, handed over by `attach`): the service changes its
     /// policy and reports its state.
     package internal(set) var screen: ScreenPower = .painted()
+    /// Told of a reloaded `remote:` section (the remote view, which the service does not know).
+    package var remoteChanged: ((RemoteSettings?) -> Void)?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
@@ -341,7 +343,12 @@ package final class KioskService {
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
-        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
+        emit(EventLine.kiosk(event, menu: menu ?? config.menu))
+    }
+
+    /// An event line of another part of the kiosk (the remote view's `viewer` lines): on
+    /// stdout, to control-socket clients and to the broker, as the dial's own lines go.
+    package func emit(_ line: EventLine) {
         events.append(line: line.text)
         control?.broadcast(line)
         mqtt?.publishEvent(line)

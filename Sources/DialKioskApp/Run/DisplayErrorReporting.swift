@@ -32,7 +32,7 @@ extension OutputChoiceError: ReportableError {
     public var description: String {
         switch self {
         case .noDevice:
-            return "no DRM device found (no /dev/dri/card*); without a display, try `dialkiosk simulate`"
+            return "no DRM device found (no /dev/dri/card*); without a display, `dialkiosk preview` shows the dial in a browser (`dialkiosk simulate` prints its events)"
         case .deviceNotFound(let path, let found):
             return "no DRM device at \(path); found: \(found.isEmpty ? "none" : found.joined(separator: ", "))"
         case .noConnectedOutput(let cards):

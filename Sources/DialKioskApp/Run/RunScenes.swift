@@ -21,6 +21,8 @@ final class RunScenes: SceneBuilding {
     /// The configuration as painted, at the mode's size now.
     private let setup: (KioskConfig) -> DialSetup
     let reloadWorker: ReloadWorker?
+    /// Each painted frame also goes here (the remote view, when there is one).
+    let tap = FrameTap()
 
     init(options: RunOptions, output: RunOutput) {
         items = options.items
@@ -65,6 +67,6 @@ final class RunScenes: SceneBuilding {
     /// The scene of `config` (adjusted already) at the mode's size now.
     func build(_ config: KioskConfig, _ resting: SceneResting) throws -> Scene {
         try RunSession.scene(setup(config), resting: resting, rotation: rotation, painter: painter, icons: icons,
-                             replacing: shown, prepared: shelf)
+                             replacing: shown, prepared: shelf, tap: tap)
     }
 }

@@ -9,6 +9,7 @@ import KioskReporting
 import KioskConfiguration
 import KioskLoop
 import KioskServiceKit
+import RemoteView
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
@@ -29,6 +30,7 @@ final class RunSession {
         /// The backlight back to its saved brightness, the output on (when dimmed or blanked).
         case power = "screen power"
         case input, service
+        case remoteView = "remote view"
         case exitTimer = "exit timer"
     }
 
@@ -44,7 +46,9 @@ final class RunSession {
     /// - Parameters:
     ///   - config: the loaded configuration (already validated: a bad file never gets here).
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
-    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
+    /// - remote: the remote view to run instead of the configuration's (`preview`).
+    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger,
+         remote: RemoteViewServer.Options? = nil) throws {
         self.logger = logger
         let clock: () -> Double = monotonicNow
         self.clock = clock
@@ -83,6 +87,13 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            var serviceSources = service.pollSources
+            if let remote = remote ?? config.remote.map(RunRemoteView.options) {
+                let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
+                    remote, config: config, rotation: rotation, tap: scenes.tap,
+                    service: service, logger: logger)) { $0.close() }
+                serviceSources.last.append(view)
+            }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -100,7 +111,7 @@ final class RunSession {
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: service.pollSources),
+                                                        inputs: [input.source], service: serviceSources),
                              scene: scene, now: clock, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
                                                 renderLate: options.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),
@@ -144,7 +155,8 @@ final class RunSession {
     /// whose frame and background the new painter takes (a reload holds one frame, not two);
     /// `prepared`: where a reload's worker left the painter it built for `setup`, if it did.
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil) throws -> Scene {
+                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil,
+                      tap: FrameTap? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
         case .index(let index): dial = setup.makeDial(restingOn: index)
@@ -159,6 +171,7 @@ final class RunSession {
             let copier = ScanoutCopy(rotation: rotation)
             return Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)
+                tap?.consumer?(painter.frame, damage)
                 return copier.copy(painter.frame, damage: damage, to: target)
             }
         case .flat:

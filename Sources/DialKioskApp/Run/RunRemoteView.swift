@@ -1,0 +1,65 @@
+import Glibc
+import KioskConfiguration
+import KioskReporting
+import KioskSeams
+import KioskServiceKit
+import RemoteView
+import TouchInput
+
+/// `run`'s remote view, when the configuration has a `remote:` section: the server, fed by the
+/// scenes' frame tap, announcing viewers as event lines through the service.
+enum RunRemoteView {
+    /// Debian's noVNC, served on the WebSocket address when installed.
+    static let noVNC = "/usr/share/novnc"
+
+    static func options(_ settings: RemoteSettings) -> RemoteViewServer.Options {
+        RemoteViewServer.Options(listen: address(settings.listen), websocket: settings.websocket.map(address),
+                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS)
+    }
+
+    /// noVNC's directory if its page is there.
+    static func webRoot() -> String? {
+        access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
+    }
+
+    static func address(_ listen: RemoteSettings.Listen) -> ListenAddress { listen.asAddress }
+
+    /// The server on `options`, fed by `tap`; its `viewer` lines go out through `service`.
+    static func start(_ options: RemoteViewServer.Options, config: KioskConfig, rotation: DisplayRotation, tap: FrameTap,
+                      service: KioskService, logger: JournalLogger) throws -> RemoteViewServer {
+        let wheelClick = config.input.wheelClick
+        let server = try RemoteViewServer(options: options, rotation: rotation, keyCommand: { code in
+            KeyMap.command(code: code, pressed: true, wheelClick: wheelClick)
+        }, log: { logger.info($0) })
+        server.onViewer = { [weak service] news in
+            service?.emit(EventLine([("event", .string("viewer")), ("state", .string(news.connected ? "connected" : "disconnected")),
+                                     ("peer", .string(news.peer)), ("input", .bool(news.input))]))
+        }
+        tap.consumer = { [weak server] frame, damage in server?.take(frame, damage: damage) }
+        // A reload changes what viewers may do and how often they get updates at once; another
+        // address (or a section added or removed) waits for the next start.
+        service.remoteChanged = { [weak server] settings in
+            guard let server else { return }
+            guard let settings, settings.listen.asAddress == server.options.listen,
+                  settings.websocket?.asAddress == server.options.websocket else {
+                return logger.warning("reload: the remote view's address takes effect at the next start")
+            }
+            server.options.input = settings.input
+            server.options.maxFPS = settings.maxFPS
+            logger.info("reload: remote view input \(settings.input ? "on" : "off"), at most \(Int(settings.maxFPS)) updates a second")
+        }
+        let plain = options.listen.map { "RFB on \($0)" }
+        let web = options.websocket.map { "WebSocket on \($0)\(options.webRoot.map { " with \($0)" } ?? "")" }
+        logger.info("remote view: listening: \([plain, web].compactMap { $0 }.joined(separator: ", ")), input \(options.input ? "on" : "off"), at most \(Int(options.maxFPS)) updates a second")
+        return server
+    }
+}
+
+extension RemoteSettings.Listen {
+    var asAddress: ListenAddress {
+        switch self {
+        case .tcp(let host, let port): return .tcp(host: host, port: port)
+        case .unix(let path): return .unix(path: path)
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Glibc
+import KioskReporting
+import LinuxSystem
+
+/// Where the view listens: a TCP address (the configuration allows loopback only until the view
+/// has TLS and a password) or a Unix socket path.
+public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
+    case tcp(host: String, port: Int)
+    case unix(path: String)
+
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        case .unix(let path): return "unix:\(path)"
+        }
+    }
+}
+
+/// The view's sockets: the non-blocking listener and what accept, recv and send say. Each
+/// descriptor has one owner (`FileDescriptor`).
+enum ViewSocket {
+    static let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+
+    /// A listening socket on `address` (a stale Unix socket file is replaced).
+    static func listen(_ address: ListenAddress) throws -> FileDescriptor {
+        switch address {
+        case .unix(let path):
+            var sa = sockaddr_un()
+            sa.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: sa.sun_path) else {
+                throw SystemCallError("listen on \(address) (path too long)", errno: ENAMETOOLONG, status: .config)
+            }
+            withUnsafeMutableBytes(of: &sa.sun_path) { $0.copyBytes(from: bytes) }
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+            return try bound(AF_UNIX, address) { fd in
+                withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+            }
+        case .tcp(let host, let port):
+            var v4 = in_addr(), v6 = in6_addr()
+            let name = host == "localhost" ? "127.0.0.1" : host
+            if inet_pton(AF_INET, name, &v4) == 1 {
+                var sa = sockaddr_in()
+                sa.sin_family = sa_family_t(AF_INET)
+                sa.sin_port = in_port_t(UInt16(port).bigEndian)
+                sa.sin_addr = v4
+                return try bound(AF_INET, address) { fd in
+                    withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+                }
+            }
+            guard inet_pton(AF_INET6, name, &v6) == 1 else {
+                throw SystemCallError("listen on \(address) (not an IP address)", errno: EINVAL, status: .config)
+            }
+            var sa = sockaddr_in6()
+            sa.sin6_family = sa_family_t(AF_INET6)
+            sa.sin6_port = in_port_t(UInt16(port).bigEndian)
+            sa.sin6_addr = v6
+            return try bound(AF_INET6, address) { fd in
+                withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            }
+        }
+    }
+
+    private static func bound(_ family: Int32, _ address: ListenAddress, _ bindTo: (Int32) -> Int32) throws -> FileDescriptor {
+        let fd = socket(family, flags, 0)
+        guard fd >= 0 else { throw SystemCallError("create the remote view's socket for \(address)", errno: errno) }
+        let owned = FileDescriptor(adopting: fd)
+        var one: Int32 = 1
+        if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        guard bindTo(fd) == 0 else { throw SystemCallError("bind the remote view to \(address)", errno: errno) }
+        guard Glibc.listen(fd, 8) == 0 else { throw SystemCallError("listen on \(address)", errno: errno) }
+        return owned
+    }
+
+    /// The port a TCP listener got (for port 0 in tests).
+    static func port(of fd: Int32) -> Int? {
+        var ss = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        guard withUnsafeMutablePointer(to: &ss, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }) == 0 else { return nil }
+        return peer(ss).port
+    }
+
+    /// One waiting connection (non-blocking) and its peer as the `viewer` line names it, or nil.
+    static func accept(_ listener: Int32) -> (FileDescriptor, String)? {
+        var ss = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &ss) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.accept(listener, $0, &len)
+            }
+        }
+        guard fd >= 0 else { return nil }
+        // accept4 is not in Glibc's module: the flags are set at once, before anything is read.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let p = peer(ss)
+        if ss.ss_family != sa_family_t(AF_UNIX) {
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+        return (FileDescriptor(adopting: fd), p.text)
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// "127.0.0.1:40112", "[::1]:40112" or "unix".
+    private static func peer(_ ss: sockaddr_storage) -> (text: String, port: Int?) {
+        var ss = ss
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(ss.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sa in
+                var a = sa.pointee.sin_addr
+                inet_ntop(AF_INET, &a, &buffer, socklen_t(buffer.count))
+                let port = Int(UInt16(bigEndian: sa.pointee.sin_port))
+                return (text(buffer) + ":\(port)", port)
+            } }
+        case AF_INET6:
+            return withUnsafePointer(to: &ss) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sa in
+                var a = sa.pointee.sin6_addr
+                inet_ntop(AF_INET6, &a, &buffer, socklen_t(buffer.count))
+                let port = Int(UInt16(bigEndian: sa.pointee.sin6_port))
+                return ("[" + text(buffer) + "]:\(port)", port)
+            } }
+        default:
+            return ("unix", nil)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Figures for the remote view (not a test): `run` on a virtual display with a `remote:` section
+and one viewer (a minimal RFB client here, stdlib only, that asks for the next update as soon as
+one arrives, like vncdotool and noVNC). The viewer flicks the dial (input: true) and counts, per
+update of the spin, the bytes on the wire against the damaged bytes (the updated rectangles'
+pixels at 4 bytes), for each encoding; then, with the dial at rest and the viewer still
+connected and asking, the bytes it receives and the kiosk's wake-ups (context switches) over
+--idle seconds (goal: 0 and 0); and the kiosk's CPU time per frame with and without a viewer.
+Usage: scripts/remote-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080] [--idle 60]
+"""
+import argparse, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--binary", default=".build/release/dialkiosk")
+ap.add_argument("--size", default="1920x1080")
+ap.add_argument("--idle", type=float, default=60)
+ap.add_argument("--encodings", default="tight,zrle,raw")
+args = ap.parse_args()
+W, H = map(int, args.size.split("x"))
+work = tempfile.mkdtemp(prefix="dialkiosk-rbench-")
+ENC = {"raw": 0, "tight": 7, "zrle": 16}
+
+def free_port():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
+
+def cpu(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
+def switches(pid):
+    n = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        for line in open(f"/proc/{pid}/task/{task}/status"):
+            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                n += int(line.split()[1])
+    return n
+
+class Kiosk:
+    def __init__(self, port, viewer=True):
+        cfg = f"{work}/k.yaml"
+        with open(cfg, "w") as f:
+            f.write(f"remote:\n  listen: 127.0.0.1:{port}\n  input: true\n  max_fps: 60\n  mark: false\n")
+        self.proc = subprocess.Popen([args.binary, "run", "--display", f"virtual:{W}x{H}@60", "--config", cfg, "--stats",
+                                      "--control", f"{work}/c.sock"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.events, self.log = [], []
+        threading.Thread(target=lambda: [self.events.append(json.loads(l)) for l in self.proc.stdout], daemon=True).start()
+        threading.Thread(target=lambda: [self.log.append(l) for l in self.proc.stderr], daemon=True).start()
+        while not any("remote view: listening" in l for l in self.log):
+            time.sleep(0.05)
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM); self.proc.wait(10)
+
+class Viewer:
+    def __init__(self, port, encoding):
+        self.s = socket.create_connection(("127.0.0.1", port))
+        self.buf = b""
+        self.read(12); self.s.sendall(b"RFB 003.008\n")
+        n = self.read(1)[0]; self.read(n); self.s.sendall(b"\x01"); self.read(4)
+        self.s.sendall(b"\x01")
+        w, h = struct.unpack(">HH", self.read(4)); self.read(16); self.read(struct.unpack(">I", self.read(4))[0])
+        self.s.sendall(struct.pack(">BxxxBBBBHHHBBBxxx", 0, 32, 24, 0, 1, 255, 255, 255, 0, 8, 16))
+        self.s.sendall(struct.pack(">BxH", 2, 1) + struct.pack(">i", encoding))
+        self.updates = []  # (time, wire bytes, damaged bytes)
+        self.request(False)
+
+    def read(self, n):
+        while len(self.buf) < n:
+            chunk = self.s.recv(1 << 20)
+            if not chunk: raise EOFError
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def request(self, incremental):
+        self.s.sendall(struct.pack(">BBHHHH", 3, 1 if incremental else 0, 0, 0, W, H))
+
+    def pointer(self, buttons, x, y):
+        self.s.sendall(struct.pack(">BBHH", 5, buttons, x, y))
+
+    def update(self):
+        """Reads one FramebufferUpdate; returns (wire bytes, damaged bytes)."""
+        hdr = self.read(4); count = struct.unpack(">xxH", hdr)[0]
+        wire, damaged = 4, 0
+        for _ in range(count):
+            x, y, w, h, enc = struct.unpack(">HHHHi", self.read(12)); wire += 12; damaged += w * h * 4
+            if enc == 0:
+                self.read(w * h * 4); wire += w * h * 4
+            elif enc == 16:
+                n = struct.unpack(">I", self.read(4))[0]; self.read(n); wire += 4 + n
+            elif enc == 7:
+                c = self.read(1)[0]; wire += 1
+                if c == 0x80:
+                    self.read(3); wire += 3
+                else:
+                    size = w * h * 3
+                    if size < 12:
+                        self.read(size); wire += size
+                    else:
+                        n, shift, k = 0, 0, 0
+                        while True:
+                            b = self.read(1)[0]; k += 1; n |= (b & 0x7F) << shift; shift += 7
+                            if b < 0x80 or k == 3: break
+                        self.read(n); wire += k + n
+        return wire, damaged
+
+    def pump(self, stop):
+        while not stop.is_set():
+            try:
+                self.updates.append((time.monotonic(),) + self.update())
+            except (EOFError, OSError):
+                return
+            self.request(True)
+
+def flick(v):
+    # A fast flick along the ring's top, left to right: the dial spins on for seconds.
+    cx, cy, r = W // 2, H // 2, int(min(W, H) * 0.36)
+    v.pointer(1, cx - r // 2, cy - r)
+    for i in range(1, 9):
+        time.sleep(0.008); v.pointer(1, cx - r // 2 + i * r // 8, cy - r)
+    v.pointer(0, cx + r // 2, cy - r)
+
+def run(encoding):
+    port = free_port(); k = Kiosk(port)
+    v = Viewer(port, ENC[encoding]); stop = threading.Event()
+    t = threading.Thread(target=v.pump, args=(stop,), daemon=True); t.start()
+    time.sleep(1.0)
+    first = len(v.updates); before_cpu = cpu(k.proc.pid); n0 = len(k.events)
+    flick(v)
+    while not any(e.get("event") == "rest" for e in k.events[n0:]):
+        time.sleep(0.02)
+    time.sleep(0.2)
+    spin = v.updates[first:]
+    spin_cpu = cpu(k.proc.pid) - before_cpu
+    frames = sum(1 for l in k.log if l.startswith("stats:")) and None
+    wire = sum(u[1] for u in spin); damaged = sum(u[2] for u in spin)
+    rest = [e for e in k.events[n0:] if e.get("event") == "rest"][-1]
+    print(f"{encoding:5s} {W}x{H} spin: {len(spin)} updates, {wire / max(1, len(spin)) / 1024:.0f} KiB on the wire per update, "
+          f"{damaged / max(1, len(spin)) / 1024:.0f} KiB damaged per update ({100 * wire / max(1, damaged):.1f}%), "
+          f"kiosk CPU {1000 * spin_cpu / max(1, len(spin)):.1f} ms per update, {rest.get('frames')} frames queued by the rest", flush=True)
+    if encoding == args.encodings.split(",")[0]:
+        got = len(v.updates); sw = switches(k.proc.pid)
+        time.sleep(args.idle)
+        print(f"idle {args.idle:.0f} s with the viewer connected and asking: {len(v.updates) - got} updates, "
+              f"{sum(u[1] for u in v.updates[got:])} bytes, {switches(k.proc.pid) - sw} kiosk wake-ups (context switches)", flush=True)
+    stop.set(); k.stop()
+
+def baseline():
+    """The same flick with no viewer reading frames (a control-socket-free spin: a viewer flicks and leaves)."""
+    port = free_port(); k = Kiosk(port)
+    v = Viewer(port, 0); v.update(); n0 = len(k.events); c0 = cpu(k.proc.pid)
+    flick(v); v.s.close()
+    while not any(e.get("event") == "rest" for e in k.events[n0:]):
+        time.sleep(0.02)
+    c = cpu(k.proc.pid) - c0
+    rests = [e for e in k.events[n0:] if e.get("event") == "rest"]
+    print(f"no viewer watching: the same flick, {rests[-1].get('frames', '?')} frames queued by the rest, kiosk CPU {1000 * c:.0f} ms for the spin", flush=True)
+    k.stop()
+
+for e in args.encodings.split(","):
+    run(e)
+baseline()
