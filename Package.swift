@@ -28,6 +28,8 @@
 //                 loop tells) and `LoopControl` (the service acts). It imports no service type
 //                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
 //                 are what ScreenPower drives.
+//   FleetConfig   KioskConfiguration + libsodium (dlopen): signed bundles, keys, the acceptance
+//                 decision and the state folder of pushed configurations.
 //   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
@@ -68,6 +70,9 @@ let package = Package(
         .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         .target(name: "CEspeakNG", dependencies: ["CLibraryLoader"]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"]),
+        // libsodium (Ed25519, SHA-256) for signed fleet configurations, opened the same way; its
+        // header comes from libsodium-dev.
+        .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -96,6 +101,9 @@ let package = Package(
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
+        // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
+        // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
+        .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
@@ -103,13 +111,13 @@ let package = Package(
         .target(
             name: "KioskServiceKit",
             dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
-                           "MQTTLink", "Audio"]
+                           "MQTTLink", "Audio", "FleetConfig"]
         ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "FleetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -127,6 +135,7 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ import Yams
 /// Built on Yams' node tree (not Codable) so every value keeps its line for the message.
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
-    package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt", "accessibility"]
+    package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "mqtt", "accessibility", "fleet"]
     package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech"]
     package static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     package static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
@@ -48,6 +48,7 @@ public enum ConfigParser {
         if let section = try document.section("accessibility", known: accessibilityKeys) {
             config.accessibility = try parseAccessibility(section)
         }
+        if let fleet = try document.section("fleet", known: fleetKeys) { config.fleet = try parseFleet(fleet) }
         return config
     }
 

@@ -19,6 +19,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var mqtt: MQTTSettings?
     /// The `accessibility:` section's speech and sound; nil (absent) is a silent kiosk.
     public var accessibility: AccessibilitySettings?
+    /// The `fleet:` section (signed configurations pushed over MQTT); nil: none taken.
+    public var fleet: FleetSettings?
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {
