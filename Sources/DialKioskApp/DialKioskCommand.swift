@@ -14,6 +14,7 @@ public struct DialKioskCommand: ParsableCommand {
             ListOutputsCommand.self,
             ListInputsCommand.self,
             CheckConfigCommand.self,
+            ConfigCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

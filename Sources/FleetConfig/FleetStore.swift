@@ -126,7 +126,8 @@ public struct FleetStore {
         }
     }
 
-    static func readFile(_ path: String, limit: Int) throws(FleetError) -> [UInt8]? {
+    /// The bytes of `path` (nil: no such file), refused past `limit` bytes; a FIFO does not block.
+    public static func readFile(_ path: String, limit: Int) throws(FleetError) -> [UInt8]? {
         let file: FileDescriptor
         switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) {
         case .failure(let e) where e.rawValue == ENOENT: return nil
