@@ -30,7 +30,7 @@
 //                 are what ScreenPower drives.
 //   FleetConfig   KioskConfiguration + libsodium (dlopen): signed bundles, keys, the acceptance
 //                 decision and the state folder of pushed configurations.
-//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
+//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
 //                 its scene).

@@ -22,6 +22,10 @@ public enum ControlCommand: Sendable, Equatable {
     case repeatSpeech
     /// Speech on or off until the kiosk has been idle for a while (then the configured default).
     case speech(Bool)
+    /// Confirm the pushed configuration with this serial (`confirm N`; `<base>/set/config_confirm`).
+    case confirmConfig(serial: UInt64)
+    /// A signed configuration bundle, undecoded (`<base>/set/config` or the fleet topic only).
+    case configBundle([UInt8])
 }
 
 /// `screen on|off|dim`.
@@ -38,7 +42,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
-        + "repeat, speech on|off"
+        + "repeat, speech on|off, confirm <serial>"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -71,6 +75,11 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("speech needs on or off")
             }
             return .command(.speech(text == "on"))
+        case "confirm":
+            guard arguments.count == 1, let text = arguments.first, let serial = UInt64(text), serial > 0 else {
+                return .invalid("confirm needs the serial of the pushed configuration, a whole number from 1")
+            }
+            return .command(.confirmConfig(serial: serial))
         case "repeat":
             guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
             return .command(.repeatSpeech)

@@ -38,6 +38,10 @@ package final class KioskService {
     /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
     /// the turn that asked for it).
     package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
+    /// Pushed configurations (the `fleet:` section); nil without one. Set before the loop starts.
+    package var fleet: FleetBridge?
+    /// Why the last reload (or pushed configuration) was not swapped in; nil when it was.
+    package private(set) var lastReloadFailure: String?
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
 
@@ -88,6 +92,7 @@ package final class KioskService {
         notify([.ready, .status("Showing \(config.items.count) items")])
         emit(.started(time: now, items: config.items.count))
         publishState()
+        if let fleet { mqtt?.publishRetained(topic: mqtt!.topics.base + "/config/state", payload: fleet.stateLine.text) }
     }
 
     /// Reports the dial's events; an `activated` item's command is started (found by its path:
@@ -208,6 +213,7 @@ package final class KioskService {
                        build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         defer { notify([.ready]) }
         let source = configPath ?? "demo menu"
+        lastReloadFailure = nil
         switch decided {
         case .keep(let error):
             return refuseReload(error.description)
@@ -241,7 +247,9 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
-        return ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
+        // A pushed configuration's sections go over the file's (KioskService+Fleet.swift).
+        return ConfigReload.reload(path: configPath, current: config,
+                                   adjusted: { [scenes, fleet] local in scenes.adjusted(fleet?.overlay(local: local) ?? local) })
     }
 
     /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
@@ -271,6 +279,7 @@ package final class KioskService {
     }
 
     private func refuseReload<Built>(_ reason: String) -> Built? {
+        lastReloadFailure = reason
         logger.error("reload: \(reason); keeping the running configuration")
         notify([.status("Reload failed: \(reason)")])
         return nil
@@ -291,7 +300,11 @@ package final class KioskService {
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
-        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
+        emit(line: EventLine.kiosk(event, menu: menu ?? config.menu))
+    }
+
+    /// One event line to stdout, the control socket's clients and `<base>/event`.
+    package func emit(line: EventLine) {
         events.append(line: line.text)
         control?.broadcast(line)
         mqtt?.publishEvent(line)

@@ -59,6 +59,7 @@ extension KioskService {
     /// among them).
     package var pollSources: ServiceSources {
         let broker: [any PollSource] = mqtt.map { [MQTTSource(bridge: $0, service: self)] } ?? []
+            + (fleet == nil ? [] : [FleetDeadline(service: self)])
         return ServiceSources(first: [ServiceOutput(service: self)],
                               last: [ControlSocket(service: self), ReloadCompletion(service: self)] + broker
                                   + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])

@@ -44,7 +44,8 @@ final class RunSession {
     /// - Parameters:
     ///   - config: the loaded configuration (already validated: a bad file never gets here).
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
-    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger) throws {
+    init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger,
+         fleet: FleetBridge? = nil) throws {
         self.logger = logger
         let clock: () -> Double = monotonicNow
         self.clock = clock
@@ -83,6 +84,10 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            if let fleet {
+                service.fleet = fleet
+                service.mqtt?.enableFleet(topic: fleet.settings.topic)
+            }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }

@@ -1,0 +1,80 @@
+import Glibc
+import KioskConfiguration
+import KioskLoop
+
+/// Pushed configurations on the loop: a bundle taken is built like a reload (off the loop when
+/// there is a worker) and swapped in in one transaction; a failed build is refused at once;
+/// the confirmation or its deadline decide whether it stays.
+extension KioskService {
+    /// A bundle arrived over MQTT.
+    package func takeBundle(_ bytes: [UInt8], at time: Double, on loop: any LoopControl) throws {
+        guard let fleet else {
+            logger.warning("fleet: a configuration bundle came, but the local file has no fleet: section; ignored")
+            return
+        }
+        switch fleet.offer(bytes, local: config) {
+        case .ignored: return
+        case .refused: return reportFleet(now: time)
+        case .take(let pushed, _):
+            let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
+            if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
+                do {
+                    // Done in `reloadPrepared`, which calls `fleetBuilt`.
+                    return try worker.start(config: new, changes: changes)
+                } catch {
+                    logger.warning("fleet: \(error); building in the loop instead")
+                }
+            }
+            if case .apply = decided {
+                try finishReload(decided, at: time, on: loop)
+                try fleetBuilt(lastReloadFailure, at: time, on: loop)
+            } else {
+                try fleetBuilt(nil, at: time, on: loop)
+            }
+        }
+    }
+
+    /// The build of a taken bundle ended (`failure`: why it was not swapped in).
+    package func fleetBuilt(_ failure: String?, at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.building != nil else { return }
+        fleet.built(failure, now: time)
+        reportFleet(now: time)
+        if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+    }
+
+    /// `confirm N` from the control socket or `<base>/set/config_confirm`.
+    package func confirmFleet(_ request: ControlServer.Request, serial: UInt64, at time: Double) {
+        guard let fleet else { return replyError(request, "no fleet: section; nothing to confirm", now: time) }
+        if let problem = fleet.confirm(serial) { return replyError(request, problem, now: time) }
+        reportFleet(now: time)
+    }
+
+    /// The confirmation did not come: back to the last confirmed configuration (or the file).
+    package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.revertIfDue(now: time) else { return }
+        reportFleet(now: time)
+        try reload(at: time, on: loop)
+    }
+
+    /// The retained `<base>/config/state` and the `config` event line.
+    package func reportFleet(now: Double) {
+        guard let fleet else { return }
+        emit(line: fleet.eventLine(now: now))
+        if let mqtt { mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text) }
+    }
+}
+
+/// The confirmation deadline of a pushed configuration: no descriptor, a wake-up time.
+package struct FleetDeadline: PollSource {
+    package let service: KioskService
+    package var pollDescriptors: [pollfd] { [] }
+    package func wakeUp(now: Double) -> Double? { service.fleet?.nextDeadline }
+    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard let deadline = service.fleet?.nextDeadline, now >= deadline else { return [] }
+        return [.service { [service] loop in try service.revertFleetIfDue(at: now, on: loop) }]
+    }
+
+    package init(service: KioskService) {
+        self.service = service
+    }
+}
