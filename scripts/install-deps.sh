@@ -36,6 +36,9 @@ packages=(
   # speech and sound cues (issue 20): espeak-ng and ALSA headers, the voices (also for the VM
   # guest, which runs the host's root), espeak-ng for the synthesis test, aplay/arecord
   libespeak-ng-dev libasound2-dev espeak-ng espeak-ng-data alsa-utils
+  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, SHA-256; the library
+  # is opened with dlopen, like libmosquitto)
+  libsodium-dev
 )
 
 missing=()
