@@ -72,7 +72,7 @@ extension FleetKeys {
                 case .failure(let error): problems.append(error.description)
                 }
             } catch {
-                problems.append(error.description)
+                problems.append("\(error)")
             }
         }
         return (keys, problems)

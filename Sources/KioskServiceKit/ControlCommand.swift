@@ -42,7 +42,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
-        + "repeat, speech on|off, confirm <serial>"
+        + "repeat, speech on|off"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {

@@ -16,6 +16,13 @@ extension KioskService {
         case .ignored: return
         case .refused: return reportFleet(now: time)
         case .take(let pushed, _):
+            // A reload being prepared was read before this bundle: drop it and read again once
+            // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
+            // in `fleetBuilt`).
+            if let worker = reloadWorker, worker.isBusy {
+                worker.pending = true
+                return
+            }
             let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
             if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
                 do {

@@ -161,7 +161,7 @@ struct ConfigCommand: ParsableCommand {
 
 /// A FleetError as the command's failure (65: bad data).
 func fleet<T>(_ body: () throws(FleetError) -> T) throws -> T {
-    do { return try body() } catch { throw CommandFailure(error.description, status: .dataError) }
+    do { return try body() } catch { throw CommandFailure("\(error)", status: .dataError) }
 }
 
 /// The first key of a key file: 66 when it cannot be read, 65 when it holds no key of `bytes`.
