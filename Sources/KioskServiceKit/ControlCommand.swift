@@ -22,8 +22,9 @@ public enum ControlCommand: Sendable, Equatable {
     case repeatSpeech
     /// Speech on or off until the kiosk has been idle for a while (then the configured default).
     case speech(Bool)
-    /// Confirm the pushed configuration with this serial (`confirm N`; `<base>/set/config_confirm`).
-    case confirmConfig(serial: UInt64)
+    /// Confirm the pushed configuration with this serial (`confirm N`; `<base>/set/config_confirm`);
+    /// nil: whichever waits (Home Assistant's confirm button, which can only send a fixed payload).
+    case confirmConfig(serial: UInt64?)
     /// A signed configuration bundle, undecoded (`<base>/set/config` or the fleet topic only).
     case configBundle([UInt8])
 }

@@ -50,8 +50,11 @@ extension KioskService {
     }
 
     /// `confirm N` from the control socket or `<base>/set/config_confirm`.
-    package func confirmFleet(_ request: ControlServer.Request, serial: UInt64, at time: Double) {
+    package func confirmFleet(_ request: ControlServer.Request, serial: UInt64?, at time: Double) {
         guard let fleet else { return replyError(request, "no fleet: section; nothing to confirm", now: time) }
+        guard let serial = serial ?? fleet.pending?.bundle.serial else {
+            return replyError(request, "no pushed configuration waits for confirmation", now: time)
+        }
         if let problem = fleet.confirm(serial) { return replyError(request, problem, now: time) }
         reportFleet(now: time)
     }
@@ -61,6 +64,28 @@ extension KioskService {
         guard let fleet, fleet.revertIfDue(now: time) else { return }
         reportFleet(now: time)
         try reload(at: time, on: loop)
+    }
+
+    /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
+    /// against the one offered) and a button that confirms the configuration that waits.
+    package func publishFleetDiscovery() {
+        guard fleet != nil, let mqtt, let prefix = mqtt.discoveryPrefix else { return }
+        let topics = mqtt.topics, id = topics.clientID, stateTopic = topics.base + "/config/state"
+        let device = EventLine([("identifiers", .strings([id]))])
+        func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
+            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
+             ("availability_topic", .string(topics.availability)),
+             ("payload_available", .string("online")), ("payload_not_available", .string("offline")), ("device", .object(device))]
+        }
+        mqtt.publishRetained(topic: "\(prefix)/update/\(id)/config/config", payload: EventLine(common("config", "Configuration") + [
+            ("state_topic", .string(stateTopic)),
+            ("value_template", .string("{{ value_json.serial | default('local', true) }}")),
+            ("latest_version_topic", .string(stateTopic)),
+            ("latest_version_template", .string("{{ value_json.offered | default(value_json.serial, true) | default('local', true) }}")),
+        ]).text)
+        mqtt.publishRetained(topic: "\(prefix)/button/\(id)/config_confirm/config", payload: EventLine(common("config_confirm", "Confirm configuration") + [
+            ("command_topic", .string(topics.setPrefix + "config_confirm")), ("payload_press", .string("PRESS")),
+        ]).text)
     }
 
     /// The retained `<base>/config/state` and the `config` event line.

@@ -92,7 +92,10 @@ package final class KioskService {
         notify([.ready, .status("Showing \(config.items.count) items")])
         emit(.started(time: now, items: config.items.count))
         publishState()
-        if let fleet, let mqtt { mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text) }
+        if let fleet, let mqtt {
+            mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text)
+            publishFleetDiscovery()
+        }
     }
 
     /// Reports the dial's events; an `activated` item's command is started (found by its path:

@@ -236,6 +236,7 @@ package enum MQTTCommand {
                 return .failure(MQTTCommandError("payload '\(argument.prefix(64))' is not one word"))
             }
         case "config_confirm":
+            if argument == "PRESS" { return .success(.confirmConfig(serial: nil)) }
             guard let serial = UInt64(argument), serial > 0 else {
                 return .failure(MQTTCommandError("set/config_confirm needs the serial, a whole number from 1"))
             }

@@ -91,3 +91,15 @@ import Testing
         #expect(lines.contains("ProtectSystem=strict"))
     }
 }
+
+/// How a confirmation is spelled on MQTT and the control socket.
+@Suite struct FleetConfirmCommandTests {
+    @Test func confirmBySerialOrByHomeAssistantsButton() {
+        #expect(MQTTCommand.parse(name: "config_confirm", payload: "42\n") == .success(.confirmConfig(serial: 42)))
+        #expect(MQTTCommand.parse(name: "config_confirm", payload: "PRESS") == .success(.confirmConfig(serial: nil)))
+        #expect((try? MQTTCommand.parse(name: "config_confirm", payload: "0").get()) == nil)
+        #expect((try? MQTTCommand.parse(name: "config_confirm", payload: "-1").get()) == nil)
+        #expect(ControlLine.parse("confirm 42") == .command(.confirmConfig(serial: 42)))
+        #expect(ControlLine.parse("confirm") == .invalid("confirm needs the serial of the pushed configuration, a whole number from 1"))
+    }
+}

@@ -59,7 +59,9 @@ subprocess.run([binary, "config", "keygen", "--out", f"{work}/other"], check=Tru
 state = {}      # kiosk -> latest config/state dict
 events = []     # (monotonic, kiosk, dict)
 lock = threading.Lock()
-sub = subprocess.Popen(["stdbuf", "-oL", "mosquitto_sub", *auth, "-q", "1", "-v", "-t", "fc/+/config/state", "-t", "fc/+/event"],
+discovery = {}  # (component, kiosk) -> config
+sub = subprocess.Popen(["stdbuf", "-oL", "mosquitto_sub", *auth, "-q", "1", "-v", "-t", "fc/+/config/state", "-t", "fc/+/event",
+                        "-t", "ha/update/+/config/config", "-t", "ha/button/+/config_confirm/config"],
                        stdout=subprocess.PIPE, text=True, bufsize=1)
 def reader():
     for line in sub.stdout:
@@ -70,7 +72,9 @@ def reader():
         except ValueError:
             continue
         with lock:
-            if parts[2] == "config":
+            if parts[0] == "ha":
+                discovery[(parts[1], parts[2])] = value
+            elif parts[2] == "config":
                 state[parts[1]] = value
             else:
                 events.append((time.monotonic(), parts[1], value))
@@ -81,7 +85,7 @@ LOCAL_MENU = "items:\n  - {id: coffee, label: Coffee}\n  - {id: tea, label: Tea}
 
 def local_config(name, confirm):
     text = LOCAL_MENU + (f"mqtt:\n  host: 127.0.0.1\n  port: {port}\n  client_id: {name}\n  base_topic: fc/{name}\n"
-                         "  keepalive_seconds: 10\n  discovery_prefix: none\n"
+                         "  keepalive_seconds: 10\n  discovery_prefix: ha\n"
                          f"fleet:\n  trusted_keys: [{work}/keys/fleet.pub]\n  topic: fc/all/config\n  confirm_seconds: {confirm}\n")
     path = f"{work}/{name}.yaml"
     with open(path, "w") as f: f.write(text)
@@ -143,8 +147,13 @@ with lock:
     reloaded = {k for (_, k, e) in events if e.get("event") == "reloaded" and e.get("items") == 2}
 check(reloaded == set(names), f"every kiosk's event lines say reloaded with the pushed menu's 2 items ({len(reloaded)})")
 
-# 2. Confirm everywhere.
-for n in names: publish(f"fc/{n}/set/config_confirm", b"1")
+# 2. Confirm everywhere: half by serial, half with Home Assistant's confirm button (it sends PRESS).
+with lock:
+    ha_ok = all(discovery.get(("update", n), {}).get("latest_version_topic") == f"fc/{n}/config/state"
+                and discovery.get(("button", n), {}).get("command_topic") == f"fc/{n}/set/config_confirm" for n in names)
+check(ha_ok, "Home Assistant discovery: an update entity and a confirm button for every kiosk")
+for i, n in enumerate(names):
+    publish(f"fc/{n}/set/config_confirm", b"1" if i % 2 == 0 else discovery.get(("button", n), {}).get("payload_press", "?").encode())
 check(wait_all(names, lambda s: s.get("serial") == 1 and s.get("status") == "confirmed", 30), "serial 1 confirmed on every kiosk")
 check(all(os.path.exists(f"{work}/state-{n}/current.bundle") for n in names), "every state folder holds current.bundle")
 
