@@ -15,13 +15,23 @@ public struct FleetStore {
     }
 
     public let directory: String
-    /// Where `write` kills its own process (`torn`, `before-rename`, `after-rename`), for the
-    /// crash-safety test (`DIALKIOSK_FLEET_CRASH_AT`); nil in service.
+    /// Where the store kills its own process, for the crash-safety test
+    /// (`DIALKIOSK_FLEET_CRASH_AT=POINT@N`: at POINT of its Nth write or rename, POINT one of
+    /// `torn`, `before-rename`, `after-rename`); nil in service.
     public let crashPoint: String?
+    private let crashIndex: Int
+    private let steps = StepCounter()
 
     public init(directory: String, crashPoint: String? = nil) {
         self.directory = directory
-        self.crashPoint = crashPoint
+        let parts = crashPoint?.split(separator: "@")
+        self.crashPoint = parts?.first.map(String.init)
+        crashIndex = parts.flatMap { $0.count > 1 ? Int($0[1]) : 1 } ?? 1
+    }
+
+    /// Counts the store's writes and renames for `crashPoint`.
+    private final class StepCounter: @unchecked Sendable {
+        var count = 0
     }
 
     /// `--state-dir`, else `$STATE_DIRECTORY` (the unit's `StateDirectory=`; the first of a
@@ -66,7 +76,10 @@ public struct FleetStore {
     public func promotePending() throws(FleetError) {
         guard try read(.pending) != nil else { throw FleetError("no pending configuration to confirm") }
         if let current = try read(.current) { try store(current, in: .lastGood) }
+        steps.count += 1
+        crash("before-rename")
         try rename(path(.pending), to: path(.current))
+        crash("after-rename")
     }
 
     public func remove(_ slot: Slot) throws(FleetError) {
@@ -85,11 +98,12 @@ public struct FleetStore {
     // MARK: files
 
     private func crash(_ point: String) {
-        if crashPoint == point { kill(getpid(), SIGKILL) }
+        if crashPoint == point && steps.count == crashIndex { kill(getpid(), SIGKILL) }
     }
 
     private func write(_ bytes: [UInt8], to target: String) throws(FleetError) {
         try makeDirectory()
+        steps.count += 1
         let temporary = target + ".tmp"
         let file: FileDescriptor
         switch FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode: 0o600) {
@@ -97,7 +111,7 @@ public struct FleetStore {
         case .success(let fd): file = fd
         }
         // Half the bytes, then the kill: a torn temporary file, never renamed.
-        if crashPoint == "torn" {
+        if crashPoint == "torn" && steps.count == crashIndex {
             _ = file.writeAll(Array(bytes.prefix(bytes.count / 2)))
             crash("torn")
         }

@@ -231,8 +231,13 @@ publish("fc/all/config", b"", retain=True)  # clear the fleet topic: only this k
 serial = 100
 confirmed = set()      # serials a confirm was sent for (the kiosk may have died before storing it)
 bad_starts = []
+died_at_point = 0
 for i in range(args.crashes):
-    point = random.choice(["", "", "torn", "before-rename", "after-rename"])
+    # Half the starts die at a fixed point of the state folder's Nth write or rename (1: the
+    # highest serial, 2: pending, 3-4: the confirmation's last-good and rename), half only by
+    # the SIGKILL below at a random moment.
+    point = random.choice(["", "", "", f"torn@{random.randint(1, 3)}", f"before-rename@{random.randint(1, 4)}",
+                           f"after-rename@{random.randint(1, 4)}"])
     env = {"DIALKIOSK_FLEET_CRASH_AT": point} if point else {}
     with lock: state.pop(crash, None)
     p = start(crash, confirm=3, env=env)
@@ -250,8 +255,8 @@ for i in range(args.crashes):
         confirmed.add(serial)
         publish(f"fc/{crash}/set/config_confirm", str(serial).encode())
         time.sleep(random.uniform(0, 0.4))
+    if p.poll() is not None and point: died_at_point += 1
     p.send_signal(signal.SIGKILL); p.wait()
-    leftovers = [f for f in os.listdir(f"{work}/state-{crash}") if f.endswith(".tmp")]
     status = json.loads(subprocess.run([binary, "config", "status", "--state-dir", f"{work}/state-{crash}"],
                                        capture_output=True, text=True).stdout)
     if status["serial"] is not None and status["serial"] not in confirmed:
@@ -264,6 +269,7 @@ with lock: s = state.get(crash, {})
 if (s.get("source") == "fleet" and s.get("serial") not in confirmed) or s.get("status") == "pending":
     bad_starts.append(("last", s))
 p.send_signal(signal.SIGTERM); p.wait()
+print(f"fleet-config: {died_at_point} of {args.crashes} runs died at a fixed point of a state write before the random SIGKILL", flush=True)
 check(not bad_starts, f"{args.crashes} SIGKILLs at random points: every start on a confirmed configuration or the local file "
       f"(last start: source {s.get('source')}, serial {s.get('serial')}; bad: {bad_starts})")
 
