@@ -44,7 +44,9 @@ extension KioskService {
     /// The build of a taken bundle ended (`failure`: why it was not swapped in).
     package func fleetBuilt(_ failure: String?, at time: Double, on loop: any LoopControl) throws {
         guard let fleet, fleet.building != nil else { return }
-        fleet.built(failure, now: time)
+        // The reload words its failure after the local file; the bundle's is what failed.
+        let prefix = (configPath ?? "demo menu") + ": "
+        fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
         reportFleet(now: time)
         if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
     }
