@@ -30,7 +30,9 @@
 //                 loop tells) and `LoopControl` (the service acts). It imports no service type
 //                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
 //                 are what ScreenPower drives.
-//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio: control socket, item
+//   FleetConfig   KioskConfiguration + libsodium (dlopen): signed bundles, keys, the acceptance
+//                 decision and the state folder of pushed configurations.
+//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
 //                 its scene).
@@ -72,6 +74,9 @@ let package = Package(
         .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         .target(name: "CEspeakNG", dependencies: ["CLibraryLoader"]),
         .target(name: "CALSA", dependencies: ["CLibraryLoader"]),
+        // libsodium (Ed25519, SHA-256) for signed fleet configurations, opened the same way; its
+        // header comes from libsodium-dev.
+        .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
 
@@ -102,6 +107,9 @@ let package = Package(
             dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
+        // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
+        // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
+        .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
@@ -109,7 +117,7 @@ let package = Package(
         .target(
             name: "KioskServiceKit",
             dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
-                           "MQTTLink", "Audio"]
+                           "MQTTLink", "Audio", "FleetConfig"]
         ),
         // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
         // damage. zlib is linked, not opened: libpng already maps it into every kiosk.
@@ -122,7 +130,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -159,8 +167,10 @@ let package = Package(
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
-                                                                "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport"]),
+                                                                "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
+                                                                "FleetConfig"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,6 +13,7 @@ pkg_arm64_packages=(
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
   libmosquitto-dev
   libespeak-ng-dev libasound2-dev
+  libsodium-dev
   fontconfig-config fonts-dejavu-core
 )
 pkg_sdk_name=trixie-arm64

@@ -33,6 +33,7 @@ pkg_build_packages=(
   lintian
   libmosquitto-dev mosquitto openssl
   libespeak-ng-dev libasound2-dev espeak-ng
+  libsodium-dev
 )
 
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.

@@ -39,6 +39,9 @@ packages=(
   # the remote view: zlib's headers (ZRLE, Tight); noVNC, which `preview` serves; headless
   # chromium and chromedriver for the browser test; python3-venv for vncdotool's cached venv
   zlib1g-dev novnc chromium chromium-driver python3-venv
+  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, SHA-256; the library
+  # is opened with dlopen, like libmosquitto)
+  libsodium-dev
 )
 
 missing=()

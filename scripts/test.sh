@@ -15,6 +15,10 @@ swift test 2>&1
 echo "== MQTT fleet (tests/mqtt/fleet.py)"
 swift build --product dialkiosk 2>&1 | tail -n 1
 python3 tests/mqtt/fleet.py --binary .build/debug/dialkiosk --kiosks 50 --kill 10
+# Signed fleet configuration: one retained bundle to 50 kiosks, confirm, revert, refusals, bad
+# input, SIGKILL crash safety (docs/fleet.md).
+echo "== MQTT fleet configuration (tests/mqtt/fleet-config.py)"
+python3 tests/mqtt/fleet-config.py --binary .build/debug/dialkiosk --kiosks 50 --crashes 12 --confirm-seconds 6
 
 # The remote view against a real RFB client (vncdotool, from PyPI into a cached venv).
 echo "== remote view against vncdotool (tests/remote/viewer.py)"

@@ -46,8 +46,9 @@ esac
 if [ "$purge" = 1 ]; then
   rm -rf "$DESTDIR/etc/dialkiosk"
   # The unit's CacheDirectory= (fontconfig's cache) and the RuntimeDirectory= that
-  # RuntimeDirectoryPreserve=yes keeps after the stop (the backlight's value to restore).
-  rm -rf "$DESTDIR/var/cache/dialkiosk" "$DESTDIR/run/dialkiosk"
+  # RuntimeDirectoryPreserve=yes keeps after the stop (the backlight's value to restore), and
+  # the StateDirectory= of pushed fleet configurations.
+  rm -rf "$DESTDIR/var/cache/dialkiosk" "$DESTDIR/run/dialkiosk" "$DESTDIR/var/lib/dialkiosk"
 else
   [ -d "$DESTDIR/etc/dialkiosk" ] && echo "uninstall.sh: kept /etc/dialkiosk (use --purge to remove it)"
 fi

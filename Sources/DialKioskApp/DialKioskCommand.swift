@@ -15,6 +15,7 @@ public struct DialKioskCommand: ParsableCommand {
             ListOutputsCommand.self,
             ListInputsCommand.self,
             CheckConfigCommand.self,
+            ConfigCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -8,7 +8,7 @@ import Yams
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
-                                   "remote"]
+                                   "remote", "fleet"]
     package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech"]
     package static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     package static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
@@ -51,6 +51,7 @@ public enum ConfigParser {
             config.accessibility = try parseAccessibility(section)
         }
         if let section = try document.section("remote", known: remoteKeys) { config.remote = try parseRemote(section) }
+        if let fleet = try document.section("fleet", known: fleetKeys) { config.fleet = try parseFleet(fleet) }
         return config
     }
 

@@ -23,6 +23,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var accessibility: AccessibilitySettings?
     /// The `remote:` section; nil (absent) is no remote view and no socket.
     public var remote: RemoteSettings?
+    /// The `fleet:` section (signed configurations pushed over MQTT); nil: none taken.
+    public var fleet: FleetSettings?
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {

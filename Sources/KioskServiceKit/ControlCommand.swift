@@ -22,6 +22,11 @@ public enum ControlCommand: Sendable, Equatable {
     case repeatSpeech
     /// Speech on or off until the kiosk has been idle for a while (then the configured default).
     case speech(Bool)
+    /// Confirm the pushed configuration with this serial (`confirm N`; `<base>/set/config_confirm`);
+    /// nil: whichever waits (Home Assistant's confirm button, which can only send a fixed payload).
+    case confirmConfig(serial: UInt64?)
+    /// A signed configuration bundle, undecoded (`<base>/set/config` or the fleet topic only).
+    case configBundle([UInt8])
 }
 
 /// `screen on|off|dim`.
@@ -71,6 +76,11 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("speech needs on or off")
             }
             return .command(.speech(text == "on"))
+        case "confirm":
+            guard arguments.count == 1, let text = arguments.first, let serial = UInt64(text), serial > 0 else {
+                return .invalid("confirm needs the serial of the pushed configuration, a whole number from 1")
+            }
+            return .command(.confirmConfig(serial: serial))
         case "repeat":
             guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
             return .command(.repeatSpeech)

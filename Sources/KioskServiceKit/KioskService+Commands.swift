@@ -65,6 +65,10 @@ extension KioskService: LoopService {
             speech.repeatLast(settings: config.accessibility, now: time)
         case .speech(let on):
             speech.setSpeech(on, settings: config.accessibility, now: time)
+        case .confirmConfig(let serial):
+            confirmFleet(request, serial: serial, at: time)
+        case .configBundle(let bytes):
+            try takeBundle(bytes, at: time, on: loop)
         }
         publishState()
         try loop.frameIfDue(at: time)

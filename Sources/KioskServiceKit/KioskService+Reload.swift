@@ -42,6 +42,8 @@ extension KioskService {
         // change, or the build failed) goes with the reload.
         defer { worker.shelf.clear() }
         try finishReload(.apply(config, changes), at: time, on: loop)
+        // A pushed configuration was being built: it runs now, or is refused.
+        try fleetBuilt(lastReloadFailure, at: time, on: loop)
         // The old menu's icons go; the new painter holds its own.
         let job = worker.job(self.config)
         worker.icons.keepOnly(paths: job.paths, box: job.box)

@@ -42,6 +42,10 @@ package final class KioskService {
     /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
     /// the turn that asked for it).
     package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
+    /// Pushed configurations (the `fleet:` section); nil without one. Set before the loop starts.
+    package var fleet: FleetBridge?
+    /// Why the last reload (or pushed configuration) was not swapped in; nil when it was.
+    package private(set) var lastReloadFailure: String?
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
 
@@ -95,6 +99,10 @@ package final class KioskService {
         beforeStart = nil
         for (event, menu) in held { emit(event, menu: menu) }
         publishState()
+        if let fleet, let mqtt {
+            mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text)
+            publishFleetDiscovery()
+        }
     }
 
     /// Reports the dial's events; an `activated` item's command is started (found by its path:
@@ -246,6 +254,7 @@ package final class KioskService {
                        build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
         defer { notify([.ready]) }
         let source = configPath ?? "demo menu"
+        lastReloadFailure = nil
         switch decided {
         case .keep(let error):
             return refuseReload(error.description)
@@ -283,7 +292,9 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
-        return ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
+        // A pushed configuration's sections go over the file's (KioskService+Fleet.swift).
+        return ConfigReload.reload(path: configPath, current: config,
+                                   adjusted: { [scenes, fleet] local in scenes.adjusted(fleet?.overlay(local: local) ?? local) })
     }
 
     /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
@@ -314,6 +325,7 @@ package final class KioskService {
     }
 
     private func refuseReload<Built>(_ reason: String) -> Built? {
+        lastReloadFailure = reason
         logger.error("reload: \(reason); keeping the running configuration")
         notify([.status("Reload failed: \(reason)")])
         return nil

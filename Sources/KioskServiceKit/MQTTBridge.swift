@@ -6,6 +6,7 @@ import MQTTLink
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
+import FleetConfig
 
 /// The kiosk on an MQTT broker (the `mqtt:` section): event lines out on `<base>/event`, the
 /// retained `<base>/state`, `<base>/availability` (last will `offline`), `<base>/metrics` every
@@ -24,6 +25,8 @@ package final class MQTTBridge {
     package let discoveryPrefix: String?
     private let logger: JournalLogger
     private var inbox: [ControlServer.Request] = []
+    /// Configuration bundles waiting for the loop, at most two (one per turn).
+    private var bundles: [[UInt8]] = []
     private var nextMetrics: Double
     private let started: Double
     /// Commands run and refused since start (the flood test and the metrics count them).
@@ -109,7 +112,7 @@ package final class MQTTBridge {
     package func wakeUp(now: Double) -> Double? {
         var times = [nextMetrics]
         if let t = connection.wakeUp(now: now) { times.append(t) }
-        if !inbox.isEmpty { times.append(now) }
+        if !inbox.isEmpty || !bundles.isEmpty { times.append(now) }
         return times.min()
     }
 
@@ -124,10 +127,41 @@ package final class MQTTBridge {
         let turn = Array(inbox.prefix(Self.commandsPerTurn))
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
-        return ControlServer.coalescingReloads(turn)
+        let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: .configBundle(bundles.removeFirst()))]
+        return ControlServer.coalescingReloads(turn) + bundle
+    }
+
+    /// Whether configuration bundles are taken (the local file has a `fleet:` section).
+    package private(set) var takesBundles = false
+    /// The fleet topic of retained bundles for many kiosks (`fleet.topic`).
+    package private(set) var fleetTopic: String?
+
+    /// Takes bundles on `<base>/set/config` and on `topic`; before the connection starts.
+    package func enableFleet(topic: String?) {
+        takesBundles = true
+        fleetTopic = topic
+        connection.subscribe([topics.commands] + (topic.map { [$0] } ?? []))
+        // Bundles are configurations: their topics take up to a bundle's bound, every other
+        // topic keeps the commands' small one.
+        var limits = [topics.setPrefix + "config": ConfigBundle.maxBytes + 1]
+        if let topic { limits[topic] = ConfigBundle.maxBytes + 1 }
+        connection.payloadLimits = limits
     }
 
     private func receive(_ message: MQTTMessage, now: Double) {
+        // Signed configurations: retained ones too (a configuration is not a command); the
+        // service bounds and checks them.
+        if message.topic == fleetTopic || message.topic == topics.setPrefix + "config" {
+            guard !message.isOversized else {
+                return refuse("mqtt: \(message.topic.logExcerpt(64)): a bundle of \(message.payloadLength) bytes is over the "
+                              + "\(ConfigBundle.maxBytes)-byte limit; refused", now: now)
+            }
+            if message.payload.isEmpty && message.retained { return }  // a retained bundle cleared
+            guard takesBundles else { return refuse("mqtt: \(message.topic): no fleet: section; bundle ignored", now: now) }
+            bundles.append(message.payload)
+            if bundles.count > 2 { bundles.removeFirst() }  // the newest win; older ones would be replays
+            return
+        }
         guard message.topic.hasPrefix(topics.setPrefix) else { return }
         let name = String(message.topic.dropFirst(topics.setPrefix.count)).logExcerpt(64)
         // Cheap checks before any decoding: a retained command would run again at every
@@ -217,11 +251,17 @@ package enum MQTTCommand {
             guard !argument.contains(" "), !argument.contains("\n") else {
                 return .failure(MQTTCommandError("payload '\(argument.logExcerpt(64))' is not one word"))
             }
+        case "config_confirm":
+            if argument == "PRESS" { return .success(.confirmConfig(serial: nil)) }
+            guard let serial = UInt64(argument), serial > 0 else {
+                return .failure(MQTTCommandError("set/config_confirm needs the serial, a whole number from 1"))
+            }
+            return .success(.confirmConfig(serial: serial))
         case "back", "activate", "reload", "show", "hide":
             // The payload is ignored: Home Assistant's buttons send PRESS.
             break
         default:
-            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness"))
+            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm"))
         }
         let line = ["select", "screen", "brightness"].contains(name) ? "\(name) \(argument)" : name
         switch ControlLine.parse(line) {

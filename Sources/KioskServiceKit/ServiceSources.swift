@@ -58,7 +58,8 @@ extension KioskService {
     /// The loop's sources for this service (the broker link and the audio worker's wake-ups
     /// among them).
     package var pollSources: ServiceSources {
-        let broker: [any PollSource] = mqtt.map { [MQTTSource(bridge: $0, service: self)] } ?? []
+        let broker: [any PollSource] = (mqtt.map { [MQTTSource(bridge: $0, service: self)] } ?? [])
+            + (fleet == nil ? [] : [FleetDeadline(service: self)])
         return ServiceSources(first: [ServiceOutput(service: self)],
                               last: [ControlSocket(service: self), ReloadCompletion(service: self)] + broker
                                   + [SpeechSource(bridge: speech), ServiceDeadlines(service: self)])

@@ -99,6 +99,12 @@ public final class MQTTConnection {
     /// Topics to subscribe to (QoS 1) on every connect.
     public func subscribe(_ patterns: [String]) { subscriptions = patterns }
 
+    /// Topics whose payloads may be larger than `MQTTMessage.payloadLimit`, with their bound
+    /// (kept across reconnects).
+    public var payloadLimits: [String: Int] = [:] {
+        didSet { client?.payloadLimits = payloadLimits }
+    }
+
     /// The descriptor to poll: POLLIN, and POLLOUT only while libmosquitto has bytes to write.
     /// None while waiting to retry: a socket given up on (connect timeout) may still be open
     /// and would report POLLHUP every turn.
@@ -240,6 +246,7 @@ public final class MQTTConnection {
 
     private func makeClient() throws(MosquittoError) -> MosquittoClient {
         let client = try MosquittoClient(clientID: endpoint.clientID)
+        client.payloadLimits = payloadLimits
         try client.setWill(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
         if let username = endpoint.username { try client.setCredentials(username: username, password: endpoint.password) }
         if let tls = endpoint.tls { try client.setTLS(caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile) }

@@ -103,16 +103,23 @@ public final class MosquittoClient {
             // Lengths first: nothing over its bound is copied or decoded.
             let length = Int(max(0, m.payloadlen))
             let topicLength = m.topic.map { strnlen($0, MQTTMessage.topicLimit + 1) } ?? 0
-            guard length <= MQTTMessage.payloadLimit, topicLength <= MQTTMessage.topicLimit else {
-                let topic = topicLength <= MQTTMessage.topicLimit ? m.topic.map { String(cString: $0) } ?? "" : ""
+            guard topicLength <= MQTTMessage.topicLimit else {
+                client.events.append(.message(.oversized(topic: "", payloadLength: length, retained: m.retain)))
+                return
+            }
+            let topic = m.topic.map { String(cString: $0) } ?? ""
+            guard length <= client.payloadLimits[topic] ?? MQTTMessage.payloadLimit else {
                 client.events.append(.message(.oversized(topic: topic, payloadLength: length, retained: m.retain)))
                 return
             }
             let bytes = length > 0 && m.payload != nil ? Array(UnsafeRawBufferPointer(start: m.payload, count: length)) : []
-            client.events.append(.message(MQTTMessage(topic: m.topic.map { String(cString: $0) } ?? "",
-                                                      payload: bytes, retained: m.retain)))
+            client.events.append(.message(MQTTMessage(topic: topic, payload: bytes, retained: m.retain)))
         }
     }
+
+    /// Topics that may carry more than `MQTTMessage.payloadLimit` (signed configurations), each
+    /// with its own bound; every other topic keeps the small one.
+    public var payloadLimits: [String: Int] = [:]
 
     deinit { close() }
 

@@ -7,7 +7,7 @@ import KioskTestSupport
 /// with speech or MQTT maps what it uses. Read from /proc/PID/maps of the built binary while
 /// it runs (`run` on the virtual display with the two-level visit of VirtualKioskTests).
 @Suite(.serialized) struct LazyLibrariesTests {
-    static let lazy = ["libespeak-ng.so", "libasound.so", "libmosquitto.so", "libssl.so", "libcrypto.so"]
+    static let lazy = ["libespeak-ng.so", "libasound.so", "libmosquitto.so", "libssl.so", "libcrypto.so", "libsodium.so"]
 
     /// The libraries among `lazy` that `dialkiosk run` with the menu-nested configuration plus
     /// `extra` mapped at any of the moments its maps were read (every 50 ms from start to exit),
@@ -84,5 +84,20 @@ import KioskTestSupport
         #expect(run.mapped.contains("libmosquitto.so"), "mapped: \(run.mapped.sorted())")
         #expect(run.mapped.isDisjoint(with: ["libespeak-ng.so", "libasound.so"]), "mapped: \(run.mapped.sorted())")
         #expect(run.err.contains("mqtt: cannot connect to 127.0.0.1:\(port)"), "\(run.err)")
+    }
+
+    /// Fleet configuration (signed bundles): libsodium is opened with the `fleet:` section.
+    @Test func fleetMapsSodium() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        writeFile(dir.path + "/fleet.pub", "# 32 zero bytes\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n")
+        let run = try mappedWhileRunning(extra: """
+            fleet:
+              trusted_keys: [\(dir.path)/fleet.pub]
+
+            """)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.mapped.contains("libsodium.so"), "mapped: \(run.mapped.sorted())")
+        #expect(run.mapped.isDisjoint(with: ["libespeak-ng.so", "libasound.so", "libmosquitto.so"]), "mapped: \(run.mapped.sorted())")
     }
 }

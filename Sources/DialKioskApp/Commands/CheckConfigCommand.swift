@@ -1,4 +1,5 @@
 import ArgumentParser
+import FleetConfig
 import KioskReporting
 import KioskConfiguration
 
@@ -32,6 +33,10 @@ struct CheckConfigCommand: ParsableCommand {
             // The files `mqtt:` names are read at start; say now if they cannot be.
             for problem in config.mqtt?.fileProblems ?? [] {
                 JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): \(problem)"))
+            }
+            // The fleet's trusted keys are read at start; a kiosk with none refuses every bundle.
+            for problem in config.fleet.map({ FleetKeys.load($0.trustedKeys).problems }) ?? [] {
+                JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): fleet.trusted_keys: \(problem)"))
             }
             for problem in config.accessibility?.audioProblems() ?? [] {
                 JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(file): \(problem)"))

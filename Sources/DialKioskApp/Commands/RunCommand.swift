@@ -4,6 +4,7 @@ import KMSOutput
 import Glibc
 import KioskReporting
 import KioskConfiguration
+import KioskServiceKit
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,9 +24,14 @@ struct RunCommand: ParsableCommand {
             let environment = ProcessEnvironment.current()
             // The file is read before anything touches the display: a broken one exits 78 with
             // its line, and the console keeps whatever it showed.
-            let config = try ConfigLoader.load(path: options.config)
+            var config = try ConfigLoader.load(path: options.config)
             let logger = JournalLogger(format: .forStandardError(environment: environment))
-            let session = try RunSession(options: options, config: config, environment: environment, logger: logger)
+            // With a fleet: section, the last confirmed pushed configuration runs over the file.
+            let fleet = config.fleet.map { settings in
+                FleetStart.bridge(settings: settings, local: config, stateDir: options.stateDir, environment: environment, logger: logger)
+            }
+            if let fleet { config = fleet.overlay(local: config) }
+            let session = try RunSession(options: options, config: config, environment: environment, logger: logger, fleet: fleet)
             defer { session.close() }
             let ending = try session.run()
             logger.info("run: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")

@@ -77,6 +77,11 @@ struct RunOptions: ParsableArguments {
         valueName: "file"))
     var inputScript: String?
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "The folder of pushed configurations, with a fleet: section (default: $STATE_DIRECTORY, else /var/lib/dialkiosk).",
+        valueName: "dir"))
+    var stateDir: String?
+
     /// `--display virtual:WxH@Hz`; nil drives a DRM card.
     var virtualDisplay: VirtualDisplaySpec? { displaySpec.flatMap { try? VirtualDisplaySpec(parsing: $0) } }
 

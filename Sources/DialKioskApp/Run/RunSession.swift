@@ -48,7 +48,7 @@ final class RunSession {
     ///   - environment: the process environment (systemd's NOTIFY_SOCKET, WATCHDOG_USEC).
     /// - remote: the remote view to run instead of the configuration's (`preview`).
     init(options: RunOptions, config: KioskConfig, environment: [String: String], logger: JournalLogger,
-         remote: RemoteViewServer.Options? = nil) throws {
+         remote: RemoteViewServer.Options? = nil, fleet: FleetBridge? = nil) throws {
         self.logger = logger
         let clock: () -> Double = monotonicNow
         self.clock = clock
@@ -87,6 +87,10 @@ final class RunSession {
                 config: config, configPath: options.config, controlPath: options.control,
                 environment: environment, logger: logger, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
             self.service = service
+            if let fleet {
+                service.fleet = fleet
+                service.mqtt?.enableFleet(topic: fleet.settings.topic)
+            }
             var serviceSources = service.pollSources
             if let remote = remote ?? config.remote.map(RunRemoteView.options) {
                 let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(

@@ -1,0 +1,25 @@
+#include "CSodium.h"
+#include "CLibraryLoader.h"
+
+/* Every libsodium function the Swift code calls (FleetConfig's Sodium), resolved at once. */
+#define DK_SODIUM_FUNCTIONS(F, V)                                                                    \
+    F(int, sodium_init, (void), ())                                                                  \
+    F(int, crypto_sign_seed_keypair, (unsigned char *pk, unsigned char *sk, const unsigned char *seed), \
+      (pk, sk, seed))                                                                               \
+    F(int, crypto_sign_detached,                                                                     \
+      (unsigned char *sig, unsigned long long *siglen_p, const unsigned char *m, unsigned long long mlen, \
+       const unsigned char *sk),                                                                    \
+      (sig, siglen_p, m, mlen, sk))                                                                  \
+    F(int, crypto_sign_verify_detached,                                                              \
+      (const unsigned char *sig, const unsigned char *m, unsigned long long mlen, const unsigned char *pk), \
+      (sig, m, mlen, pk))                                                                           \
+    F(int, crypto_hash_sha256, (unsigned char *out, const unsigned char *in, unsigned long long inlen), \
+      (out, in, inlen))                                                                             \
+    V(void, randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
+    V(void, sodium_memzero, (void *const pnt, const size_t len), (pnt, len))
+
+DK_LIBRARY_DEFINE(DK_SODIUM_SONAME, DK_SODIUM_FUNCTIONS)
+
+int dk_sodium_load(const char *soname, char *error, size_t error_size) {
+    return dk_library_load(&dk_this_library, soname, error, error_size);
+}

@@ -1,0 +1,213 @@
+import ArgumentParser
+import FleetConfig
+import Glibc
+import KioskConfiguration
+import KioskReporting
+import KioskServiceKit
+import LinuxSystem
+
+/// `dialkiosk config ...`: fleet keys, signed bundles and the state folder of pushed
+/// configurations (docs/fleet.md).
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Sign configurations for a fleet and inspect the pushed ones.",
+        subcommands: [Keygen.self, Sign.self, Verify.self, Status.self, Reset.self]
+    )
+
+    /// The state folder option the state subcommands share with `run`.
+    struct StateOptions: ParsableArguments {
+        @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+            "The folder of pushed configurations (default: $STATE_DIRECTORY, else /var/lib/dialkiosk).", valueName: "dir"))
+        var stateDir: String?
+
+        var store: FleetStore {
+            FleetStore(directory: FleetStore.directory(option: stateDir, environment: ProcessEnvironment.current()))
+        }
+    }
+
+    struct Keygen: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a signing key pair: DIR/fleet.key (secret, mode 0600) and DIR/fleet.pub (for trusted_keys).")
+
+        @Option(help: ArgumentHelp("The folder to write fleet.key and fleet.pub into (created if missing; existing keys are not overwritten).",
+                                   valueName: "dir"))
+        var out: String
+
+        func run() throws {
+            try reportingErrors {
+                let seed = try fleet { () throws(FleetError) in try Sodium.randomSeed() }
+                let pair = try fleet { () throws(FleetError) in try Sodium.keyPair(seed: seed) }
+                if mkdir(out, 0o700) != 0 && errno != EEXIST {
+                    throw CommandFailure("cannot create \(out): \(Errno.current)", status: .ioError)
+                }
+                try writeNew(out + "/fleet.key", FleetKeys.text(seed, comment: "DialKiosk fleet signing key (secret; keep it off the kiosks)"), mode: 0o600)
+                try writeNew(out + "/fleet.pub", FleetKeys.text(pair.publicKey, comment: "DialKiosk fleet public key (for fleet.trusted_keys)"), mode: 0o644)
+                print("\(out)/fleet.key\n\(out)/fleet.pub")
+            }
+        }
+    }
+
+    struct Sign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign a configuration file; the bundle goes to standard output.",
+            discussion: "The file must be a configuration a kiosk would take: it is checked as a pushed one is (the sections "
+                + "display, input, mqtt and fleet stay local; item commands need --allow-commands).")
+
+        @Option(help: ArgumentHelp("The secret key file (fleet.key from config keygen).", valueName: "secret"))
+        var key: String
+
+        @Option(help: ArgumentHelp("The bundle's serial: higher than every bundle the kiosks took before (1 to 2^63-1).", valueName: "n"))
+        var serial: UInt64
+
+        @Option(name: .customLong("target"), help: ArgumentHelp("A client id the bundle is for; repeat for several; none: every kiosk.",
+                                                                valueName: "client-id"))
+        var targets: [String] = []
+
+        @Flag(name: .customLong("allow-commands"), help: "Sign even when items carry commands (kiosks take them only with fleet.allow_commands).")
+        var allowCommands = false
+
+        @Flag(name: .customLong("no-check"), help: "Sign without checking the content (to test that the kiosks refuse it themselves).")
+        var noCheck = false
+
+        @Argument(help: "The configuration file to sign (YAML).")
+        var file: String
+
+        func validate() throws {
+            guard serial >= 1, serial <= UInt64(Int64.max) else { throw ValidationError("--serial must be from 1 to 2^63-1.") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let text = try ConfigLoader.readText(file)
+                let seeds = try readKeyFile(key, bytes: Sodium.seedBytes)
+                var bundle = ConfigBundle(serial: serial, targets: targets, config: Array(text.utf8))
+                if !noCheck, case .failure(let refusal) = FleetAcceptance.content(bundle, local: KioskConfig(), allowCommands: allowCommands) {
+                    throw CommandFailure("\(file): \(refusal.description.replacingBundleName(serial: serial, with: file))", status: .config)
+                }
+                bundle.signature = try fleet { () throws(FleetError) in try Sodium.sign(bundle.signedBytes, seed: seeds[0]) }
+                let bytes = bundle.encoded
+                if case .failure(let e) = FileDescriptor(adopting: 1).writeAllKeepingOpen(bytes) {
+                    throw CommandFailure("cannot write the bundle to standard output: \(e)", status: .ioError)
+                }
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a bundle's signature and content; exit 0, or 65 with the reason.")
+
+        @Option(help: ArgumentHelp("A public key file (fleet.pub).", valueName: "public"))
+        var key: String
+
+        @Argument(help: "The bundle file ('-' reads standard input).")
+        var bundle: String
+
+        func run() throws {
+            try reportingErrors {
+                let keys = try readKeyFile(key, bytes: Sodium.publicKeyBytes)
+                let bytes: [UInt8]
+                do {
+                    guard let read = try FleetStore.readFile(bundle == "-" ? "/dev/stdin" : bundle, limit: ConfigBundle.maxBytes) else {
+                        throw CommandFailure("\(bundle): no such file", status: .noInput)
+                    }
+                    bytes = read
+                } catch let error as FleetError {
+                    let status: ExitStatus = error.description.contains("larger than") ? .dataError : .noInput
+                    throw CommandFailure(error.description, status: status)
+                }
+                try fleet { () throws(FleetError) in try Sodium.load() }
+                let checked = FleetAcceptance.verify(bytes, trustedKeys: keys).flatMap { verified in
+                    FleetAcceptance.content(verified, local: KioskConfig(), allowCommands: true).map { _ in verified }
+                }
+                switch checked {
+                case .failure(let refusal): throw CommandFailure("\(bundle): \(refusal)", status: .dataError)
+                case .success(let b):
+                    let targets = b.targets.isEmpty ? "every kiosk" : b.targets.joined(separator: ", ")
+                    print("\(bundle): serial \(b.serial), \(b.config.count) bytes, for \(targets): signature good")
+                }
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the state folder as one JSON object: running serial, source, pending, last good, highest serial.")
+
+        @OptionGroup var state: StateOptions
+
+        func run() throws {
+            try reportingErrors { print(FleetStatusReport.read(state.store).text) }
+        }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Drop every pushed configuration: the local file runs at the next start or reload.",
+            discussion: "The highest serial taken is kept, so an old bundle still retained on the broker is not taken again.")
+
+        @OptionGroup var state: StateOptions
+
+        func run() throws {
+            try reportingErrors {
+                let store = state.store
+                try fleet { () throws(FleetError) in try store.reset() }
+                print("\(store.directory): pushed configurations removed")
+            }
+        }
+    }
+}
+
+/// A FleetError as the command's failure (65: bad data).
+func fleet<T>(_ body: () throws(FleetError) -> T) throws -> T {
+    do { return try body() } catch { throw CommandFailure("\(error)", status: .dataError) }
+}
+
+/// The first key of a key file: 66 when it cannot be read, 65 when it holds no key of `bytes`.
+func readKeyFile(_ path: String, bytes: Int) throws -> [[UInt8]] {
+    let data: [UInt8]
+    do {
+        guard let read = try FleetStore.readFile(path, limit: 64 << 10) else { throw CommandFailure("\(path): no such file", status: .noInput) }
+        data = read
+    } catch let error as FleetError {
+        throw CommandFailure(error.description, status: .noInput)
+    }
+    switch FleetKeys.parse(String(decoding: data, as: UTF8.self), file: path, bytes: bytes) {
+    case .success(let keys): return keys
+    case .failure(let error): throw CommandFailure(error.description, status: .dataError)
+    }
+}
+
+/// Creates `path` (never over an existing file) holding `text`.
+private func writeNew(_ path: String, _ text: String, mode: mode_t) throws {
+    switch FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: mode) {
+    case .failure(let e): throw CommandFailure("cannot create \(path): \(e)", status: .ioError)
+    case .success(let file):
+        if case .failure(let e) = file.writeAll(Array(text.utf8)) { throw CommandFailure("cannot write \(path): \(e)", status: .ioError) }
+        _ = fchmod(file.rawValue, mode)
+        _ = fsync(file.rawValue)
+    }
+}
+
+extension FileDescriptor {
+    /// writeAll on a descriptor this process does not own (stdout): released, not closed.
+    func writeAllKeepingOpen(_ bytes: [UInt8]) -> Result<Void, Errno> {
+        defer { _ = release() }
+        return writeAll(bytes)
+    }
+}
+
+extension String {
+    /// A refusal worded for the bundle's text, reworded for the file it came from.
+    func replacingBundleName(serial: UInt64, with file: String) -> String {
+        let name = FleetAcceptance.fileName(serial: serial)
+        var out = ""
+        var rest = Substring(self)
+        while let range = rest.range(of: name) {
+            out += rest[..<range.lowerBound] + file
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}

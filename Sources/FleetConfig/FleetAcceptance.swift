@@ -1,0 +1,97 @@
+import DialCore
+import KioskConfiguration
+
+/// Whether a kiosk takes a bundle: pure functions of the bundle's bytes and plain data (the
+/// trusted keys, the highest serial ever taken, the client id, the local configuration), with
+/// the signature check passed in so tests can count or fake it.
+public enum FleetAcceptance {
+    /// Checks a signature: (signature, message, public key) -> valid.
+    public typealias Verifier = @Sendable ([UInt8], [UInt8], [UInt8]) -> Bool
+
+    /// libsodium's Ed25519 check; a library that cannot be loaded verifies nothing.
+    public static let sodiumVerifier: Verifier = { signature, message, key in
+        (try? Sodium.verify(signature: signature, message: message, publicKey: key)) ?? false
+    }
+
+    /// A bundle taken: what it carried, and the configuration it makes with the local file's.
+    public struct Accepted: Equatable {
+        public var bundle: ConfigBundle
+        public var config: KioskConfig
+    }
+
+    /// The bundle in `bytes` when its signature is by one of `trustedKeys`: size first, then
+    /// the strict parse, then the signature over the canonical encoding.
+    public static func verify(_ bytes: [UInt8], trustedKeys: [[UInt8]], verifier: Verifier = sodiumVerifier)
+        -> Result<ConfigBundle, FleetRefusal> {
+        let bundle: ConfigBundle
+        switch ConfigBundle.parse(bytes) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let parsed): bundle = parsed
+        }
+        let message = bundle.signedBytes
+        guard trustedKeys.contains(where: { verifier(bundle.signature, message, $0) }) else { return .failure(.signature) }
+        return .success(bundle)
+    }
+
+    /// The whole decision for a bundle arriving: signed by a trusted key, serial above
+    /// `highestSerial`, meant for `clientID` (or every kiosk), and content a pushed
+    /// configuration may have (`content`).
+    public static func decide(_ bytes: [UInt8], trustedKeys: [[UInt8]], highestSerial: UInt64, clientID: String,
+                              local: KioskConfig, allowCommands: Bool, verifier: Verifier = sodiumVerifier)
+        -> Result<Accepted, FleetRefusal> {
+        let bundle: ConfigBundle
+        switch verify(bytes, trustedKeys: trustedKeys, verifier: verifier) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let verified): bundle = verified
+        }
+        guard bundle.serial > highestSerial else { return .failure(.replay(serial: bundle.serial, highest: highestSerial)) }
+        guard bundle.targets.isEmpty || bundle.targets.contains(clientID) else { return .failure(.notForThisKiosk(clientID: clientID)) }
+        return content(bundle, local: local, allowCommands: allowCommands).map { Accepted(bundle: bundle, config: $0) }
+    }
+
+    /// The file name a pushed configuration's errors are located in: `bundle-42.yaml:14: ...`.
+    public static func fileName(serial: UInt64) -> String { "bundle-\(serial).yaml" }
+
+    /// The configuration a verified bundle makes: its text parsed with `check-config`'s checks,
+    /// only the sections a push may carry, no item command unless allowed; the result keeps
+    /// the local file's display, input, mqtt and fleet sections.
+    public static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool) -> Result<KioskConfig, FleetRefusal> {
+        let file = fileName(serial: bundle.serial)
+        guard let text = String(validating: bundle.config, as: UTF8.self) else {
+            return .failure(.invalid("\(file):\(ConfigLoader.firstInvalidLine(bundle.config)): not UTF-8 text"))
+        }
+        let pushed: KioskConfig
+        do {
+            for (key, line) in try ConfigParser.topLevelKeys(text, file: file) where !ConfigParser.pushableSections.contains(key) {
+                return .failure(.section(key + (line.map { " (\(file):\($0))" } ?? "")))
+            }
+            pushed = try ConfigParser.parse(text, file: file)
+        } catch let error as ConfigError {
+            return .failure(.invalid(error.description))
+        } catch {
+            return .failure(.invalid("\(file): \(error)"))
+        }
+        if !allowCommands, let item = firstCommand(in: pushed.menu) { return .failure(.commands(item: item)) }
+        return .success(merged(local: local, pushed: pushed))
+    }
+
+    /// `pushed` with the local file's sections that never travel.
+    public static func merged(local: KioskConfig, pushed: KioskConfig) -> KioskConfig {
+        var config = pushed
+        config.display = local.display
+        config.input = local.input
+        config.mqtt = local.mqtt
+        config.fleet = local.fleet
+        return config
+    }
+
+    /// The path of the first item, in any ring, that runs a command.
+    static func firstCommand(in menu: MenuTree) -> String? {
+        for ring in menu.ringPaths {
+            for node in menu.items(ofRing: ring) ?? [] where node.item.command != nil {
+                return ring.appending(node.id).description
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// Why a bundle was not taken, as the kiosk reports it (`config/state`'s `reason`, the
+/// `config` event line, `config verify`'s message).
+public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Zero bytes.
+    case empty
+    /// Larger than `ConfigBundle.maxBytes`; refused before any decoding.
+    case tooLarge(bytes: Int, limit: Int)
+    /// Not a bundle: the line or field that is wrong.
+    case malformed(String)
+    /// The signature verifies with none of the trusted keys (or the text was changed).
+    case signature
+    /// The serial is not above every serial taken before (a replay, or an old bundle).
+    case replay(serial: UInt64, highest: UInt64)
+    /// The bundle names client ids and this kiosk is not one of them.
+    case notForThisKiosk(clientID: String)
+    /// A section a pushed configuration may not carry (it stays in the local file).
+    case section(String)
+    /// An item command while `allow_commands` is false.
+    case commands(item: String)
+    /// The configuration's own problem, located as `check-config` words it.
+    case invalid(String)
+    /// Its icons, fonts or painter could not be built.
+    case build(String)
+
+    public var description: String {
+        switch self {
+        case .empty: return "empty bundle (0 bytes)"
+        case .tooLarge(let bytes, let limit): return "bundle of \(bytes) bytes, larger than \(limit)"
+        case .malformed(let why): return "not a bundle: \(why)"
+        case .signature: return "signature does not verify with any trusted key"
+        case .replay(let serial, let highest): return "serial \(serial) is not above \(highest), the highest taken (replay or old bundle)"
+        case .notForThisKiosk(let id): return "bundle targets other kiosks, not \(id)"
+        case .section(let name): return "section '\(name)' may not be pushed (it stays in the local file)"
+        case .commands(let item): return "item '\(item)' has a command and fleet.allow_commands is false"
+        case .invalid(let located): return located
+        case .build(let why): return "cannot build: \(why)"
+        }
+    }
+}

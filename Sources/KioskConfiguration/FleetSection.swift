@@ -1,0 +1,73 @@
+import Yams
+
+/// The `fleet:` section (local file only; absent: no pushed configurations): which keys may
+/// sign a bundle, the shared topic bundles arrive on, how long a pushed configuration waits for
+/// its confirmation, and whether pushed items may carry commands.
+public struct FleetSettings: Sendable, Equatable {
+    /// Files of trusted Ed25519 public keys (`dialkiosk config keygen`'s fleet.pub).
+    public var trustedKeys: [String]
+    /// Retained bundles for many kiosks; nil: only `<base>/set/config`.
+    public var topic: String?
+    /// Seconds a pushed configuration runs before it is reverted unless confirmed; 0: no confirmation.
+    public var confirmSeconds: Double
+    /// Whether a pushed menu may carry item commands.
+    public var allowCommands: Bool
+
+    public init(trustedKeys: [String], topic: String? = nil, confirmSeconds: Double = 120, allowCommands: Bool = false) {
+        self.trustedKeys = trustedKeys
+        self.topic = topic
+        self.confirmSeconds = confirmSeconds
+        self.allowCommands = allowCommands
+    }
+}
+
+extension ConfigParser {
+    package static let fleetKeys = ["trusted_keys", "topic", "confirm_seconds", "allow_commands"]
+
+    /// The sections a pushed configuration may carry; the others (`display`, `input`, `mqtt`,
+    /// `fleet`, and any hardware or network section) stay in the local file.
+    public static let pushableSections: Set<String> = ["items", "theme", "physics", "behaviour", "accessibility",
+                                                      "languages", "text", "live", "value"]
+
+    package static func parseFleet(_ section: ConfigSection) throws -> FleetSettings {
+        guard let node = section.value("trusted_keys") else {
+            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("trusted_keys"),
+                              message: "required: the public key files bundles must be signed by (dialkiosk config keygen)")
+        }
+        guard case .sequence(let list) = node, !list.isEmpty, list.count <= 16 else {
+            throw section.error("trusted_keys", node, "expected a list of 1 to 16 absolute paths, got \(ConfigSection.describe(node))")
+        }
+        var keys: [String] = []
+        for (i, element) in list.enumerated() {
+            guard case .scalar(let scalar) = element, scalar.string.hasPrefix("/"), scalar.string.utf8.count <= 4096,
+                  ConfigLimits.controlCharacter(in: scalar.string, allowing: []) == nil else {
+                throw ConfigError(file: section.file, line: element.mark?.line, key: "\(section.keyPath("trusted_keys"))[\(i)]",
+                                  message: "expected an absolute path of a public key file, got \(ConfigSection.describe(element))")
+            }
+            keys.append(scalar.string)
+        }
+        var settings = FleetSettings(trustedKeys: keys)
+        if let topic = try section.name("topic", maximumBytes: 1024) {
+            if let problem = MQTTSettings.topicProblem(topic) { throw section.error("topic", section.value("topic"), problem) }
+            settings.topic = topic
+        }
+        if let s = try section.number("confirm_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 86_400) },
+                                      "of seconds: 0 (no confirmation), or between 1 and 86400") {
+            settings.confirmSeconds = s
+        }
+        if let allow = try section.bool("allow_commands") { settings.allowCommands = allow }
+        return settings
+    }
+
+    /// The top-level keys of `text` with their lines, in order (empty for an empty document);
+    /// a YAML error is thrown located, as `parse` throws it.
+    public static func topLevelKeys(_ text: String, file: String) throws -> [(key: String, line: Int?)] {
+        try ConfigLimits.checkFileSize(text.utf8.count, file: file)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch let error as YamlError {
+            throw syntaxError(error, text: text, file: file)
+        }
+        guard let root, case .mapping(let mapping) = root else { return [] }
+        return mapping.map { (key: $0.key.string ?? "?", line: $0.key.mark?.line) }
+    }
+}

@@ -1,0 +1,203 @@
+import FleetConfig
+import KioskConfiguration
+import KioskReporting
+
+/// The kiosk's side of fleet configuration (the `fleet:` section): which pushed bundle runs,
+/// which one waits for its confirmation and until when, the highest serial taken, and what
+/// `<base>/config/state` says. Plain state changed by the service on the loop; the checks are
+/// `FleetAcceptance`'s, the files `FleetStore`'s.
+package final class FleetBridge {
+    package enum Status: String, Sendable {
+        case pending, confirmed, reverted, refused
+    }
+
+    package let settings: FleetSettings
+    package let store: FleetStore
+    package let clientID: String
+    private let keys: [[UInt8]]
+    private let logger: JournalLogger
+    /// The confirmed pushed bundle that runs (nil: the local file's configuration).
+    package private(set) var confirmed: ConfigBundle?
+    /// Running but not confirmed: reverted at `deadline` unless confirmed.
+    package private(set) var pending: (bundle: ConfigBundle, deadline: Double)?
+    /// Taken and being built (icons, painter) off the loop; stored as `pending.bundle`.
+    package private(set) var building: ConfigBundle?
+    /// The latest bundle that came while another was being built; offered when that one is done.
+    package private(set) var queued: [UInt8]?
+    /// Bundles up to this serial are refused; nil when the stored serial was unreadable (then
+    /// every bundle is refused until `config reset` and a restart: a replay is worse than none).
+    package private(set) var highest: UInt64?
+    /// What `<base>/config/state` reports about the last bundle offered.
+    package private(set) var lastStatus: Status?
+    package private(set) var offered: UInt64?
+    package private(set) var reason: String?
+
+    package init(settings: FleetSettings, store: FleetStore, clientID: String, keys: [[UInt8]],
+                 startup: FleetStartup, logger: JournalLogger) {
+        self.settings = settings
+        self.store = store
+        self.clientID = clientID
+        self.keys = keys
+        self.logger = logger
+        confirmed = startup.bundle
+        do { highest = try store.highestSerial() } catch {
+            logger.error("fleet: \(error)")
+            highest = nil
+        }
+        if let dropped = startup.droppedPending {
+            lastStatus = .reverted
+            offered = dropped
+            reason = "the kiosk stopped before serial \(dropped) was confirmed"
+        } else if let bundle = startup.bundle {
+            lastStatus = .confirmed
+            offered = bundle.serial
+        }
+    }
+
+    /// The bundle whose configuration runs now (or is about to, once built).
+    package var active: ConfigBundle? { building ?? pending?.bundle ?? confirmed }
+
+    /// The running configuration for a freshly read local file: the active bundle's sections
+    /// over it (the local file when none, or when the bundle no longer fits the local file).
+    package func overlay(local: KioskConfig) -> KioskConfig {
+        guard let active else { return local }
+        switch FleetAcceptance.content(active, local: local, allowCommands: settings.allowCommands) {
+        case .success(let config): return config
+        case .failure(let refusal):
+            logger.warning("fleet: serial \(active.serial) does not fit the local file any more (\(refusal)); running the local file")
+            return local
+        }
+    }
+
+    /// What became of a bundle offered.
+    package enum Offer {
+        /// Taken and stored as pending: build and swap in this configuration (the local
+        /// sections already merged in), then call `built`.
+        case take(KioskConfig, serial: UInt64)
+        /// Refused; the state changed (report it).
+        case refused
+        /// Nothing to report (the running bundle seen again, or queued behind a build).
+        case ignored
+    }
+
+    /// A bundle arrived (`<base>/set/config` or the fleet topic; `bytes` not yet decoded).
+    package func offer(_ bytes: [UInt8], local: KioskConfig) -> Offer {
+        if building != nil {
+            queued = bytes
+            return .ignored
+        }
+        guard let highest else { return refuse(nil, "the stored highest serial is unreadable; run 'dialkiosk config reset'") }
+        // The running or pending bundle retained on the broker comes back at every connect.
+        if let b = try? ConfigBundle.parse(bytes).get(), b.serial == active?.serial, b.encoded == active?.encoded { return .ignored }
+        let decided = FleetAcceptance.decide(bytes, trustedKeys: keys, highestSerial: highest, clientID: clientID,
+                                             local: local, allowCommands: settings.allowCommands)
+        switch decided {
+        case .failure(let refusal):
+            return refuse((try? ConfigBundle.parse(bytes).get())?.serial, refusal.description)
+        case .success(let accepted):
+            let serial = accepted.bundle.serial
+            do {
+                // The serial first: killed after this, the bundle counts as taken (and reverted).
+                try store.setHighestSerial(serial)
+                self.highest = serial
+                try store.store(bytes, in: .pending)
+            } catch {
+                return refuse(serial, "cannot store it: \(error)")
+            }
+            building = accepted.bundle
+            offered = serial
+            logger.info("fleet: serial \(serial) taken; building it")
+            return .take(accepted.config, serial: serial)
+        }
+    }
+
+    /// The build of `building` ended: it runs now (pending until `now + confirm_seconds`, or
+    /// confirmed at once when confirm_seconds is 0), or it failed and is refused.
+    package func built(_ failure: String?, now: Double) {
+        guard let bundle = building else { return }
+        building = nil
+        if let failure {
+            try? store.remove(.pending)
+            _ = refuse(bundle.serial, FleetRefusal.build(failure).description)
+            return
+        }
+        if let old = pending, old.bundle.serial != bundle.serial {
+            logger.info("fleet: serial \(old.bundle.serial) was replaced by \(bundle.serial) before its confirmation")
+        }
+        pending = (bundle, now + settings.confirmSeconds)
+        (lastStatus, offered, reason) = (.pending, bundle.serial, nil)
+        if settings.confirmSeconds == 0 { _ = confirm(bundle.serial) }
+    }
+
+    /// `confirm N`: the pending bundle N becomes the confirmed one. nil, or why not.
+    package func confirm(_ serial: UInt64) -> String? {
+        if confirmed?.serial == serial && pending == nil { return nil }
+        guard let pending, pending.bundle.serial == serial else {
+            return "no configuration with serial \(serial) waits for confirmation"
+                + (pending.map { " (serial \($0.bundle.serial) does)" } ?? "")
+        }
+        do { try store.promotePending() } catch {
+            return "cannot store the confirmation: \(error)"
+        }
+        confirmed = pending.bundle
+        self.pending = nil
+        (lastStatus, offered, reason) = (.confirmed, serial, nil)
+        logger.info("fleet: serial \(serial) confirmed")
+        return nil
+    }
+
+    /// When the pending bundle is reverted unless confirmed.
+    package var nextDeadline: Double? { pending?.deadline }
+
+    /// The deadline passed: the pending bundle goes (the caller reloads the confirmed one).
+    package func revertIfDue(now: Double) -> Bool {
+        guard let pending, now >= pending.deadline else { return false }
+        self.pending = nil
+        try? store.remove(.pending)
+        (lastStatus, offered, reason) = (.reverted, pending.bundle.serial,
+                                         "not confirmed within \(FleetBridge.seconds(settings.confirmSeconds)) s")
+        logger.warning("fleet: serial \(pending.bundle.serial) was not confirmed in time; back to "
+                       + (confirmed.map { "serial \($0.serial)" } ?? "the local file"))
+        return true
+    }
+
+    /// Takes the bundle that waited for a build to end.
+    package func takeQueued() -> [UInt8]? {
+        defer { queued = nil }
+        return queued
+    }
+
+    private func refuse(_ serial: UInt64?, _ why: String) -> Offer {
+        (lastStatus, offered, reason) = (.refused, serial, why)
+        logger.warning("fleet: bundle\(serial.map { " serial \($0)" } ?? "") refused: \(why); the running configuration stays")
+        return .refused
+    }
+
+    // MARK: reporting
+
+    /// The retained `<base>/config/state`.
+    package var stateLine: EventLine {
+        let running = pending?.bundle ?? confirmed
+        let sha = running.flatMap { try? Sodium.sha256Hex($0.config) }
+        return EventLine([
+            ("serial", running.map { .int(Int($0.serial)) } ?? .null),
+            ("sha256", sha.map { .string($0) } ?? .null),
+            ("status", lastStatus.map { .string($0.rawValue) } ?? .null),
+            ("offered", offered.map { .int(Int($0)) } ?? .null),
+            ("reason", reason.map { .string($0) } ?? .null),
+            ("source", .string(running == nil ? "local" : "fleet")),
+        ])
+    }
+
+    /// The `config` event line of the last change.
+    package func eventLine(now: Double) -> EventLine {
+        EventLine([
+            ("t", .number(now)), ("event", .string("config")),
+            ("serial", offered.map { .int(Int($0)) } ?? .null),
+            ("status", lastStatus.map { .string($0.rawValue) } ?? .null),
+            ("reason", reason.map { .string($0) } ?? .null),
+        ])
+    }
+
+    static func seconds(_ s: Double) -> String { s.rounded() == s ? String(Int(s)) : String(s) }
+}

@@ -1,0 +1,114 @@
+import Glibc
+import KioskConfiguration
+import KioskLoop
+
+/// Pushed configurations on the loop: a bundle taken is built like a reload (off the loop when
+/// there is a worker) and swapped in in one transaction; a failed build is refused at once;
+/// the confirmation or its deadline decide whether it stays.
+extension KioskService {
+    /// A bundle arrived over MQTT.
+    package func takeBundle(_ bytes: [UInt8], at time: Double, on loop: any LoopControl) throws {
+        guard let fleet else {
+            logger.warning("fleet: a configuration bundle came, but the local file has no fleet: section; ignored")
+            return
+        }
+        switch fleet.offer(bytes, local: config) {
+        case .ignored: return
+        case .refused: return reportFleet(now: time)
+        case .take(let pushed, _):
+            // A reload being prepared was read before this bundle: drop it and read again once
+            // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
+            // in `fleetBuilt`).
+            if let worker = reloadWorker, worker.isBusy {
+                worker.pending = true
+                return
+            }
+            let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
+            if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
+                do {
+                    // Done in `reloadPrepared`, which calls `fleetBuilt`.
+                    return try worker.start(config: new, changes: changes)
+                } catch {
+                    logger.warning("fleet: \(error); building in the loop instead")
+                }
+            }
+            if case .apply = decided {
+                try finishReload(decided, at: time, on: loop)
+                try fleetBuilt(lastReloadFailure, at: time, on: loop)
+            } else {
+                try fleetBuilt(nil, at: time, on: loop)
+            }
+        }
+    }
+
+    /// The build of a taken bundle ended (`failure`: why it was not swapped in).
+    package func fleetBuilt(_ failure: String?, at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.building != nil else { return }
+        // The reload words its failure after the local file; the bundle's is what failed.
+        let prefix = (configPath ?? "demo menu") + ": "
+        fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
+        reportFleet(now: time)
+        if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+    }
+
+    /// `confirm N` from the control socket or `<base>/set/config_confirm`.
+    package func confirmFleet(_ request: ControlServer.Request, serial: UInt64?, at time: Double) {
+        guard let fleet else { return replyError(request, "no fleet: section; nothing to confirm", now: time) }
+        guard let serial = serial ?? fleet.pending?.bundle.serial else {
+            return replyError(request, "no pushed configuration waits for confirmation", now: time)
+        }
+        if let problem = fleet.confirm(serial) { return replyError(request, problem, now: time) }
+        reportFleet(now: time)
+    }
+
+    /// The confirmation did not come: back to the last confirmed configuration (or the file).
+    package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.revertIfDue(now: time) else { return }
+        reportFleet(now: time)
+        try reload(at: time, on: loop)
+    }
+
+    /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
+    /// against the one offered) and a button that confirms the configuration that waits.
+    package func publishFleetDiscovery() {
+        guard fleet != nil, let mqtt, let prefix = mqtt.discoveryPrefix else { return }
+        let topics = mqtt.topics, id = topics.clientID, stateTopic = topics.base + "/config/state"
+        let device = EventLine([("identifiers", .strings([id]))])
+        func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
+            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
+             ("availability_topic", .string(topics.availability)),
+             ("payload_available", .string("online")), ("payload_not_available", .string("offline")), ("device", .object(device))]
+        }
+        mqtt.publishRetained(topic: "\(prefix)/update/\(id)/config/config", payload: EventLine(common("config", "Configuration") + [
+            ("state_topic", .string(stateTopic)),
+            ("value_template", .string("{{ value_json.serial | default('local', true) }}")),
+            ("latest_version_topic", .string(stateTopic)),
+            ("latest_version_template", .string("{{ value_json.offered | default(value_json.serial, true) | default('local', true) }}")),
+        ]).text)
+        mqtt.publishRetained(topic: "\(prefix)/button/\(id)/config_confirm/config", payload: EventLine(common("config_confirm", "Confirm configuration") + [
+            ("command_topic", .string(topics.setPrefix + "config_confirm")), ("payload_press", .string("PRESS")),
+        ]).text)
+    }
+
+    /// The retained `<base>/config/state` and the `config` event line.
+    package func reportFleet(now: Double) {
+        guard let fleet else { return }
+        emit(fleet.eventLine(now: now))
+        if let mqtt { mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text) }
+    }
+}
+
+/// The confirmation deadline of a pushed configuration: no descriptor, a wake-up time.
+package struct FleetDeadline: PollSource {
+    package let service: KioskService
+    package var pollDescriptors: [pollfd] { [] }
+    package func wakeUp(now: Double) -> Double? { service.fleet?.nextDeadline }
+    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard let deadline = service.fleet?.nextDeadline, now >= deadline else { return [] }
+        return [.service { [service] loop in try service.revertFleetIfDue(at: now, on: loop) }]
+    }
+
+    package init(service: KioskService) {
+        self.service = service
+    }
+}

@@ -1,0 +1,94 @@
+import FleetConfig
+import Glibc
+import KioskConfiguration
+import KioskReporting
+import Testing
+@testable import KioskServiceKit
+import KioskTestSupport
+
+/// The kiosk's side of commit confirmed, on a fake clock: take, build, pending until the
+/// deadline, confirm or revert; what start-up runs after each step.
+@Suite struct FleetBridgeTests {
+    static let seed = [UInt8](repeating: 3, count: 32)
+    let dir: String = {
+        var template = Array("/tmp/fleet-bridge-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }()
+
+    func bundle(_ serial: UInt64, _ ids: [String]) throws -> [UInt8] {
+        let text = "items:\n" + ids.map { "  - {id: \($0), label: \($0)}\n" }.joined()
+        var b = ConfigBundle(serial: serial, targets: [], config: Array(text.utf8))
+        b.signature = try Sodium.sign(b.signedBytes, seed: Self.seed)
+        return b.encoded
+    }
+
+    func bridge(confirm: Double = 60, logs: UnsafeMutablePointer<[String]>? = nil) throws -> FleetBridge {
+        let settings = FleetSettings(trustedKeys: [], confirmSeconds: confirm)
+        let keys = [try Sodium.keyPair(seed: Self.seed).publicKey]
+        let store = FleetStore(directory: dir)
+        let startup = FleetStartup.choose(store: store, keys: keys, local: KioskConfig(), allowCommands: false)
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { logs?.pointee.append($0) }
+        return FleetBridge(settings: settings, store: store, clientID: "k1", keys: keys, startup: startup, logger: logger)
+    }
+
+    @Test func unconfirmedRevertsAtTheDeadlineAndConfirmedSurvivesARestart() throws {
+        let fleet = try bridge(confirm: 60)
+        guard case .take(let config, serial: 1) = fleet.offer(try bundle(1, ["a", "b"]), local: KioskConfig()) else {
+            Issue.record("not taken"); return
+        }
+        #expect(config.items.map(\.id) == ["a", "b"])
+        fleet.built(nil, now: 100)
+        #expect(fleet.nextDeadline == 160)
+        #expect(!fleet.revertIfDue(now: 159.9))
+        #expect(fleet.confirm(1) == nil)
+        #expect(fleet.nextDeadline == nil)
+        // Serial 2, never confirmed: reverted at its deadline, serial 1 runs again.
+        guard case .take = fleet.offer(try bundle(2, ["c"]), local: KioskConfig()) else { Issue.record("2 not taken"); return }
+        fleet.built(nil, now: 200)
+        #expect(fleet.stateLine.text.contains("\"serial\": 2, "))
+        #expect(fleet.revertIfDue(now: 260))
+        #expect(fleet.active?.serial == 1)
+        #expect(fleet.overlay(local: KioskConfig()).items.map(\.id) == ["a", "b"])
+        #expect(fleet.stateLine.text.contains("\"serial\": 1, ") && fleet.stateLine.text.contains("\"status\": \"reverted\", \"offered\": 2"))
+        // A restart: serial 1 runs, serial 2 is a replay.
+        let again = try bridge()
+        #expect(again.active?.serial == 1)
+        guard case .refused = again.offer(try bundle(2, ["c"]), local: KioskConfig()) else { Issue.record("replay taken"); return }
+        #expect(again.reason?.contains("not above 2") == true)
+    }
+
+    @Test func killedWhilePendingStartsOnTheConfirmed() throws {
+        let fleet = try bridge()
+        _ = fleet.offer(try bundle(5, ["x"]), local: KioskConfig())
+        fleet.built(nil, now: 0)
+        // No confirm, no revert: the process dies here.
+        let restarted = try bridge()
+        #expect(restarted.active == nil)
+        #expect(restarted.stateLine.text.contains("\"status\": \"reverted\", \"offered\": 5"))
+    }
+
+    @Test func aFailedBuildIsRefusedAtOnceAndTheRetainedRunningBundleIsIgnored() throws {
+        let fleet = try bridge(confirm: 0)
+        let one = try bundle(1, ["a"])
+        _ = fleet.offer(one, local: KioskConfig())
+        fleet.built(nil, now: 0)
+        #expect(fleet.confirmed?.serial == 1)  // confirm_seconds 0: confirmed at once
+        guard case .ignored = fleet.offer(one, local: KioskConfig()) else { Issue.record("running bundle not ignored"); return }
+        _ = fleet.offer(try bundle(2, ["b"]), local: KioskConfig())
+        fleet.built("missing icon", now: 1)
+        #expect(fleet.active?.serial == 1)
+        #expect(fleet.lastStatus == .refused && fleet.reason == "cannot build: missing icon")
+    }
+}
+
+/// How a confirmation is spelled on MQTT and the control socket.
+@Suite struct FleetConfirmCommandTests {
+    @Test func confirmBySerialOrByHomeAssistantsButton() {
+        #expect(MQTTCommand.parse(name: "config_confirm", payload: "42\n") == .success(.confirmConfig(serial: 42)))
+        #expect(MQTTCommand.parse(name: "config_confirm", payload: "PRESS") == .success(.confirmConfig(serial: nil)))
+        #expect((try? MQTTCommand.parse(name: "config_confirm", payload: "0").get()) == nil)
+        #expect((try? MQTTCommand.parse(name: "config_confirm", payload: "-1").get()) == nil)
+        #expect(ControlLine.parse("confirm 42") == .command(.confirmConfig(serial: 42)))
+        #expect(ControlLine.parse("confirm") == .invalid("confirm needs the serial of the pushed configuration, a whole number from 1"))
+    }
+}
