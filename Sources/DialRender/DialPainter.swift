@@ -30,8 +30,8 @@ public final class DialPainter {
     public private(set) var frame: PixelBuffer
 
     private let catalog: FontCatalog
-    private let labelText: TextRenderer
-    private let hubText: TextRenderer
+    let labelText: TextRenderer
+    let hubText: TextRenderer
     /// Each item's icon at the largest size it can be drawn on this frame (the source image is
     /// not kept: a 4096x4096 icon would hold 64 MiB and cost 16 M reads per size made from it).
     private let iconSources: [IconSprite?]
@@ -44,9 +44,11 @@ public final class DialPainter {
     private(set) var background: PixelBuffer
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
-    private var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    private(set) var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
+    /// Live items' badges, marks and value dial (LiveDrawing.swift).
+    let live = LiveDrawing()
 
     /// Disc sprites; `prepare` builds those of the radii a spin draws.
     let discs: DiscSpriteCache
@@ -272,7 +274,9 @@ public final class DialPainter {
         }
         let drawn = touched(by: ops)
         dirty = drawn
-        return restored.map { $0 + drawn }
+        // Only live states changed: the rest of the frame is painted as it was.
+        let stateOnly = live.stateOnlyDamage(pose, theme: theme, width: width, height: height)
+        return restored.map { stateOnly ?? ($0 + drawn) }
     }
 
     /// Paints `pose` into `buffer` (of the painter's size) from scratch.
@@ -440,7 +444,7 @@ public final class DialPainter {
     }
 
     /// One blit of a frame, in the drawing box's coordinates.
-    private enum DrawOp {
+    enum DrawOp {
         case disc(DiscSprite, x: Int, y: Int, color: UInt32, opacity: UInt32)
         case mask(TextMask, x: Int, y: Int, color: UInt32, alpha: UInt32)
         case icon(IconSprite, x: Int, y: Int, opacity: UInt32)
@@ -464,14 +468,16 @@ public final class DialPainter {
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
+        if let hubItem, pose.visibility > 0, pose.valueDial == nil, let mask = hubLabel(hubItem, geometry: g) {
             ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
                              color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
         }
+        hubLiveOps(pose, &ops)
         for placement in placed {
             let i = placement.index, ip = pose.items[i]
             let x = placement.x, y = placement.y, opacity = placement.opacity, sprite = placement.sprite
-            ops.append(.disc(sprite, x: x, y: y, color: discColors[slots[i]], opacity: opacity))
+            let state = i < pose.states.count ? pose.states[i] : nil
+            ops.append(.disc(sprite, x: x, y: y, color: liveDiscColor(discColors[slots[i]], state), opacity: opacity))
             if i == pose.selected {
                 let strength = selectionStrength(pose, i)
                 if strength > 0 && theme.selectionWidth > 0 {
@@ -479,7 +485,8 @@ public final class DialPainter {
                                      alpha: PixelMath.byte(strength * ip.alpha)))
                 }
             }
-            contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
+            contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: liveLabelAlpha(opacity, state), &ops)
+            badgeOps(state, radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
         }
         return ops
     }

@@ -24,6 +24,8 @@ package final class KioskService {
     private var stopped = false
     /// The broker link (the `mqtt:` section); nil without one.
     package let mqtt: MQTTBridge?
+    /// Live items' states and the open value dial (KioskService+Live.swift).
+    package let live = LiveService()
     /// Speech and sound cues (the `accessibility:` section; silent without it).
     package let speech: SpeechBridge
     /// `brightness N` (percent); 100 until one comes.
@@ -72,13 +74,16 @@ package final class KioskService {
         mqtt = config.mqtt.flatMap { settings in
             do {
                 let password = try MQTTBridge.password(settings, environment: environment)
-                return MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
-                                  logger: logger, now: now)
+                let bridge = MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
+                                        logger: logger, now: now)
+                bridge.bindLive(config.menu)
+                return bridge
             } catch {
                 logger.error("mqtt: off: \(error)")
                 return nil
             }
         }
+        mqtt?.guardedReports = { [live] in live.guardedReports }
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -126,12 +131,14 @@ package final class KioskService {
         if let deadline = idle.nextDeadline { times.append(deadline) }
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
+        if let due = live.nextWakeup() { times.append(max(now, due)) }
         return times.min()
     }
 
     /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
     package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [IdleSchedule.Action]) {
         var result = idle.input(event)
+        if result.passOn && liveInput(event) { result.passOn = false }
         if !result.actions.isEmpty { publishState() }
         speech.touched(now: event.time)
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
@@ -288,6 +295,18 @@ package final class KioskService {
         mqtt?.stop()
         control?.close()
         notifier.close()
+    }
+
+    /// A line of its own shape (live items' `item`, `value`, `refused`), to every reader.
+    package func emitLine(_ line: EventLine) {
+        events.append(line: line.text)
+        control?.broadcast(line)
+        mqtt?.publishEvent(line)
+    }
+
+    /// A value item's command, with the value in its environment.
+    func runCommand(_ item: MenuItem, path: MenuPath, now: Double, extra: [String: String]) {
+        runner.run(item, path: path, now: now, timeout: item.commandTimeout ?? config.behaviour.commandTimeout, extra: extra)
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {

@@ -32,6 +32,11 @@ package final class MQTTBridge {
     private var refusalLog = LogRateLimit(interval: 10)
     /// Flips and input latency from the loop (RunSession sets it).
     package var loopFigures: (() -> (flips: Int, latency: LatencyStats.Summary?))?
+    /// Live items' bound topics and their last messages; `set/item` requests (MQTTLiveRoutes.swift).
+    package var live = MQTTLiveRoutes()
+    var liveCommands: [ControlServer.Request] = []
+    /// Value reports held back inside a commit's guard (the service counts them).
+    package var guardedReports: (() -> Int)?
 
     /// - Parameters:
     ///   - password: already read (`MQTTBridge.password`), nil for none.
@@ -124,10 +129,11 @@ package final class MQTTBridge {
         let turn = Array(inbox.prefix(Self.commandsPerTurn))
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
-        return ControlServer.coalescingReloads(turn)
+        return ControlServer.coalescingReloads(turn) + takeLiveRequests(now: now)
     }
 
     private func receive(_ message: MQTTMessage, now: Double) {
+        if takeLive(message, now: now) { return }
         guard message.topic.hasPrefix(topics.setPrefix) else { return }
         let name = String(message.topic.dropFirst(topics.setPrefix.count))
         switch MQTTCommand.parse(name: name, payload: message.text) {
@@ -148,7 +154,7 @@ package final class MQTTBridge {
     }
 
     /// Every refusal is counted; the journal gets one line per 10 s with the count held back.
-    private func refuse(_ line: String, now: Double) {
+    func refuse(_ line: String, now: Double) {
         commandsRefused += 1
         if let heldBack = refusalLog.admit(now: now) { logger.warning(line + LogRateLimit.suffix(heldBack)) }
     }
@@ -165,6 +171,7 @@ package final class MQTTBridge {
             ("uptime_s", .number((now - started).rounded())),
             ("dropped_lines", .int(connection.backlog.droppedTotal)),
             ("commands_run", .int(commandsTaken)), ("commands_refused", .int(commandsRefused)),
+            ("guarded_reports", .int(guardedReports?() ?? 0)),
         ])
     }
 

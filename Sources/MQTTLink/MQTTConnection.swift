@@ -190,6 +190,13 @@ public final class MQTTConnection {
         send(topic: topic, payload: payload, qos: 1, retain: true)
     }
 
+    /// A value dial's commit: QoS 1, not retained (a retained setpoint would be sent again to
+    /// every device that connects); dropped with a warning while disconnected.
+    public func publishCommand(topic: String, payload: String) {
+        guard isConnected else { return log(.warning, "mqtt: not connected; \(topic) = \(payload) was not sent") }
+        send(topic: topic, payload: payload, qos: 1, retain: false)
+    }
+
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
     public func publishNow(topic: String, payload: String) {
         send(topic: topic, payload: payload, qos: 0, retain: false)
