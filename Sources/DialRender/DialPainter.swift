@@ -486,7 +486,7 @@ public final class DialPainter {
                 }
             }
             contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: liveLabelAlpha(opacity, state), &ops)
-            badgeOps(state, radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
+            badgeOps(state, item: slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
         }
         return ops
     }

@@ -147,11 +147,11 @@ extension DialPainter {
         return alpha * 3 / 5
     }
 
-    /// A disc's badge (its live text, or "unavailable") under the label on a dark pill, and an
-    /// unavailable item's mark (a small ring with a bar) at its upper right.
-    func badgeOps(_ state: ItemState?, radius r: Double, x: Int, y: Int, opacity: UInt32, _ ops: inout [DrawOp]) {
+    /// A disc's badge (its live text, or a value item's value with its unit) under the label on
+    /// a dark pill, and an unavailable item's mark (a small ring with a bar) at its upper right.
+    func badgeOps(_ state: ItemState?, item: Int, radius r: Double, x: Int, y: Int, opacity: UInt32, _ ops: inout [DrawOp]) {
         guard let state, r >= 12 else { return }
-        let text = state.text ?? (state.available ? nil : "unavailable")
+        let text = state.text ?? Self.valueText(state, items[item].value)
         if let text, let mask = live.text(text, px: max(7, r * 0.24), radius: r * 0.62, hub: false, renderer: labelText) {
             let by = y + Int((r * 0.56).rounded())
             let pill = live.pill(width: mask.width + Int(r * 0.16) + 4, height: mask.height + 4)
@@ -166,6 +166,12 @@ extension DialPainter {
             ops.append(.mask(live.pill(width: Int(mr * 1.5), height: max(2, Int(mr * 0.3))), x: mx, y: my,
                              color: 0xFFFFFF, alpha: opacity))
         }
+    }
+
+    /// "21.5 °C" for a value item's state.
+    static func valueText(_ state: ItemState, _ settings: ValueSettings?) -> String? {
+        guard let settings, let v = state.value else { return nil }
+        return settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
     }
 
     /// The hub's part: while an item with live text is selected its text under the hub label;
