@@ -242,6 +242,9 @@ extension KioskService {
             case .external(let v):
                 line("external", v)
                 live.items.apply(.value(v), to: path, at: time)
+                if settings.ownedByKiosk, let mqtt {
+                    mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: settings.text(v))
+                }
             case .stop(let atMaximum):
                 logger.info("value \(path): \(atMaximum ? "maximum" : "minimum") reached")
             case .clamped(let reported, let to):

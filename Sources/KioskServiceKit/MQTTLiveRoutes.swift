@@ -124,15 +124,29 @@ extension MQTTBridge {
     /// Subscribes to the bindings of `menu` (on every connect from now) and `<base>/set/item/#`.
     package func bindLive(_ menu: MenuTree) {
         live = MQTTLiveRoutes(menu: menu)
-        connection.subscribe([topics.commands, topics.setPrefix + "item/#"] + live.topics)
+        connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"] + live.topics)
+        if let prefix = discoveryPrefix {
+            for (topic, payload) in HomeAssistantDiscovery.numbers(prefix: prefix, topics: topics, menu: menu) {
+                publishRetained(topic: topic, payload: payload.text)
+            }
+        }
     }
 
     /// A bound topic's message or a `set/item/...` command: taken (true), or not ours (false).
     func takeLive(_ message: MQTTMessage, now: Double) -> Bool {
         if live.offer(message) { return true }
-        let prefix = topics.setPrefix + "item/"
-        guard message.topic.hasPrefix(prefix) else { return false }
-        switch MQTTLiveRoutes.setCommand(path: String(message.topic.dropFirst(prefix.count)), payload: message.payload) {
+        let prefix = topics.setPrefix + "item/", valuePrefix = topics.setPrefix + "value/"
+        let command: Result<ControlCommand, MQTTCommandError>
+        if message.topic.hasPrefix(prefix) {
+            command = MQTTLiveRoutes.setCommand(path: String(message.topic.dropFirst(prefix.count)), payload: message.payload)
+        } else if message.topic.hasPrefix(valuePrefix) {
+            // Home Assistant's number: the payload is the value.
+            command = MQTTLiveRoutes.setCommand(path: String(message.topic.dropFirst(valuePrefix.count)) + "/value",
+                                                payload: message.payload)
+        } else {
+            return false
+        }
+        switch command {
         case .failure(let reason):
             refuse("mqtt: \(message.topic): \(reason); nothing changed", now: now)
         case .success(let command):

@@ -250,6 +250,43 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
     }
 }
 
+extension LiveItemsBrokerTests {
+    /// A value item the kiosk owns is Home Assistant's `number`: discovered with its range, set
+    /// through `<base>/set/value/<path>`, its state retained on `<base>/value/<path>`.
+    @Test func aKioskOwnedValueIsAHomeAssistantNumber() throws {
+        let broker = try TestBroker()
+        let sub = try TestSubscriber(broker: broker, subscribe: ["homeassistant/number/#", "dialkiosk/kiosk-live/value/#"])
+        let kiosk = try LiveKiosk(config: """
+            items:
+              - id: volume
+                label: Volume
+                value: {min: 0, max: 100, step: 5, unit: "%"}
+              - {id: tea, label: Tea}
+
+            """ + mqttSection(broker) + "  discovery_prefix: homeassistant\n")
+        try kiosk.loop.start(at: kiosk.loop.now())
+        let discovered = try kiosk.settle(5, sub) { !sub.on("homeassistant/number/kiosk-live/value_volume/config").isEmpty }
+        #expect(discovered)
+        let config = sub.on("homeassistant/number/kiosk-live/value_volume/config").last ?? ""
+        #expect(config.contains("\"command_topic\": \"dialkiosk/kiosk-live/set/value/volume\""))
+        #expect(config.contains("\"state_topic\": \"dialkiosk/kiosk-live/value/volume\""))
+        #expect(config.contains("\"min\": 0.0, \"max\": 100.0, \"step\": 5.0"))
+        #expect(config.contains("\"unit_of_measurement\": \"%\""))
+        try sub.publish("dialkiosk/kiosk-live/set/value/volume", "40", qos: 1)
+        let set = try kiosk.settle(3, sub) { sub.on("dialkiosk/kiosk-live/value/volume").last == "40" }
+        #expect(set)
+        #expect(kiosk.lines("item").contains { $0.contains("\"volume\"") && $0.contains("\"value\": 40") })
+        // Turned on the dial and committed: the number follows.
+        try kiosk.command(.select(path: ["volume"]))
+        try kiosk.settle(0.5, sub)
+        try kiosk.command(.activate)
+        try kiosk.command(.turn(3))
+        try kiosk.command(.activate)
+        let turned = try kiosk.settle(3, sub) { sub.on("dialkiosk/kiosk-live/value/volume").last == "55" }
+        #expect(turned, "\(sub.on("dialkiosk/kiosk-live/value/volume"))")
+    }
+}
+
 /// A process left running (the stand-in), its stdout and stderr into `output`.
 private func spawnBackground(_ argv: [String], output: String) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
