@@ -16,7 +16,8 @@ extension KioskService: LoopService {
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
             let events = liveFilter(events, pose: loop.dial.pose)
             report(events, frames: frames)
-            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time)
+            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time,
+                           states: live.items.states)
         case .firstFrameShown:
             started(now: time)
         case .dialReplaced(let previousMenu):

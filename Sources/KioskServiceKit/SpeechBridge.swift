@@ -36,10 +36,11 @@ package final class SpeechBridge {
     }
 
     /// One loop turn's dial events with the pose now shown.
-    package func observe(_ events: [DialEvent], pose: DialPose, settings: AccessibilitySettings?, menu: MenuTree, now: Double) {
+    package func observe(_ events: [DialEvent], pose: DialPose, settings: AccessibilitySettings?, menu: MenuTree, now: Double,
+                         states: [MenuPath: ItemState] = [:]) {
         guard let settings else { return }
         let cue = planner.cue(ring: pose.ring, selected: pose.selected, count: pose.items.count, events: events, at: now)
-        let text = speechOn(settings, now: now) ? SpeechScript.utterance(for: events, menu: menu, words: settings.words) : nil
+        let text = speechOn(settings, now: now) ? SpeechScript.utterance(for: events, menu: menu, words: settings.words, states: states) : nil
         if let text { lastUtterance = text }
         let sound = settings.soundCues ? cue : nil
         guard text != nil || sound != nil else { return }

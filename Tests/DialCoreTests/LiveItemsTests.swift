@@ -161,3 +161,20 @@ import Testing
         }
     }
 }
+
+@Suite struct LiveSpeechTests {
+    @Test func theStateIsReadAfterTheLabel() throws {
+        var heating = MenuItem(id: "heating", label: "Heating", color: RGBColor(hex: 0))
+        heating.value = ValueSettings(minimum: 16, maximum: 28, step: 0.5, unit: "degrees")
+        let menu = try MenuTree(flat: [MenuItem(id: "kitchen", label: "Kitchen light", color: RGBColor(hex: 0)),
+                                       MenuItem(id: "coffee", label: "Coffee", color: RGBColor(hex: 0)), heating])
+        let states: [MenuPath: ItemState] = [["kitchen"]: ItemState(text: "on"), ["coffee"]: ItemState(text: "hot", available: false),
+                                             ["heating"]: ItemState(value: 21.5)]
+        func say(_ id: String) -> String? {
+            SpeechScript.utterance(for: [.selected(index: 0, path: [id], time: 0)], menu: menu, states: states)
+        }
+        #expect(say("kitchen") == "Kitchen light, on")
+        #expect(say("coffee") == "Coffee, unavailable")
+        #expect(say("heating") == "Heating, 21.5 degrees")
+    }
+}
