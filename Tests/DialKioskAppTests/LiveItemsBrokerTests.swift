@@ -13,10 +13,10 @@ import Testing
 /// The kiosk loop as `run` wires it (real dial and painter, real KioskService, stdout a pipe)
 /// against a real mosquitto, with a clock that follows real time (the thermostat stand-in
 /// answers in real seconds) and every frame's damage recorded.
-private final class LiveKiosk {
+final class LiveKiosk {
     let dir = TemporaryDirectory()
     let display = PipeDisplay(width: 320, height: 240, fill: 0)
-    final class Box { var now = 100.0; var logs: [String] = []; var damage: [[PixelRect]?] = [] }
+    final class Box { var now = 100.0; var logs: [String] = []; var damage: [[PixelRect]?] = []; var paints: [(at: Double, seconds: Double)] = [] }
     let box = Box()
     let started = monotonicNow()
     var pipeFDs: [Int32] = [-1, -1]
@@ -36,7 +36,9 @@ private final class LiveKiosk {
             let scene = try RunSession.scene(config: config, restingOn: index, width: 320, height: 240, rotation: .none,
                                              painter: .dial)
             return Scene(dial: scene.dial) { pose, target in
+                let start = monotonicNow()
                 let damage = try scene.paint(pose, target)
+                box.paints.append((start, monotonicNow() - start))
                 box.damage.append(damage)
                 return damage
             }
@@ -84,7 +86,7 @@ private final class LiveKiosk {
     func lines(_ event: String) -> [String] { stdout.filter { $0.contains("\"event\": \"\(event)\"") } }
 }
 
-private func mqttSection(_ broker: TestBroker) -> String {
+func liveMQTTSection(_ broker: TestBroker) -> String {
     """
     mqtt:
       host: 127.0.0.1
@@ -121,7 +123,7 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
               - {id: tea, label: Tea, command: [/bin/true]}
               - {id: coffee, label: Coffee}
 
-            """ + mqttSection(broker))
+            """ + liveMQTTSection(broker))
         try kiosk.loop.start(at: kiosk.loop.now())
         let first = try kiosk.settle(5, sub) { kiosk.lines("item").contains { $0.contains("\"light on\"") } }
         #expect(first, "the retained state's item line: \(kiosk.stdout)")
@@ -199,7 +201,7 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
                         state_topic: home/heating/target, commit_after_seconds: 0.4, guard_seconds: \(guardSeconds)}
               - {id: tea, label: Tea}
 
-            """ + mqttSection(broker))
+            """ + liveMQTTSection(broker))
         try kiosk.loop.start(at: kiosk.loop.now())
         let initial = try kiosk.settle(5, sub) { kiosk.lines("item").contains { $0.contains("\"value\": 21") } }
         #expect(initial, "\(kiosk.stdout)")
@@ -263,7 +265,7 @@ extension LiveItemsBrokerTests {
                 value: {min: 0, max: 100, step: 5, unit: "%"}
               - {id: tea, label: Tea}
 
-            """ + mqttSection(broker) + "  discovery_prefix: homeassistant\n")
+            """ + liveMQTTSection(broker) + "  discovery_prefix: homeassistant\n")
         try kiosk.loop.start(at: kiosk.loop.now())
         let discovered = try kiosk.settle(5, sub) { !sub.on("homeassistant/number/kiosk-live/value_volume/config").isEmpty }
         #expect(discovered)
