@@ -73,6 +73,10 @@ extension KioskService {
         case .activate where live.open != nil:
             tapValue(at: time)
             return true
+        case .select where live.open != nil:
+            // Moving the ring elsewhere closes the knob first; the select then runs as usual.
+            closeValueDial(at: time)
+            return false
         default:
             return false
         }
@@ -189,7 +193,8 @@ extension KioskService {
         emitLine(EventLine(valueHead("opened", path, at: time) + [("value", .number(setpoint.shown))]))
     }
 
-    private func closeValueDial(at time: Double) {
+    /// Closes the value dial (Back, a long press, a `select` elsewhere).
+    package func closeValueDial(at time: Double) {
         guard let path = live.open else { return }
         live.open = nil
         live.drag = ValueDrag()
@@ -226,6 +231,7 @@ extension KioskService {
                 live.items.apply(.value(v), to: path, at: time)
             case .committed(let v):
                 line("committed", v)
+                speech.say("set to " + spokenValue(v, settings), settings: config.accessibility, now: time)
                 live.items.apply(.value(v), to: path, at: time)
                 let text = settings.text(v)
                 if let topic = settings.commandTopic { mqtt?.connection.publishCommand(topic: topic, payload: text) }
@@ -246,12 +252,16 @@ extension KioskService {
                     mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: settings.text(v))
                 }
             case .stop(let atMaximum):
-                logger.info("value \(path): \(atMaximum ? "maximum" : "minimum") reached")
+                speech.say(atMaximum ? "maximum" : "minimum", settings: config.accessibility, now: time)
             case .clamped(let reported, let to):
                 logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)")
             }
         }
         if live.open == path { live.dialDirty = true }
+    }
+
+    private func spokenValue(_ v: Double, _ settings: ValueSettings) -> String {
+        settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
     }
 
     private func valueDialPose() -> ValueDialPose? {

@@ -50,6 +50,13 @@ package final class SpeechBridge {
                       device: settings.device, shownAt: text == nil ? nil : shown))
     }
 
+    /// A value dial's words ("set to 21.5 °C", "maximum"), when speech is on.
+    package func say(_ text: String, settings: AccessibilitySettings?, now: Double) {
+        guard let settings, speechOn(settings, now: now) else { return }
+        lastUtterance = text
+        play(AudioJob(text: text, voice: settings.espeakVoice, device: settings.device))
+    }
+
     /// Any input: the toggle's time runs from the last one.
     package func touched(now: Double) {
         if let override, now < override.until { self.override = (override.on, now + Self.overrideLasts) }

@@ -1,4 +1,6 @@
 import DialCore
+import Glibc
+import KioskSeams
 import Testing
 
 @Suite struct LiveItemsTests {
@@ -177,4 +179,56 @@ import Testing
         #expect(say("coffee") == "Coffee, unavailable")
         #expect(say("heating") == "Heating, 21.5 degrees")
     }
+}
+
+@Suite struct ValueDragTests {
+    let c = Point(x: 200, y: 200)
+
+    func touch(_ phase: TouchPhase, _ degrees: Double, _ r: Double, _ t: Double) -> TouchEvent {
+        let a = degrees * .pi / 180
+        return TouchEvent(phase: phase, x: c.x + r * (a).cosine, y: c.y + r * (a).sine, time: t)
+    }
+
+    @Test func turningAroundTheHubGivesDetentsOfFifteenDegrees() {
+        var drag = ValueDrag()
+        #expect(drag.feed(touch(.down, 0, 120, 0), center: c, hubRadius: 60) == .none)
+        var total = 0
+        for step in 1...40 {
+            if case .detents(let n) = drag.feed(touch(.motion, Double(step), 120, Double(step) / 100), center: c, hubRadius: 60) {
+                total += n
+            }
+        }
+        // 40 degrees clockwise: two whole detents, the rest carried.
+        #expect(total == 2)
+        for step in 1...50 {
+            if case .detents(let n) = drag.feed(touch(.motion, 40 - Double(step), 120, 1 + Double(step) / 100), center: c, hubRadius: 60) {
+                total += n
+            }
+        }
+        // Back to -10 degrees: less than a detent from the start, and the count says so.
+        #expect(total == 0)
+        for step in 1...30 {
+            if case .detents(let n) = drag.feed(touch(.motion, -10 - Double(step), 120, 2 + Double(step) / 100), center: c, hubRadius: 60) {
+                total += n
+            }
+        }
+        #expect(total == -2)
+        #expect(drag.feed(touch(.up, -40, 120, 3), center: c, hubRadius: 60) == .none)
+    }
+
+    @Test func aTapCommitsAndALongPressCloses() {
+        var drag = ValueDrag()
+        _ = drag.feed(touch(.down, 0, 10, 0), center: c, hubRadius: 60)
+        #expect(drag.feed(touch(.up, 0, 10, 0.1), center: c, hubRadius: 60) == .tap)
+        _ = drag.feed(touch(.down, 0, 10, 1), center: c, hubRadius: 60)
+        #expect(drag.feed(touch(.up, 0, 10, 1.8), center: c, hubRadius: 60) == .longPress)
+        // Outside the hub a touch that does not turn does nothing.
+        _ = drag.feed(touch(.down, 0, 120, 3), center: c, hubRadius: 60)
+        #expect(drag.feed(touch(.up, 0, 120, 3.1), center: c, hubRadius: 60) == .none)
+    }
+}
+
+private extension Double {
+    var cosine: Double { Glibc.cos(self) }
+    var sine: Double { Glibc.sin(self) }
 }
