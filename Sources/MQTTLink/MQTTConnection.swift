@@ -97,7 +97,18 @@ public final class MQTTConnection {
     public var isConnected: Bool { state == .connected }
 
     /// Topics to subscribe to (QoS 1) on every connect.
-    public func subscribe(_ patterns: [String]) { subscriptions = patterns }
+    public func subscribe(_ patterns: [String]) {
+        let added = patterns.filter { !subscriptions.contains($0) }
+        subscriptions = patterns
+        // Connected already (a reload bound new topics): subscribe to the new ones now.
+        guard isConnected, let client, !added.isEmpty else { return }
+        do {
+            for pattern in added { try client.subscribe(pattern, qos: 1) }
+            flushWrites()
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
+    }
 
     /// The descriptor to poll: POLLIN, and POLLOUT only while libmosquitto has bytes to write.
     /// None while waiting to retry: a socket given up on (connect timeout) may still be open

@@ -174,6 +174,25 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
         #expect(tea)
         try kiosk.settle(0.3, sub)
         #expect(kiosk.box.logs.contains { $0.contains("2000 bytes") })
+
+        // A reload that binds coffee and keeps kitchen's binding: kitchen keeps its state, the
+        // new topic is subscribed without reconnecting (its retained message arrives).
+        try sub.client.publish(topic: "home/coffee/state", payload: "brewing", qos: 1, retain: true)
+        writeFile(kiosk.dir.path + "/config.yaml", """
+            items:
+              - id: kitchen
+                label: Kitchen
+                live: {topic: home/kitchen/state, key: state, format: "light {}", available_topic: home/kitchen/availability}
+              - {id: tea, label: Tea, command: [/bin/true]}
+              - {id: coffee, label: Coffee, live: {topic: home/coffee/state}}
+
+            """ + liveMQTTSection(broker))
+        try kiosk.command(.reload)
+        let coffee = try kiosk.settle(5, sub) { kiosk.lines("item").contains { $0.contains("\"brewing\"") } }
+        #expect(coffee)
+        let menu = try #require(kiosk.loop.dial as? MenuDial)
+        #expect(menu.liveItems.state(of: ["kitchen"]).text == "light off")
+        #expect(menu.liveItems.state(of: ["kitchen"]).available == false)
     }
 
     /// Random turns, pauses and taps on a value dial against the thermostat stand-in
