@@ -10,7 +10,7 @@ package final class TestBroker {
     package let dir = TemporaryDirectory()
     package let port: Int
     package let tlsPort: Int
-    private(set) var pid: pid_t = 0
+    package private(set) var pid: pid_t = 0
     package var caFile: String { dir.path + "/cert.pem" }
     package var passwordFile: String { dir.path + "/kiosk.password" }
 
@@ -135,8 +135,8 @@ package struct BrokerError: Error, CustomStringConvertible {
 /// A plain MQTT client for the tests (libmosquitto through MQTTLink's wrapper, its own poll).
 package final class TestSubscriber {
     package let client: MosquittoClient
-    private(set) var messages: [MQTTMessage] = []
-    private(set) var connected = false
+    package private(set) var messages: [MQTTMessage] = []
+    package private(set) var connected = false
 
     package init(broker: TestBroker, id: String = "test-subscriber", subscribe patterns: [String]) throws {
         client = try MosquittoClient(clientID: id)
