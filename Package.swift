@@ -115,9 +115,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),
+        // The rigs the test targets share (pipe displays and inputs, a real mosquitto, sockets,
+        // child processes, loop seams), as a library so each layer's tests can use them
+        // without importing the App.
+        .target(
+            name: "KioskTestSupport",
+            dependencies: ["DialCore", "KioskSeams", "KMSOutput", "LinuxSystem", "MQTTLink", "KioskReporting",
+                           "KioskConfiguration", "KioskLoop", "KioskServiceKit"]
+        ),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
 
+        .testTarget(name: "KioskSeamsTests", dependencies: ["KioskSeams"]),
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -125,8 +134,18 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
-                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit"], exclude: ["Fixtures"]),
+                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
+        // tests of what ships around the code, run on the files and the binary as they are.
+        .testTarget(name: "PackagingTests", dependencies: ["KioskTestSupport"]),
+        .testTarget(name: "KioskReportingTests", dependencies: ["KioskReporting", "LinuxSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "DialCore", "KioskReporting", "LinuxSystem",
+                                                                   "KioskTestSupport"]),
+        .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
+                                                          "LinuxSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
+                                                                "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -95,6 +95,7 @@ sed "s#/usr/local/bin/dialkiosk#$bindir/dialkiosk#g" "$here/systemd/dialkiosk.se
 chmod 0644 "$unit_tmp"
 mv -f "$unit_tmp" "$DESTDIR$unitdir/dialkiosk.service"
 install -m 0644 "$here/systemd/dialkiosk.conf" "$DESTDIR$sysusersdir/dialkiosk.conf"
+install -D -m 0644 "$here/docs/man/dialkiosk.yaml.5" "$DESTDIR$PREFIX/share/man/man5/dialkiosk.yaml.5"
 install -d -m 0755 "$DESTDIR$udevdir"
 install -m 0644 "$here/packaging/udev/70-dialkiosk-backlight.rules" "$DESTDIR$udevdir/70-dialkiosk-backlight.rules"
 if [ -e "$DESTDIR$confdir/config.yaml" ]; then

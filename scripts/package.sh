@@ -174,7 +174,7 @@ stage() {
   local arch="$1" binary="$2" s="$work/stage-$1"
   rm -rf "$s"
   install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" "$s/usr/lib/udev/rules.d" \
-    "$s/etc/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/bash-completion/completions" \
+    "$s/etc/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/man/man5" "$s/usr/share/bash-completion/completions" \
     "$s/usr/share/zsh/vendor-completions" "$s/usr/share/doc/dialkiosk" "$s/usr/share/lintian/overrides"
   local strip=strip
   [ "$arch" = arm64 ] && strip=aarch64-linux-gnu-strip
@@ -189,6 +189,11 @@ stage() {
   install -m 0644 "$pkg_repo/packaging/udev/70-dialkiosk-backlight.rules" "$s/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules"
   install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/etc/dialkiosk/config.yaml"
   gzip -9n <"$docs/dialkiosk.1" >"$s/usr/share/man/man1/dialkiosk.1.gz"
+  # The configuration's page is written by hand (ConfigReferenceTests checks it names every key).
+  gzip -9n <"$pkg_repo/docs/man/dialkiosk.yaml.5" >"$s/usr/share/man/man5/dialkiosk.yaml.5.gz"
+  # The reference documents, compressed as dh_compress does.
+  local doc
+  for doc in "$pkg_repo"/docs/*.md; do gzip -9n <"$doc" >"$s/usr/share/doc/dialkiosk/$(basename "$doc").gz"; done
   # bash-completion sources the file: no #! line (argument-parser writes one).
   sed '1{/^#!/d}' "$docs/dialkiosk.bash" >"$s/usr/share/bash-completion/completions/dialkiosk"
   install -m 0644 "$docs/_dialkiosk" "$s/usr/share/zsh/vendor-completions/_dialkiosk"
@@ -196,7 +201,7 @@ stage() {
   install -D -m 0644 "$pkg_repo/examples/mqtt.conf" "$s/usr/share/doc/dialkiosk/examples/mqtt.conf"
   gzip -9n <"$debian/changelog" >"$s/usr/share/doc/dialkiosk/changelog.gz"
   install -m 0644 "$debian/lintian-overrides" "$s/usr/share/lintian/overrides/dialkiosk"
-  chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"
+  chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/man/man5/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"
   install -m 0755 "$debian/postinst" "$debian/prerm" "$debian/postrm" "$s/DEBIAN/"
   echo /etc/dialkiosk/config.yaml >"$s/DEBIAN/conffiles"
   (cd "$s" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$s/DEBIAN/md5sums"

@@ -36,7 +36,8 @@ if [ -e "$DESTDIR$unitdir/dialkiosk.service" ]; then
   fi
 fi
 
-rm -f "$DESTDIR$PREFIX/bin/dialkiosk" "$DESTDIR$unitdir/dialkiosk.service" "$DESTDIR$sysusersdir/dialkiosk.conf"
+rm -f "$DESTDIR$PREFIX/bin/dialkiosk" "$DESTDIR$unitdir/dialkiosk.service" "$DESTDIR$sysusersdir/dialkiosk.conf" \
+  "$DESTDIR$PREFIX/share/man/man5/dialkiosk.yaml.5"
 case "$PREFIX" in
   /usr) rm -f "$DESTDIR/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules" ;;
   *) rm -f "$DESTDIR/etc/udev/rules.d/70-dialkiosk-backlight.rules" ;;

@@ -62,7 +62,9 @@ public final class AudioWorker: @unchecked Sendable {
     private var thread: pthread_t?
     /// Readable when reports wait (an eventfd): the loop polls it, so a failure or a latency
     /// figure is logged at once even while the dial rests. -1 if none could be made.
-    public let wakeDescriptor: Int32
+    public var wakeDescriptor: Int32 { wake.rawValue }
+    /// The eventfd behind `wakeDescriptor`, closed once when the worker goes (after `stop`).
+    private let wake: FileDescriptor
     /// Called on the worker thread after each write to ALSA (tests stop a job at a known point).
     var afterWrite: (@Sendable (Int) -> Void)?
 
@@ -70,7 +72,7 @@ public final class AudioWorker: @unchecked Sendable {
     public init(retryInterval: Double = 5, clock: @escaping @Sendable () -> Double = monotonicNow) {
         health = AudioHealth(retryInterval: retryInterval)
         self.clock = clock
-        wakeDescriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        wake = FileDescriptor(adopting: eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         // The worker takes no signals (they are the loop's, through its signalfd), whichever
@@ -111,10 +113,8 @@ public final class AudioWorker: @unchecked Sendable {
 
     /// The reports since the last call.
     public func takeReports() -> [AudioReport] {
-        if wakeDescriptor >= 0 {
-            var count: UInt64 = 0
-            _ = read(wakeDescriptor, &count, 8)
-        }
+        var count: UInt64 = 0
+        _ = wake.readRecord(into: &count)
         return monitor.withLock {
             defer { reports = [] }
             return reports
@@ -153,7 +153,6 @@ public final class AudioWorker: @unchecked Sendable {
 
     deinit {
         stop()
-        if wakeDescriptor >= 0 { close(wakeDescriptor) }
     }
 
     // MARK: the worker thread
@@ -195,7 +194,7 @@ public final class AudioWorker: @unchecked Sendable {
     private func report(_ report: AudioReport) {
         monitor.withLock { reports.append(report) }
         var one: UInt64 = 1
-        if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &one, 8) }
+        _ = withUnsafeBytes(of: &one) { wake.write($0) }
     }
 
     private func run(_ job: AudioJob, generation mine: Int) {

@@ -4,6 +4,7 @@ import DialRender
 import Testing
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// Issue 20, item 4, checked on the picture `render` paints: the high-contrast preset's labels
 /// reach 7:1 (WCAG 2.x) on what is behind them, `label_scale` makes them larger, and the

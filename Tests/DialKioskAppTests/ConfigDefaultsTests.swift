@@ -4,6 +4,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// Every field's default, reached both by an empty file and by a file that only sets other keys.
 @Suite struct ConfigDefaultsTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import KioskConfiguration
 @testable import KioskReporting
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// Issue 19 item 3: the running configuration has one owner (the service) and one place that
 /// turns a file into it (`SceneBuilding.adjusted`), so what the service checks commands and

@@ -2,6 +2,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
+import KioskTestSupport
 
 @Suite struct DialFlingTests {
     /// A quarter-turn clockwise swipe released at speed, on the right side of the dial.

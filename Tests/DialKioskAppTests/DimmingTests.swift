@@ -4,6 +4,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskLoop
+import KioskTestSupport
 
 /// The dim look without reading the scanout buffer (issue 10, "Also"): `Dimming.darken` used to
 /// halve the dumb buffer in place after the copy, reading write-combined memory.

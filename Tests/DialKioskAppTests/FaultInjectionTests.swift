@@ -6,6 +6,7 @@ import Testing
 @testable import DialKioskApp
 @testable import KioskReporting
 @testable import KioskLoop
+import KioskTestSupport
 
 /// A loop over a real Dial and a faulty display, on a fake clock.
 private final class Rig {

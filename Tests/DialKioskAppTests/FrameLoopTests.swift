@@ -4,6 +4,7 @@ import DialCore
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskLoop
+import KioskTestSupport
 
 /// A dial that moves until `restAt` and records what it was told.
 private final class ScriptedDial: DialDriving {

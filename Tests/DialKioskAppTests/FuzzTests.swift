@@ -4,6 +4,7 @@ import Testing
 @testable import DialKioskApp
 import DialCore
 @testable import KioskConfiguration
+import KioskTestSupport
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

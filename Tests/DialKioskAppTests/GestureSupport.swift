@@ -3,6 +3,7 @@ import Glibc
 @testable import DialCore
 @testable import DialKioskApp
 @testable import KioskLoop
+import KioskTestSupport
 
 /// Builds touch scripts around a dial centre and drives a Dial on a fake frame clock.
 struct Gesture {

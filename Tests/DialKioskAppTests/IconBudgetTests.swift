@@ -4,6 +4,7 @@ import Glibc
 import Testing
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// Issue 18, item 1: the decoded pixels of a menu's icons are bounded, each distinct file
 /// counted once; more is refused at check-config, start and reload with the line of the icon

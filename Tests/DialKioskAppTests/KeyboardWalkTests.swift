@@ -5,6 +5,7 @@ import TouchInput
 @testable import DialKioskApp
 @testable import KioskConfiguration
 @testable import KioskLoop
+import KioskTestSupport
 
 /// Issue 20, item 5: a whole nested menu, every item of every ring, into each ring and back
 /// out, with keys alone (and with a rotary encoder: wheel detents and its push), through the

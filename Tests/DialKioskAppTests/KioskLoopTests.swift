@@ -13,6 +13,7 @@ import Synchronization
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KioskTestSupport
 
 /// Issue 23: libespeak-ng, libasound and libmosquitto are opened on first use, not linked. A
 /// kiosk whose configuration has no speech, cues or MQTT never maps them (nor OpenSSL); one

@@ -5,6 +5,7 @@ import InputRecording
 import TouchInput
 @testable import KioskSeams
 @testable import DialKioskApp
+import KioskTestSupport
 
 @Suite struct ListInputsTests {
     @Test func tableIsAlignedAndSortedByKernelName() {

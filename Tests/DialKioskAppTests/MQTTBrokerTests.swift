@@ -9,6 +9,7 @@ import Testing
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display
 /// and clock) with its `mqtt:` section pointing at a real mosquitto. Network progress is real:

@@ -3,6 +3,7 @@ import DialCore
 import Testing
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// Hand-written broken configurations: each must give one line naming the file, the line and
 /// (where there is one) the key, and exit status 78. Also the corpus for the config fuzzer.

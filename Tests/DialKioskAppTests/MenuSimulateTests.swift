@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DialKioskApp
+import KioskTestSupport
 
 /// Issue 12's acceptance for `simulate`: a scripted two-level visit through the real binary
 /// prints the ring events `run` prints, with paths.

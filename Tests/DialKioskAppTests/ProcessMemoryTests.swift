@@ -1,6 +1,7 @@
 import Testing
 @testable import DialKioskApp
 @testable import KioskLoop
+import KioskTestSupport
 
 /// The memory figures `bench`, `simulate --memory-every` and `run --stats` print.
 @Suite struct ProcessMemoryTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import DialKioskApp
 @testable import KioskReporting
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// `render --path`: a ring below the top, painted as `run` shows it once it has opened.
 @Suite struct RenderPathTests {

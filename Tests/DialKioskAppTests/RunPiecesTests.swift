@@ -5,6 +5,7 @@ import KMSOutput
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskLoop
+import KioskTestSupport
 
 @Suite struct RunPiecesTests {
     @Test func statsReportOncePerSecondOfFrameClock() {

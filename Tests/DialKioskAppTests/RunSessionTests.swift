@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+import KioskTestSupport
 
 /// RunSession's setup and teardown path (its `ResourceStack`) with fake steps in place of the
 /// session's own (`RunSession.Step`): a failure at every step in turn releases exactly what was

@@ -3,6 +3,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// The configuration gives `run` its display and input defaults; the command line overrides them.
 @Suite struct RunSettingsTests {

@@ -7,6 +7,7 @@ import Testing
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// "Is the screen dark" and "is a flip pending" on the device loop, the virtual display (with
 /// its power switch) and a real KioskService, in virtual time: after every turn the owners that

@@ -3,6 +3,7 @@ import DialCore
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+import KioskTestSupport
 
 /// Issue 19 item 5: `--rotate`, `--size` and `--mode` are typed options, parsed by one type
 /// each, so every subcommand that has them takes the same values and words a refusal the same.

@@ -4,6 +4,7 @@ import LinuxSystem
 @testable import DialKioskApp
 import Glibc
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
 func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {

@@ -3,6 +3,7 @@ import DialCore
 import Testing
 @testable import DialKioskApp
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// Issue 18, item 9: the smaller defects, each pinned.
 @Suite struct SmallDefectsTests {

@@ -4,6 +4,7 @@ import Testing
 @testable import DialKioskApp
 @testable import KioskReporting
 @testable import KioskConfiguration
+import KioskTestSupport
 
 /// `splash` (issue 21, item 3): a Plymouth theme whose picture is `render`'s at the same options.
 @Suite struct SplashCommandTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import KioskServiceKit
 @testable import KioskConfiguration
 @testable import KioskLoop
+import KioskTestSupport
 
 /// The device loop on the virtual display, in virtual time: what only the VM could show before
 /// (render late, a missed vblank, a present retry, a hotplug's new mode), in milliseconds and

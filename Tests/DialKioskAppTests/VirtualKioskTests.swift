@@ -2,6 +2,7 @@ import DialCore
 import Foundation
 import Testing
 @testable import DialKioskApp
+import KioskTestSupport
 
 /// Issue 19's acceptance on the virtual display: the same gesture script through `simulate`
 /// and through a whole kiosk (`run --display virtual:800x480@60 --input-script`, the built

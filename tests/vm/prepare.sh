@@ -37,17 +37,27 @@ build_kernel() {
   mkdir -p "$debs"
   # apt drops privileges to _apt for downloads; the directory must be writable for it.
   chmod 0777 "$debs"
+  # A name may be a virtual package that apt resolves to a versioned one (trixie's
+  # linux-kbuild-6.12 is provided by linux-kbuild-6.12.117+deb13): the file found is the one with
+  # the name, or a longer name, at this version.
+  deb_of() {
+    compgen -G "$debs/${1}_*.deb" | head -n1 || true
+    compgen -G "$debs/${1}"'[.+]*'"_${vm_kpkgver}_*.deb" | head -n1 || true
+  }
   local p want=()
   for p in "${pkgs[@]}"; do
-    compgen -G "$debs/${p}_*.deb" >/dev/null || want+=("$p=$vm_kpkgver")
+    [ -n "$(deb_of "$p")" ] || want+=("$p=$vm_kpkgver")
   done
   if [ ${#want[@]} -gt 0 ]; then
     vm_log "downloading ${want[*]}"
     (cd "$debs" && apt-get download -q "${want[@]}") >&2
   fi
+  local file
   for p in "${pkgs[@]}"; do
-    case "$p" in linux-source-*) dpkg -x "$debs/${p}_"*.deb "$tmp/src" ;;
-      *) dpkg -x "$debs/${p}_"*.deb "$tmp/root" ;; esac
+    file="$(deb_of "$p" | head -n1)"
+    [ -n "$file" ] || { vm_log "no .deb for $p in $debs"; return 1; }
+    case "$p" in linux-source-*) dpkg -x "$file" "$tmp/src" ;;
+      *) dpkg -x "$file" "$tmp/root" ;; esac
   done
 
   # Only vkms is needed from the 140 MB source tarball.

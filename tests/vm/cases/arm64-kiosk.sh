@@ -63,7 +63,7 @@ kms_check "active (running) after the install" grep -q '^SubState=running$' star
 kms_check "the main process runs as dialkiosk" grep -Eq '^dialkio' start.txt
 kms_check "a started event in the journal" grep -q '"event": "started"' journal-start.txt
 # 2. Swipe: selected, at the item simulate predicts from libinput's samples.
-selected_id() { sed -n 's/.*"event": "selected".*"id": "\([^"]*\)".*/\1/p' "$1" | tail -n1; }
+selected_id() { python3 "$vm_repo/tests/lib/dkevents.py" "$1" --event selected --field id --last || true; }
 run_id="$(selected_id journal.txt)" sim_id="$(selected_id simulate.jsonl)"
 kms_check "a selected event from the uinput swipe ($run_id)" test -n "$run_id"
 kms_check "simulate on libinput's samples predicts the same item ($sim_id)" test -n "$sim_id" -a "$sim_id" = "$run_id"
@@ -94,7 +94,7 @@ done
 
 # Figures (emulated arm64 on a shared 2-core x86 host: not a board's times).
 us() { sed -n "s/^$1=//p" "$2"; }
-started_t() { sed -n 's/.*"t": \([0-9.]*\), "event": "started".*/\1/p' "$1" | head -n1; }
+started_t() { python3 "$vm_repo/tests/lib/dkevents.py" "$1" --event started --field t --first || true; }
 times() { # WHAT START-FILE JOURNAL
   local s a f
   s=$(us ExecMainStartTimestampMonotonic "$2"); a=$(us ActiveEnterTimestampMonotonic "$2"); f=$(started_t "$3")

@@ -24,7 +24,7 @@ for api in atomic legacy; do
   kms_check "$api: woken, the CRTC is active" test "$(crtc_active "$api.power-woken.txt")" = 1
   kms_check "$api: woken, the connector's DPMS is On (0)" test "$(dpms "$api.power-woken.txt")" = 0
   kms_check "$api: the waking tap activated nothing" bash -c "! grep -q '\"event\": \"activated\"' '$api.log'"
-  rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
+  rot=$(python3 "$vm_repo/tests/lib/dkevents.py" "$api.log" --event rest --field rotation --last || true)
   # The tap only wakes, so a run that never came to rest is still at angle 0.
   kms_screen_is_render "$api" "${rot:-0}" --items 24
 done

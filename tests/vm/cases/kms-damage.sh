@@ -12,9 +12,9 @@ for rotate in 0 90; do
     name="r$rotate-b$buffers"
     echo "--- $name.err"; cat "$name.err" 2>/dev/null
     kms_check "$name: exit 0 on SIGTERM" test "$(cat "$name.status" 2>/dev/null)" = 0
-    frames=$(sed -n 's/.*"event": "rest".*"frames": \([0-9]*\).*/\1/p' "$name.log" | tail -n1)
+    frames=$(python3 "$vm_repo/tests/lib/dkevents.py" "$name.log" --event rest --field frames --last || true)
     kms_check "$name: a spin of at least 20 frames before rest (got '$frames')" kms_between "${frames:-0}" 20 100000
-    rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$name.log" | tail -n1)
+    rot=$(python3 "$vm_repo/tests/lib/dkevents.py" "$name.log" --event rest --field rotation --last || true)
     kms_screen_is_render "$name" "$rot" --items 24 --rotate "$rotate"
   done
 done

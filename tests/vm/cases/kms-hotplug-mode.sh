@@ -37,7 +37,7 @@ for run in "atomic 800x600" "legacy 1024x768"; do
   kms_check "$api: a first mode other than $new (got '$before')" bash -c "[ -n '$before' ] && [ '$before' != $new ]"
   kms_check "$api: the new mode is $new (got '$after')" test "$after" = "$new"
   kms_check "$api: run logged the new mode" grep -q "display: new mode $new" "$api.err"
-  rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' "$api.log" | tail -n1)
+  rot=$(python3 "$vm_repo/tests/lib/dkevents.py" "$api.log" --event rest --field rotation --last || true)
   for shot in before after; do
     size=$(size_of "$api.$shot.dump.txt")
     [ -n "$size" ] || { kms_check "$api: a dump $shot ('$(cat "$api.$shot.dump.txt" 2>/dev/null)')" false; continue; }

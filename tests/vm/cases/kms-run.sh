@@ -69,7 +69,7 @@ ticks=$(cat cpu-ticks-at-rest.txt)
 kms_check "at most 2 CPU ticks (1/100 s) in 3 s at rest (got $ticks)" test "$ticks" -le 2
 
 # stdout carries the event lines (JSON), stderr the log lines (stats).
-rot=$(sed -n 's/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' run.log | tail -n1)
+rot=$(python3 "$vm_repo/tests/lib/dkevents.py" run.log --event rest --field rotation --last || true)
 size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' dump.txt)
 if [ -n "$rot" ] && [ -n "$size" ]; then
   "$kms_bin" render --size "$size" --angle "$rot" --out reference.png

@@ -21,7 +21,7 @@ kms_check "active (running) after install" grep -q '^SubState=running$' start.tx
 kms_check "main process runs as dialkiosk" grep -Eq '^dialkio' start.txt
 active_us=$(sed -n 's/^ActiveEnterTimestampMonotonic=//p' start.txt)
 first_flip=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["first"])' flips-start.json)
-started_t=$(sed -n 's/.*"t": \([0-9.]*\), "event": "started".*/\1/p' journal.txt | head -n1)
+started_t=$(python3 "$vm_repo/tests/lib/dkevents.py" journal.txt --event started --field t --first || true)
 case_note "first flip (kernel) ${first_flip}s, started event t=${started_t}s, unit active at $((active_us / 1000)) ms"
 kms_check "READY came after the first flip ($first_flip s <= active $active_us us)" \
   python3 -c 'import sys; f, a = float(sys.argv[1]), int(sys.argv[2]); sys.exit(0 if 0 < f <= a / 1e6 else 1)' "$first_flip" "$active_us"
@@ -40,7 +40,7 @@ kms_check "a selected event from the swipe (not the start's, index 0)" grep -Eq 
 kms_check "the activated item's command ran (activated-$id)" grep -q "activated-$id" runtime-dir.txt
 
 # 4. Reload with new labels: the next frame equals render --config NEW at the rest rotation.
-rot=$(sed -n '/"event": "reloaded"/q; s/.*"event": "rest".*"rotation": \([-0-9.e]*\),.*/\1/p' journal.txt | tail -n1)
+rot=$(python3 "$vm_repo/tests/lib/dkevents.py" journal.txt --event rest --field rotation --until reloaded --last || true)
 size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' dump-new.txt)
 if [ -n "$rot" ] && [ -n "$size" ]; then
   "$kms_bin" render --config config-old.yaml --size "$size" --angle "$rot" --out reference-old.png

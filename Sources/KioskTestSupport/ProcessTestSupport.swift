@@ -1,0 +1,56 @@
+import Glibc
+
+/// The repository root, from this file's path (Sources/KioskTestSupport/<file>).
+package let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// Runs `argv` to completion (blocking waitpid; tests only) with `environment` added to ours;
+/// returns its exit status and its stdout and stderr together.
+package func runToCompletion(_ argv: [String], environment: [String: String] = [:], outputFile: String) -> (status: Int32, output: String) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    var env = ProcessEnvironment.current()
+    env.merge(environment) { $1 }
+    let cArgv = argv.map { strdup($0) } + [nil]
+    let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        cArgv.forEach { free($0) }
+        cEnv.forEach { free($0) }
+    }
+    var pid = pid_t()
+    guard posix_spawnp(&pid, argv[0], &actions, nil, cArgv, cEnv) == 0 else { return (-1, "spawn failed") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return (code, readFile(outputFile) ?? "")
+}
+
+package func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    while case let c = fgetc(file), c != EOF { bytes.append(UInt8(c)) }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+package func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) {
+    let file = fopen(path, "w")!
+    fputs(text, file)
+    fclose(file)
+    chmod(path, mode)
+}
+
+package func fileMode(_ path: String) -> mode_t? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return info.st_mode
+}
+
+import KioskReporting

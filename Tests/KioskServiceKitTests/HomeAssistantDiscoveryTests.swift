@@ -1,0 +1,98 @@
+import Foundation
+import DialCore
+import Testing
+@testable import KioskServiceKit
+import KioskTestSupport
+
+/// Each discovery payload checked field by field against Home Assistant's documented MQTT
+/// schemas (home-assistant.io/integrations/{light,select,event,button,sensor}.mqtt): the
+/// required keys present, every key one the component documents, each of the documented type,
+/// topics pointing where the kiosk publishes or listens.
+@Suite struct HomeAssistantDiscoveryTests {
+    enum Kind { case string, bool, int, strings, object }
+
+    /// Keys every MQTT entity documents (availability, device, identity).
+    static let common: [String: Kind] = [
+        "name": .string, "unique_id": .string, "object_id": .string, "availability_topic": .string,
+        "payload_available": .string, "payload_not_available": .string, "device": .object,
+    ]
+    /// Per component: documented keys we may use, and those the docs mark required.
+    static let schema: [String: (keys: [String: Kind], required: Set<String>)] = [
+        "light": (["command_topic": .string, "state_topic": .string, "payload_on": .string, "payload_off": .string,
+                   "state_value_template": .string, "brightness_command_topic": .string,
+                   "brightness_state_topic": .string, "brightness_value_template": .string,
+                   "brightness_scale": .int, "on_command_type": .string], ["command_topic"]),
+        "select": (["command_topic": .string, "state_topic": .string, "value_template": .string, "options": .strings],
+                   ["command_topic", "options"]),
+        "event": (["state_topic": .string, "event_types": .strings, "value_template": .string], ["state_topic", "event_types"]),
+        "button": (["command_topic": .string, "payload_press": .string], ["command_topic"]),
+        "sensor": (["state_topic": .string, "value_template": .string, "unit_of_measurement": .string,
+                    "device_class": .string, "state_class": .string], ["state_topic"]),
+    ]
+    static let deviceKeys: [String: Kind] = ["identifiers": .strings, "name": .string, "model": .string,
+                                             "manufacturer": .string, "sw_version": .string]
+
+    private func matches(_ value: Any, _ kind: Kind) -> Bool {
+        switch kind {
+        case .string: return value is String
+        case .bool: return value is Bool
+        case .int: return (value as? NSNumber).map { $0.doubleValue == $0.doubleValue.rounded() && !($0 is Bool) } ?? false
+        case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
+        case .object: return value is [String: Any]
+        }
+    }
+
+    @Test func everyPayloadFollowsTheDocumentedSchema() throws {
+        let topics = MQTTTopics(base: "dialkiosk/k1", clientID: "k1")
+        let configs = HomeAssistantDiscovery.configs(prefix: "homeassistant", topics: topics, ringOptions: ["coffee", "tea"])
+        #expect(Set(configs.map(\.topic)) == [
+            "homeassistant/light/k1/screen/config", "homeassistant/select/k1/item/config", "homeassistant/event/k1/dial/config",
+            "homeassistant/button/k1/back/config", "homeassistant/button/k1/reload/config",
+            "homeassistant/sensor/k1/latency/config", "homeassistant/sensor/k1/uptime/config"])
+        var uniqueIDs = Set<String>()
+        for (topic, line) in configs {
+            let component = String(topic.split(separator: "/")[1])
+            let (keys, required) = try #require(Self.schema[component], "\(component)")
+            let object = try JSONSerialization.jsonObject(with: Data(line.text.utf8))
+            let json = try #require(object as? [String: Any])
+            for key in required { #expect(json[key] != nil, "\(topic): required \(key) missing") }
+            for (key, value) in json {
+                let kind = keys[key] ?? Self.common[key]
+                #expect(kind != nil, "\(topic): \(key) is not a documented \(component) key")
+                if let kind { #expect(matches(value, kind), "\(topic): \(key) has the wrong type") }
+            }
+            #expect(uniqueIDs.insert(json["unique_id"] as? String ?? "").inserted)
+            #expect(json["availability_topic"] as? String == topics.availability)
+            let device = try #require(json["device"] as? [String: Any])
+            for (key, value) in device {
+                let kind = try #require(Self.deviceKeys[key], "\(topic): device.\(key) undocumented")
+                #expect(matches(value, kind))
+            }
+            #expect(device["model"] as? String == "DialKiosk" && device["sw_version"] as? String == HomeAssistantDiscovery.version)
+            #expect(device["identifiers"] as? [String] == ["k1"])
+            // Command topics are ones the kiosk subscribes to, state topics ones it publishes.
+            for key in ["command_topic", "brightness_command_topic"] {
+                if let t = json[key] as? String { #expect(t.hasPrefix(topics.setPrefix) && !t.dropFirst(topics.setPrefix.count).contains("/")) }
+            }
+            for key in ["state_topic", "brightness_state_topic"] {
+                if let t = json[key] as? String { #expect([topics.state, topics.event, topics.metrics].contains(t)) }
+            }
+        }
+        let light = try #require(configs.first { $0.topic.contains("/light/") }).payload.text
+        #expect(light.contains("\"brightness_scale\": 100"))
+        let select = try #require(configs.first { $0.topic.contains("/select/") }).payload.text
+        #expect(select.contains("\"options\": [\"coffee\", \"tea\"]"))
+        // The light's on and off payloads are what set/screen takes.
+        #expect(MQTTCommand.parse(name: "screen", payload: "on") == .success(.screen(.on)))
+        #expect(MQTTCommand.parse(name: "screen", payload: "off") == .success(.screen(.off)))
+    }
+
+    @Test func theSelectsOptionsFollowTheRing() throws {
+        let menu = try MenuTree([MenuNode(MenuItem(id: "a", label: "A", color: RGBColor(hex: 0))),
+                                 MenuNode(MenuItem(id: "d", label: "D", color: RGBColor(hex: 0)), children: [MenuNode(MenuItem(id: "w", label: "W", color: RGBColor(hex: 0)))])])
+        #expect(MQTTState(path: MenuPath(["a"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["a", "d"])
+        #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .awake, brightness: 100).ringOptions == ["d/w"])
+        let state = MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .blanked, brightness: 70).line.text
+        #expect(state == "{\"selected\": \"d/w\", \"path\": [\"d\", \"w\"], \"item\": \"w\", \"label\": \"W\", \"screen\": \"blank\", \"power\": \"off\", \"brightness\": 0}")
+    }
+}

@@ -1,0 +1,172 @@
+import Glibc
+import DialCore
+import Testing
+@testable import KioskReporting
+@testable import KioskConfiguration
+@testable import KioskServiceKit
+import KioskTestSupport
+
+/// The service façade with a real notify socket, a real control socket and a pipe for stdout.
+@Suite struct KioskServiceTests {
+    final class Fixture {
+        let dir = TemporaryDirectory()
+        let notify: DatagramReceiver
+        var pipeFDs: [Int32] = [-1, -1]
+        var logs: [String] = []
+        var service: KioskService!
+
+        init(config: KioskConfig = .demo, configText: String? = nil, watchdogUSec: String? = "4000000") throws {
+            notify = DatagramReceiver(path: dir.path + "/notify")
+            _ = pipe(&pipeFDs)
+            _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
+            var env = ["NOTIFY_SOCKET": dir.path + "/notify", "PATH": "/usr/bin:/bin"]
+            if let watchdogUSec { env["WATCHDOG_USEC"] = watchdogUSec }
+            var path: String?
+            if let configText {
+                path = dir.path + "/config.yaml"
+                writeFile(path!, configText)
+            }
+            let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { [unowned self] in self.logs.append($0) }
+            service = try KioskService(config: path.map { try ConfigLoader.load(path: $0) } ?? config, configPath: path,
+                                       controlPath: dir.path + "/control.sock", environment: env, logger: logger,
+                                       eventsFD: pipeFDs[1], now: 0)
+        }
+
+        deinit {
+            service.stop(reason: "test", now: .nan)
+            close(pipeFDs[0])
+            close(pipeFDs[1])
+            dir.remove()
+        }
+
+        func stdout() -> String { drainText(pipeFDs[0]) }
+
+        func notifications() -> [String] { notify.drainMessages() }
+    }
+
+    @Test func startReportsReadyAndStartedEverywhere() throws {
+        let f = try Fixture()
+        let client = connectStream(f.dir.path + "/control.sock")
+        defer { close(client) }
+        _ = f.service.handleControl(f.service.pollDescriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events) }, now: 0)
+        f.service.started(now: 1.5)
+        #expect(f.notifications() == ["READY=1\nSTATUS=Showing 10 items"])
+        #expect(f.stdout() == "{\"t\": 1.5, \"event\": \"started\", \"items\": 10}\n")
+        #expect(readAvailable(client) == "{\"t\": 1.5, \"event\": \"started\", \"items\": 10}\n")
+    }
+
+    @Test func watchdogPingsAtHalfTheInterval() throws {
+        let f = try Fixture()
+        _ = f.service.tick(now: 10)
+        #expect(f.notifications() == ["WATCHDOG=1"])
+        #expect(f.service.nextWakeup(now: 10) == 12)
+        _ = f.service.tick(now: 11.9)
+        #expect(f.notifications().isEmpty)
+        _ = f.service.tick(now: 12)
+        #expect(f.notifications() == ["WATCHDOG=1"])
+    }
+
+    @Test func activationRunsTheItemsCommand() throws {
+        let markerDir = TemporaryDirectory()
+        defer { markerDir.remove() }
+        let marker = markerDir.path + "/ran"
+        let items = [MenuItem(id: "a", label: "A", color: RGBColor(hex: 0), command: ["touch", marker])]
+        let g = try Fixture(config: KioskConfig(items: items), watchdogUSec: nil)
+        g.service.report([.selected(index: 0, path: ["a"], time: 2), .activated(index: 0, path: ["a"], time: 3)], frames: 5)
+        #expect(g.stdout() == "{\"t\": 2.0, \"event\": \"selected\", \"index\": 0, \"id\": \"a\", \"label\": \"A\", \"path\": [\"a\"]}\n"
+                + "{\"t\": 3.0, \"event\": \"activated\", \"index\": 0, \"id\": \"a\", \"label\": \"A\", \"path\": [\"a\"]}\n")
+        let started = g.logs.first { $0.hasPrefix("<6>item 'a': started touch (pid ") }
+        let pid = try #require(started.flatMap { Int32($0.split(separator: " ").last!.dropLast(2)) })
+        var info = siginfo_t()
+        waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+        // Issue 10, defect 11: no wake-up every second while it runs, only its timeout (30 s
+        // by default); its exit arrives as SIGCHLD.
+        #expect(g.service.nextWakeup(now: 3) == 33)
+        _ = g.service.tick(now: 3.5)
+        #expect(access(marker, F_OK) == 0)
+        #expect(g.service.nextWakeup(now: 3.5) == nil)
+    }
+
+    @Test func reloadAppliesAValidFileAndKeepsTheMenuOnABrokenOne() throws {
+        let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
+        _ = f.notifications()
+        writeFile(f.dir.path + "/config.yaml", "items: [{id: a, label: New}]\n")
+        let applied = f.service.reload(now: 5) { config, _ in config }
+        #expect(applied?.0.items.map(\.label) == ["New"])
+        #expect(applied?.1 == [.items])
+        #expect(f.notifications() == ["RELOADING=1\nMONOTONIC_USEC=5000000", "STATUS=Showing 1 items", "READY=1"])
+        #expect(f.stdout() == "{\"t\": 5.0, \"event\": \"reloaded\", \"items\": 1}\n")
+
+        writeFile(f.dir.path + "/config.yaml", "items:\n  - id: a\n    label: [x]\n")
+        #expect(f.service.reload(now: 6) { config, _ in config }?.0 == nil)
+        #expect(f.service.config.items.map(\.label) == ["New"])
+        let path = f.dir.path + "/config.yaml"
+        #expect(f.logs.last == "<3>reload: \(path):3: items[0].label: expected a text value, got a list; keeping the running configuration\n")
+        #expect(f.stdout() == "")
+    }
+
+    /// Issue 10, defect 1: a file that parses but cannot be built (a missing font or icon)
+    /// changes nothing, and the same file is tried again on the next reload.
+    @Test func reloadWhoseBuildFailsChangesNothingAndIsTriedAgain() throws {
+        struct MissingIcon: Error, CustomStringConvertible {
+            var description: String { "/home/x/icon.png: No such file or directory" }
+        }
+        let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
+        _ = f.notifications()
+        let path = f.dir.path + "/config.yaml"
+        writeFile(path, "items: [{id: b, label: New}]\n")
+        var builds = 0
+        for now in [5.0, 6.0] {
+            let applied = f.service.reload(now: now) { _, _ -> Int in
+                builds += 1
+                throw MissingIcon()
+            }
+            #expect(applied?.0 == nil)
+        }
+        #expect(builds == 2, "the same file is tried again, not 'no change'")
+        #expect(f.service.config.items.map(\.id) == ["a"])
+        #expect(f.stdout() == "", "no reloaded line")
+        #expect(f.logs.last == "<3>reload: \(path): /home/x/icon.png: No such file or directory; keeping the running configuration\n")
+        #expect(f.notifications().contains("STATUS=Reload failed: \(path): /home/x/icon.png: No such file or directory"))
+        #expect(f.service.reload(now: 7) { config, _ in config.items.map(\.id) }?.0 == ["b"])
+        #expect(f.service.config.items.map(\.id) == ["b"])
+    }
+
+    @Test func commandTimeoutIsABehaviourKey() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        #expect(try ConfigLoader.load(path: nil).behaviour.commandTimeout == 30)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 5\n")
+        #expect(try ConfigLoader.load(path: path).behaviour.commandTimeout == 5)
+        writeFile(path, "behaviour:\n  command_timeout_seconds: 0\n")
+        #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
+    }
+
+    /// An item's own `timeout_seconds` wins over the behaviour default, for that item only.
+    @Test func anItemsTimeoutOverridesTheDefault() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/config.yaml"
+        writeFile(path, "items:\n  - {id: a, command: [sleep, '60'], timeout_seconds: 7}\n  - {id: b, command: [sleep, '60']}\n"
+                  + "behaviour:\n  command_timeout_seconds: 20\n")
+        let config = try ConfigLoader.load(path: path)
+        #expect(config.items.map(\.commandTimeout) == [7, nil])
+        let g = try Fixture(config: config, watchdogUSec: nil)
+        defer { g.service.stop(reason: "test", now: 4) }
+        g.service.report([.activated(index: 0, path: ["a"], time: 3)], frames: 1)
+        #expect(g.service.nextWakeup(now: 3) == 10)
+        writeFile(path, "items:\n  - {id: a, command: [sleep, '1'], timeout_seconds: 0}\n")
+        #expect(throws: ConfigError.self) { _ = try ConfigLoader.load(path: path) }
+    }
+
+    @Test func stopSendsStoppingAndClosesTheSocket() throws {
+        let f = try Fixture()
+        f.service.stop(reason: "SIGTERM", now: 9)
+        f.service.stop(reason: "SIGTERM", now: 9)
+        #expect(f.notifications() == ["STOPPING=1"])
+        #expect(f.stdout() == "{\"t\": 9.0, \"event\": \"stopping\", \"reason\": \"SIGTERM\"}\n")
+        #expect(access(f.dir.path + "/control.sock", F_OK) != 0)
+        #expect(f.service.pollDescriptors.isEmpty)
+    }
+}
