@@ -3,6 +3,7 @@ import DialCore
 import LinuxSystem
 import Testing
 @testable import KioskServiceKit
+import KioskTestSupport
 import KioskLoop
 
 /// Live items' figures against a real mosquitto on loopback (a benchmark that prints, not a

@@ -9,6 +9,7 @@ import Testing
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskServiceKit
+import KioskTestSupport
 
 /// The kiosk loop as `run` wires it (real dial and painter, real KioskService, stdout a pipe)
 /// against a real mosquitto, with a clock that follows real time (the thermostat stand-in
