@@ -29,6 +29,10 @@ public final class MenuDial {
     private var incoming: (dial: Dial, ring: MenuPath)?
     /// Whether the menu is to be out of the hub (`setShown`); ring changes keep it.
     private var wantsShown: Bool
+    /// The items' live states (text, available, value), as the service last set them.
+    public var liveItems = LiveItems()
+    /// The value dial open over the ring, as the service drives it; nil: none.
+    public var valueDial: ValueDialPose?
 
     /// - Parameters:
     ///   - defaultItem: the top ring's default item (an id; nil or unknown: the first).
@@ -87,6 +91,10 @@ public final class MenuDial {
     public var pose: DialPose {
         var p = dial.pose
         p.ring = shownRing
+        if !liveItems.states.isEmpty, let paths = tree.slots(ofRing: shownRing) {
+            p.states = paths.map { liveItems.states[$0] }
+        }
+        p.valueDial = valueDial
         return p
     }
 

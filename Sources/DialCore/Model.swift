@@ -41,6 +41,10 @@ public struct MenuItem: Sendable, Equatable {
     public var speech: String?
     /// What is spoken as the name of the ring this item opens (nil: `speech`, then the label).
     public var ringSpeech: String?
+    /// Where the item's live text comes from (`live:`); nil: only `set` requests change it.
+    public var live: LiveBinding?
+    /// A value item (`value:`): activating it opens a value dial.
+    public var value: ValueSettings?
 
     public init(id: String, label: String, color: RGBColor, iconPath: String? = nil, command: [String]? = nil,
                 commandTimeout: Double? = nil, speech: String? = nil, ringSpeech: String? = nil) {
@@ -148,6 +152,10 @@ public struct DialPose: Sendable, Equatable {
     /// The ring whose slots `items` are (`MenuTree.slotItems(ofRing:)`); the top ring for a
     /// menu without nesting.
     public var ring: MenuPath
+    /// Each slot's live state (`ItemState`), in slot order; empty when no item has any.
+    public var states: [ItemState?] = []
+    /// The value dial open over the ring (nil: none).
+    public var valueDial: ValueDialPose?
 
     public init(geometry: DialGeometry, items: [ItemPose], selected: Int?, rotation: Double, visibility: Double,
                 ring: MenuPath = .top) {

@@ -23,7 +23,10 @@ public struct SpeechWords: Sendable, Equatable {
 /// the order a listener needs them: where the dial went (back to a ring, into a ring and its
 /// size), what happened (activation), then the item it rests on.
 public enum SpeechScript {
-    public static func utterance(for events: [DialEvent], menu: MenuTree, words: SpeechWords = SpeechWords()) -> String? {
+    /// `states`: the items' live states; the item rested on is read with its state after the
+    /// label ("Kitchen light, on"; "Coffee, unavailable").
+    public static func utterance(for events: [DialEvent], menu: MenuTree, words: SpeechWords = SpeechWords(),
+                                 states: [MenuPath: ItemState] = [:]) -> String? {
         var parts: [String] = []
         let opened = events.compactMap { if case .opened(let path, _) = $0 { path } else { nil } }
         let closed = events.contains { if case .closed = $0 { true } else { false } }
@@ -42,8 +45,19 @@ public enum SpeechScript {
                 parts.append("\(name(of: path, menu: menu, words: words)), \(words.activated)")
             }
         }
-        if let selected { parts.append(name(of: selected, menu: menu, words: words)) }
+        if let selected {
+            let state = states[selected].flatMap { spoken($0, settings: menu.node(at: selected)?.item.value) }
+            parts.append(name(of: selected, menu: menu, words: words) + (state.map { ", " + $0 } ?? ""))
+        }
         return parts.isEmpty ? nil : parts.joined(separator: ". ")
+    }
+
+    /// An item's live state as spoken: "unavailable", its text, or a value item's value.
+    public static func spoken(_ state: ItemState, settings: ValueSettings?) -> String? {
+        if !state.available { return "unavailable" }
+        if let text = state.text { return text }
+        guard let settings, let v = state.value else { return nil }
+        return settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
     }
 
     /// An item's spoken name: its `speech`, else its label; the back item's is "Back".

@@ -31,6 +31,9 @@ public final class DialPainter {
     public private(set) var frame: PixelBuffer
 
     /// Each item's label colour, light or dark against its disc.
+    /// The label and hub text renderers (the caches own them; the live badges draw with them too).
+    var labelText: TextRenderer { caches.labelText }
+    var hubText: TextRenderer { caches.hubText }
     private let labelColors: [UInt32]
     /// Each item's disc colour: its own, or the theme's `itemColorOverride`.
     private let discColors: [UInt32]
@@ -40,9 +43,11 @@ public final class DialPainter {
     private(set) var background: PixelBuffer
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
-    private var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    private(set) var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
     /// Rectangles where `frame` differs from `background`; nil when `frame` is not painted yet.
     private var dirty: [PixelRect]?
+    /// Live items' badges, marks and value dial (LiveDrawing.swift).
+    let live = LiveDrawing()
 
     /// What frames draw from: sprites, labels, selection rings, icons, fonts.
     private let caches: PainterCaches
@@ -201,7 +206,9 @@ public final class DialPainter {
         }
         let drawn = touched(by: ops)
         dirty = drawn
-        return restored.map { $0 + drawn }
+        // Only live states changed: the rest of the frame is painted as it was.
+        let stateOnly = live.stateOnlyDamage(pose, theme: theme, width: width, height: height)
+        return restored.map { stateOnly ?? ($0 + drawn) }
     }
 
     /// Fetches what `paint(pose)` would draw (building what no cache holds, as a frame does)
@@ -363,7 +370,7 @@ public final class DialPainter {
     }
 
     /// One blit of a frame, in the drawing box's coordinates.
-    private enum DrawOp {
+    enum DrawOp {
         case disc(DiscSprite, x: Int, y: Int, color: UInt32, opacity: UInt32)
         case mask(TextMask, x: Int, y: Int, color: UInt32, alpha: UInt32)
         case icon(IconSprite, x: Int, y: Int, opacity: UInt32)
@@ -387,14 +394,16 @@ public final class DialPainter {
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        if let hubItem, pose.visibility > 0, let mask = caches.hubLabel(hubItem, geometry: g) {
+        if let hubItem, pose.visibility > 0, pose.valueDial == nil, let mask = caches.hubLabel(hubItem, geometry: g) {
             ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
                              color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
         }
+        hubLiveOps(pose, &ops)
         for placement in placed {
             let i = placement.index, ip = pose.items[i]
             let x = placement.x, y = placement.y, opacity = placement.opacity, sprite = placement.sprite
-            ops.append(.disc(sprite, x: x, y: y, color: discColors[slots[i]], opacity: opacity))
+            let state = i < pose.states.count ? pose.states[i] : nil
+            ops.append(.disc(sprite, x: x, y: y, color: liveDiscColor(discColors[slots[i]], state), opacity: opacity))
             if i == pose.selected {
                 let strength = selectionStrength(pose, i)
                 if strength > 0 && theme.selectionWidth > 0 {
@@ -402,7 +411,8 @@ public final class DialPainter {
                                      alpha: PixelMath.byte(strength * ip.alpha)))
                 }
             }
-            contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
+            contentOps(slots[i], radius: sprite.radius, x: x, y: y, opacity: liveLabelAlpha(opacity, state), &ops)
+            badgeOps(state, item: slots[i], radius: sprite.radius, x: x, y: y, opacity: opacity, &ops)
         }
         return ops
     }

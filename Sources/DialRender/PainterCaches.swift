@@ -16,8 +16,8 @@ final class PainterCaches {
     private let width: Int, height: Int
 
     private let catalog: FontCatalog
-    private let labelText: TextRenderer
-    private let hubText: TextRenderer
+    let labelText: TextRenderer
+    let hubText: TextRenderer
     /// Each item's icon at the largest size it can be drawn on this frame (the source image is
     /// not kept: a 4096x4096 icon would hold 64 MiB and cost 16 M reads per size made from it).
     private let iconSources: [IconSprite?]

@@ -125,6 +125,8 @@ package struct ConfigItemReader {
         var menuItem = MenuItem(id: id, label: label, color: color, iconPath: icon, command: command, commandTimeout: timeout)
         menuItem.speech = try item.name("speech", maximumBytes: ConfigLimits.labelCharacters * 4)
         menuItem.ringSpeech = try item.name("ring_speech", maximumBytes: ConfigLimits.labelCharacters * 4)
+        menuItem.live = try item.liveBinding()
+        menuItem.value = try item.valueSettings()
         guard let childrenNode else { return MenuNode(menuItem) }
         // This item sits on ring level `indices.count` (the top is 1); its ring is one deeper.
         // Refused before reading further, so the reading stays as deep as the limit.

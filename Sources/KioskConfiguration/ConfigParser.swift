@@ -9,7 +9,7 @@ public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
                                    "remote", "fleet"]
-    package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech"]
+    package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech", "live", "value"]
     package static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     package static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
     package static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]

@@ -93,8 +93,9 @@ public final class CommandRunner {
     /// The environment of `item`'s command: ours without systemd's variables, plus the item's
     /// id, label and path (`drinks/coffee/large`; the id on the top ring). Sorted, so it is
     /// reproducible.
-    public static func childEnvironment(base: [String: String], item: MenuItem, path: MenuPath) -> [String] {
-        var env = base.filter { !withheldVariables.contains($0.key) }
+    public static func childEnvironment(base: [String: String], item: MenuItem, path: MenuPath,
+                                        extra: [String: String] = [:]) -> [String] {
+        var env = base.filter { !withheldVariables.contains($0.key) }.merging(extra) { $1 }
         env["DIALKIOSK_ITEM_ID"] = item.id
         env["DIALKIOSK_ITEM_LABEL"] = item.label
         env["DIALKIOSK_ITEM_PATH"] = path.description
@@ -105,7 +106,8 @@ public final class CommandRunner {
     /// if it has one and it is not still running; after `timeout` seconds its process group is
     /// terminated. Failures are logged and returned; nothing here waits.
     @discardableResult
-    public func run(_ item: MenuItem, path: MenuPath? = nil, now: Double, timeout: Double = 30) -> Launch {
+    public func run(_ item: MenuItem, path: MenuPath? = nil, now: Double, timeout: Double = 30,
+                    extra: [String: String] = [:]) -> Launch {
         guard let argv = item.command, let program = argv.first else { return .noCommand }
         let path = path ?? MenuPath([item.id])
         let name = path.description
@@ -113,7 +115,7 @@ public final class CommandRunner {
             logger?.warning("item '\(name)': \(program) is still running (pid \(previous.pid)); not started again")
             return .alreadyRunning(pid: previous.pid)
         }
-        switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item, path: path)) {
+        switch spawn(argv: argv, environment: Self.childEnvironment(base: environment, item: item, path: path, extra: extra)) {
         case .success(let pid):
             running.append(Running(pid: pid, itemPath: name, program: program, timeout: timeout, deadline: now + timeout))
             logger?.info("item '\(name)': started \(program) (pid \(pid))")

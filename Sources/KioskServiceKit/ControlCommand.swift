@@ -27,6 +27,10 @@ public enum ControlCommand: Sendable, Equatable {
     case confirmConfig(serial: UInt64?)
     /// A signed configuration bundle, undecoded (`<base>/set/config` or the fleet topic only).
     case configBundle([UInt8])
+    /// `set <path> text|available|value ...`: an item's live state (ControlCommand+Live.swift).
+    case setItem(path: MenuPath, change: ItemChange)
+    /// `turn <n>`: n detents of an open value dial, or n items of the ring (negative: anticlockwise).
+    case turn(Int)
 }
 
 /// `screen on|off|dim`.
@@ -43,7 +47,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
-        + "repeat, speech on|off"
+        + "repeat, speech on|off, set <path> text|available|value ..., turn <n>"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -84,6 +88,8 @@ public enum ControlLine: Sendable, Equatable {
         case "repeat":
             guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
             return .command(.repeatSpeech)
+        case "set", "turn":
+            return parseLive(line, verb: String(verb), arguments: arguments.map { String($0) })
         case "activate", "back", "show", "hide", "reload":
             guard arguments.isEmpty else { return .invalid("\(verb) takes no arguments") }
             switch verb {

@@ -13,11 +13,11 @@ package struct EventLine {
         /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
         case strings([String])
         case ints([Int])
+        case bool(Bool)
         /// A nested object, keys in the order given. (A line of its own rather than a list of
         /// pairs: Swift 6.0.3 rejects an indirect enum holding tuples of itself as a circular
         /// reference.)
         case object(EventLine)
-        case bool(Bool)
         case null
     }
 
@@ -38,8 +38,8 @@ package struct EventLine {
         case .string(let s): return quote(s)
         case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
         case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
-        case .object(let line): return line.text
         case .bool(let b): return b ? "true" : "false"
+        case .object(let line): return line.text
         case .null: return "null"
         }
     }

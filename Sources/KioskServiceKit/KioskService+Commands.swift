@@ -18,13 +18,16 @@ extension KioskService: LoopService {
         switch message {
         case .dialEvents(let events, let frames):
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
+            let events = liveFilter(events, pose: loop.dial.pose)
             report(events, frames: frames)
-            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time)
+            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time,
+                           states: live.items.states)
         case .firstFrameShown:
             started(now: time)
         case .dialReplaced(let previousMenu):
             guard let menu = loop.dial as? MenuDial else { return }
             resync(ring: menu.ring, selected: menu.selectedPath, now: time, previousMenu: previousMenu)
+            liveReplaced(previousMenu: previousMenu, on: loop)
         case .hangUp:
             try reload(at: time, on: loop)
         }
@@ -33,7 +36,10 @@ extension KioskService: LoopService {
     /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
     /// so a command also wakes a dark screen.
     package func perform(_ request: ControlServer.Request, at time: Double, on loop: any LoopControl) throws {
+        if try performLive(request, at: time, on: loop) { return }
         switch request.command {
+        case .setItem, .turn:
+            break
         case .select(let path):
             // Checked first: a path that names nothing must not wake a dark screen.
             guard config.menu.isSlot(path) else {

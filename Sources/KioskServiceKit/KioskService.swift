@@ -24,6 +24,8 @@ package final class KioskService {
     private var stopped = false
     /// The broker link (the `mqtt:` section); nil without one.
     package let mqtt: MQTTBridge?
+    /// Live items' states and the open value dial (KioskService+Live.swift).
+    package let live = LiveService()
     /// Speech and sound cues (the `accessibility:` section; silent without it).
     package let speech: SpeechBridge
     /// A resync's lines made before the first frame was shown (the start on the default item):
@@ -80,13 +82,16 @@ package final class KioskService {
         mqtt = config.mqtt.flatMap { settings in
             do {
                 let password = try MQTTBridge.password(settings, environment: environment)
-                return MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
-                                  logger: logger, now: now)
+                let bridge = MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
+                                        logger: logger, now: now)
+                bridge.bindLive(config.menu)
+                return bridge
             } catch {
                 logger.error("mqtt: off: \(error)")
                 return nil
             }
         }
+        mqtt?.guardedReports = { [live] in live.guardedReports }
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -146,6 +151,7 @@ package final class KioskService {
         if let deadline = idle.nextDeadline { times.append(deadline) }
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
+        if let due = live.nextWakeup() { times.append(max(now, due)) }
         return times.min()
     }
 
@@ -163,6 +169,7 @@ package final class KioskService {
             break
         }
         if changed { publishState() }
+        if result.passOn && liveInput(event) { result.passOn = false }
         speech.touched(now: event.time)
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
@@ -352,6 +359,11 @@ package final class KioskService {
     private func emitAfterStart(_ event: KioskEvent, menu: MenuTree? = nil) {
         guard beforeStart == nil else { return beforeStart!.append((event, menu ?? config.menu)) }
         emit(event, menu: menu)
+    }
+
+    /// A value item's command, with the value in its environment.
+    func runCommand(_ item: MenuItem, path: MenuPath, now: Double, extra: [String: String]) {
+        runner.run(item, path: path, now: now, timeout: item.commandTimeout ?? config.behaviour.commandTimeout, extra: extra)
     }
 
     private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {

@@ -35,6 +35,11 @@ package final class MQTTBridge {
     private var refusalLog = LogRateLimit(interval: 10)
     /// Flips and input latency from the loop (RunSession sets it).
     package var loopFigures: (() -> (flips: Int, latency: LatencyStats.Summary?))?
+    /// Live items' bound topics and their last messages; `set/item` requests (MQTTLiveRoutes.swift).
+    package var live = MQTTLiveRoutes()
+    var liveCommands: [ControlServer.Request] = []
+    /// Value reports held back inside a commit's guard (the service counts them).
+    package var guardedReports: (() -> Int)?
 
     /// - Parameters:
     ///   - password: already read (`MQTTBridge.password`), nil for none.
@@ -128,7 +133,7 @@ package final class MQTTBridge {
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
         let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: .configBundle(bundles.removeFirst()))]
-        return ControlServer.coalescingReloads(turn) + bundle
+        return ControlServer.coalescingReloads(turn) + bundle + takeLiveRequests(now: now)
     }
 
     /// Whether configuration bundles are taken (the local file has a `fleet:` section).
@@ -162,6 +167,7 @@ package final class MQTTBridge {
             if bundles.count > 2 { bundles.removeFirst() }  // the newest win; older ones would be replays
             return
         }
+        if takeLive(message, now: now) { return }
         guard message.topic.hasPrefix(topics.setPrefix) else { return }
         let name = String(message.topic.dropFirst(topics.setPrefix.count)).logExcerpt(64)
         // Cheap checks before any decoding: a retained command would run again at every
@@ -188,7 +194,7 @@ package final class MQTTBridge {
     }
 
     /// Every refusal is counted; the journal gets one line per 10 s with the count held back.
-    private func refuse(_ line: String, now: Double) {
+    func refuse(_ line: String, now: Double) {
         commandsRefused += 1
         if let heldBack = refusalLog.admit(now: now) { logger.warning(line + LogRateLimit.suffix(heldBack)) }
     }
@@ -205,6 +211,7 @@ package final class MQTTBridge {
             ("uptime_s", .number((now - started).rounded())),
             ("dropped_lines", .int(connection.backlog.droppedTotal)),
             ("commands_run", .int(commandsTaken)), ("commands_refused", .int(commandsRefused)),
+            ("guarded_reports", .int(guardedReports?() ?? 0)),
         ])
     }
 

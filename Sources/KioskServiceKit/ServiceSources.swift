@@ -46,7 +46,10 @@ package struct ServiceDeadlines: PollSource {
     package func wakeUp(now: Double) -> Double? { service.nextWakeup(now: now) }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let actions = service.tick(now: now)
-        return actions.isEmpty ? [] : [.behaviour(actions)]
+        var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
+        // Live items' changes of this turn: one flush (item lines, one repaint) per frame at most.
+        if service.liveDue(now: now) { events.append(.service { [service] loop in try service.flushLive(at: now, on: loop) }) }
+        return events
     }
 
     package init(service: KioskService) {

@@ -36,10 +36,11 @@ package final class SpeechBridge {
     }
 
     /// One loop turn's dial events with the pose now shown.
-    package func observe(_ events: [DialEvent], pose: DialPose, settings: AccessibilitySettings?, menu: MenuTree, now: Double) {
+    package func observe(_ events: [DialEvent], pose: DialPose, settings: AccessibilitySettings?, menu: MenuTree, now: Double,
+                         states: [MenuPath: ItemState] = [:]) {
         guard let settings else { return }
         let cue = planner.cue(ring: pose.ring, selected: pose.selected, count: pose.items.count, events: events, at: now)
-        let text = speechOn(settings, now: now) ? SpeechScript.utterance(for: events, menu: menu, words: settings.words) : nil
+        let text = speechOn(settings, now: now) ? SpeechScript.utterance(for: events, menu: menu, words: settings.words, states: states) : nil
         if let text { lastUtterance = text }
         let sound = settings.soundCues ? cue : nil
         guard text != nil || sound != nil else { return }
@@ -47,6 +48,13 @@ package final class SpeechBridge {
         let shown = events.compactMap { if case .selected(_, _, let time) = $0 { time } else { nil } }.last
         play(AudioJob(cue: sound.map(Self.cue), cueCount: sound.map(Self.count) ?? 1, text: text, voice: settings.espeakVoice, cueVolume: Double(settings.cueVolume) / 100,
                       device: settings.device, shownAt: text == nil ? nil : shown))
+    }
+
+    /// A value dial's words ("set to 21.5 °C", "maximum"), when speech is on.
+    package func say(_ text: String, settings: AccessibilitySettings?, now: Double) {
+        guard let settings, speechOn(settings, now: now) else { return }
+        lastUtterance = text
+        play(AudioJob(text: text, voice: settings.espeakVoice, device: settings.device))
     }
 
     /// Any input: the toggle's time runs from the last one.

@@ -97,7 +97,18 @@ public final class MQTTConnection {
     public var isConnected: Bool { state == .connected }
 
     /// Topics to subscribe to (QoS 1) on every connect.
-    public func subscribe(_ patterns: [String]) { subscriptions = patterns }
+    public func subscribe(_ patterns: [String]) {
+        let added = patterns.filter { !subscriptions.contains($0) }
+        subscriptions = patterns
+        // Connected already (a reload bound new topics): subscribe to the new ones now.
+        guard isConnected, let client, !added.isEmpty else { return }
+        do {
+            for pattern in added { try client.subscribe(pattern, qos: 1) }
+            flushWrites()
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
+    }
 
     /// Topics whose payloads may be larger than `MQTTMessage.payloadLimit`, with their bound
     /// (kept across reconnects).
@@ -194,6 +205,13 @@ public final class MQTTConnection {
             retained.append((topic, payload))
         }
         send(topic: topic, payload: payload, qos: 1, retain: true)
+    }
+
+    /// A value dial's commit: QoS 1, not retained (a retained setpoint would be sent again to
+    /// every device that connects); dropped with a warning while disconnected.
+    public func publishCommand(topic: String, payload: String) {
+        guard isConnected else { return log(.warning, "mqtt: not connected; \(topic) = \(payload) was not sent") }
+        send(topic: topic, payload: payload, qos: 1, retain: false)
     }
 
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Live items' figures against a real mosquitto on loopback (Tests/DialKioskAppTests/
+# LiveItemsBenchmark.swift): MQTT publish -> item's frame presented p50/p95, and frames per
+# second and paint time with 50 bound items updating 10 times a second against none.
+# A benchmark that prints, not a pass/fail timing test. Usage: scripts/live-bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/swift-path.sh
+DIALKIOSK_LIVE_BENCH=1 swift test --filter LiveItemsBenchmark 2>&1 | grep -E "live-bench:|✘|error:"
