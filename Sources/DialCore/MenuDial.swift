@@ -29,6 +29,9 @@ public final class MenuDial {
     private var incoming: (dial: Dial, ring: MenuPath)?
     /// Whether the menu is to be out of the hub (`setShown`); ring changes keep it.
     private var wantsShown: Bool
+    /// The language the menu's texts are shown and spoken in (a code of the configuration's
+    /// `languages:`; nil: the default). Changing it moves nothing on the dial.
+    public var language: String?
 
     /// - Parameters:
     ///   - defaultItem: the top ring's default item (an id; nil or unknown: the first).

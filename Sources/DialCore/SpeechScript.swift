@@ -42,7 +42,11 @@ public enum SpeechScript {
                 parts.append("\(name(of: path, menu: menu, words: words)), \(words.activated)")
             }
         }
-        if let selected { parts.append(name(of: selected, menu: menu, words: words)) }
+        if let selected {
+            parts.append(name(of: selected, menu: menu, words: words))
+            // The description follows the name it explains.
+            if !selected.isBack, let description = menu.node(at: selected)?.item.description { parts.append(description) }
+        }
         return parts.isEmpty ? nil : parts.joined(separator: ". ")
     }
 
