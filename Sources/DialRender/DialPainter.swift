@@ -17,7 +17,7 @@ import KioskSeams
 public final class DialPainter {
     /// Every item the painter draws: each ring's slots (`MenuTree.slotItems(ofRing:)`), ring
     /// after ring; for a menu without nesting, the menu in the order of `DialPose.items`.
-    public let items: [MenuItem]
+    public private(set) var items: [MenuItem]
     /// Per ring: which of `items` its slots are, and the item whose label the hub shows (nil:
     /// the selected slot's, as on the top ring).
     private let ringSlots: [MenuPath: (slots: [Int], hub: Int?)]
@@ -30,6 +30,11 @@ public final class DialPainter {
     public private(set) var frame: PixelBuffer
 
     private let catalog: FontCatalog
+    /// The selected item's description under its label in the hub.
+    let hubWords: HubWords
+    /// Drawn into the background after the dial's own (the title and hint, a round panel's
+    /// mask): kept with it, repainted with it.
+    public var backgroundExtras: ((inout PixelBuffer, DialGeometry) -> Void)?
     private let labelText: TextRenderer
     private let hubText: TextRenderer
     /// Each item's icon at the largest size it can be drawn on this frame (the source image is
@@ -111,6 +116,7 @@ public final class DialPainter {
         catalog = try FontCatalog()
         labelText = try TextRenderer(catalog: catalog, fontName: theme.fontName)
         hubText = try TextRenderer(catalog: catalog, fontName: theme.hubFontName)
+        hubWords = HubWords(text: hubText, theme: theme)
         let largestBox = Self.iconBox(width: width, height: height, theme: theme)
         let paths = items.compactMap(\.iconPath)
         let pixels = IconCache.declaredPixels(paths)
@@ -325,6 +331,7 @@ public final class DialPainter {
         // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
+        backgroundExtras?(&b, g)
         frame = b
         if background.width != box.x1 - box.x0 || background.height != box.y1 - box.y0 {
             background = PixelBuffer(width: 1, height: 1)
@@ -464,7 +471,14 @@ public final class DialPainter {
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
+        if let hubItem, pose.visibility > 0, ring.hub == nil,
+           let words = hubWords.masks(hubItem, label: items[hubItem].label, description: items[hubItem].description, geometry: g) {
+            // A description takes the lower part of the hub, the label moves up.
+            let x = Int(g.center.x.rounded()) - box.x0, y = Int(g.center.y.rounded()) - box.y0
+            let alpha = PixelMath.byte(pose.visibility)
+            ops.append(.mask(words.label, x: x, y: y + words.labelDY, color: theme.hubTextColor.xrgb, alpha: alpha))
+            ops.append(.mask(words.description, x: x, y: y + words.descriptionDY, color: theme.hubTextColor.xrgb, alpha: alpha))
+        } else if let hubItem, pose.visibility > 0, let mask = hubLabel(hubItem, geometry: g) {
             ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
                              color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
         }
@@ -680,6 +694,18 @@ public final class DialPainter {
                                       radius: g.hubRadius * 0.78)
         hubLabels[i] = mask
         return mask
+    }
+
+    /// Shows `texts` (the same items in another language; only their texts differ) from the
+    /// next frame on: the labels are fitted again, the background with its title and hint is
+    /// repainted (that frame's damage is the whole frame). Nothing else changes.
+    public func setTexts(_ texts: [MenuItem]) {
+        precondition(texts.count == items.count, "one text per item")
+        items = texts
+        labels.removeAll()
+        hubLabels.removeAll()
+        hubWords.removeAll()
+        backgroundGeometry = nil
     }
 
     /// Bytes the painter's caches hold: disc sprites, item labels, selection rings, icons at
