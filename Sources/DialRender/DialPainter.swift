@@ -32,9 +32,9 @@ public final class DialPainter {
     private let catalog: FontCatalog
     /// The selected item's description under its label in the hub.
     let hubWords: HubWords
-    /// Drawn into the background after the dial's own (the title and hint, a round panel's
-    /// mask): kept with it, repainted with it.
-    public var backgroundExtras: ((inout PixelBuffer, DialGeometry) -> Void)?
+    /// The title, the hint and a round panel's edge, drawn into the background after the
+    /// dial's own: kept with it, repainted with it.
+    public var words: DialWords?
     private let labelText: TextRenderer
     private let hubText: TextRenderer
     /// Each item's icon at the largest size it can be drawn on this frame (the source image is
@@ -331,7 +331,7 @@ public final class DialPainter {
         // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
-        backgroundExtras?(&b, g)
+        words?.paint(into: &b, geometry: g)
         frame = b
         if background.width != box.x1 - box.x0 || background.height != box.y1 - box.y0 {
             background = PixelBuffer(width: 1, height: 1)

@@ -5,27 +5,27 @@ import KioskSeams
 /// around the dial, into the painter's background (`DialPainter.backgroundExtras`), so a frame
 /// costs nothing for them. Owns its own font handles; used from the painter's thread.
 public final class DialWords {
-    /// The texts in the current language (`setTexts`).
-    public private(set) var title: String?
-    public private(set) var hint: String?
+    /// The texts in every language.
+    public let titleText: LocalizedText?
+    public let hintText: LocalizedText?
+    /// The language they are shown in (nil: the default).
+    public var language: String?
+    public var title: String? { titleText?.text(in: language) }
+    public var hint: String? { hintText?.text(in: language) }
     public let shape: DisplayShape
     public let maxScale: Double
     private let theme: Theme
     private let text: TextRenderer
 
     public init(theme: Theme, shape: DisplayShape = .rectangle, maxScale: Double = 1.33,
-                title: String? = nil, hint: String? = nil) throws {
+                title: LocalizedText? = nil, hint: LocalizedText? = nil, language: String? = nil) throws {
         self.theme = theme
         self.shape = shape
         self.maxScale = maxScale
-        self.title = title
-        self.hint = hint
+        titleText = title
+        hintText = hint
+        self.language = language
         text = try TextRenderer(catalog: try FontCatalog(), fontName: theme.hubFontName)
-    }
-
-    public func setTexts(title: String?, hint: String?) {
-        self.title = title
-        self.hint = hint
     }
 
     /// One band's text as it is drawn: where, and whether it was cut or there is no room.
@@ -84,5 +84,12 @@ public final class DialWords {
             for x in 0..<x0 { buffer[x, y] = column[x & 3, y] }
             for x in x1..<w { buffer[x, y] = column[x & 3, y] }
         }
+    }
+}
+
+extension DialWords {
+    /// Whether `description` is cut with an ellipsis in the hub of `g` (for `check-config`).
+    public func descriptionIsCut(_ description: String, geometry g: DialGeometry) -> Bool {
+        HubWords.fitDescription(text, description, theme: theme, geometry: g).ellipsised
     }
 }

@@ -133,7 +133,8 @@ package struct ConfigItemReader {
         menuItem.description = description?.base
         menuItem.speech = speech?.base
         menuItem.ringSpeech = ringSpeech?.base
-        for language in languages.languages.dropFirst() {
+        // The default language too, so a menu shown in another language can go back to it.
+        for language in languages.languages {
             let code = language.code
             menuItem.translations[code] = ItemTexts(label: label.text(in: code), description: description?.text(in: code),
                                                     speech: speech?.text(in: code), ringSpeech: ringSpeech?.text(in: code))

@@ -22,6 +22,8 @@ public enum ControlCommand: Sendable, Equatable {
     case repeatSpeech
     /// Speech on or off until the kiosk has been idle for a while (then the configured default).
     case speech(Bool)
+    /// Show and speak every text in this language (a code of the configuration's `languages:`).
+    case language(String)
 }
 
 /// `screen on|off|dim`.
@@ -38,7 +40,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
-        + "repeat, speech on|off"
+        + "repeat, speech on|off, language <code>"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -71,6 +73,12 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("speech needs on or off")
             }
             return .command(.speech(text == "on"))
+        case "language":
+            // Whether the code is configured is the service's to say (it replies if not).
+            guard arguments.count == 1, let code = arguments.first, LanguageTable.isValidCode(String(code)) else {
+                return .invalid("language needs one language code, such as language de")
+            }
+            return .command(.language(String(code)))
         case "repeat":
             guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
             return .command(.repeatSpeech)

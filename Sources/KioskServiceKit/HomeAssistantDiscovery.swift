@@ -7,6 +7,8 @@ package struct MQTTState: Equatable {
     package var menu: MenuTree
     package var screen: IdleSchedule.Screen
     package var brightness: Int
+    /// The language's code the texts are shown in (nil: no `languages:`).
+    package var language: String?
 
     /// The paths of the selected item's ring (what `set/select` takes): Home Assistant's select options.
     package var ringOptions: [String] {
@@ -35,7 +37,7 @@ package struct MQTTState: Equatable {
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
             ("power", .string(screen == .blanked ? "off" : "on")),
             ("brightness", .int(screen == .blanked ? 0 : brightness)),
-        ])
+        ] + (language.map { [("language", .string($0))] } ?? []))
     }
 
     package init(path: MenuPath?, menu: MenuTree, screen: IdleSchedule.Screen, brightness: Int) {
@@ -53,9 +55,11 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error"]
+    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language"]
 
-    package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String]) -> [(topic: String, payload: EventLine)] {
+    /// `languages`: the configured language codes (a `select` of them when there are two or more).
+    package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
+                                languages: [String] = []) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
         func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
             [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
@@ -66,7 +70,14 @@ package enum HomeAssistantDiscovery {
                                             ("sw_version", .string(version))])))]
         }
         func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
-        return [
+        let languageSelect: [(topic: String, payload: EventLine)] = languages.count < 2 ? [] : [
+            (topic("select", "language"), EventLine(common("language", "Language") + [
+                ("command_topic", .string(topics.setPrefix + "language")),
+                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.language }}")),
+                ("options", .strings(languages)),
+            ])),
+        ]
+        return languageSelect + [
             (topic("light", "screen"), EventLine(common("screen", "Screen") + [
                 ("command_topic", .string(topics.setPrefix + "screen")),
                 ("payload_on", .string("on")), ("payload_off", .string("off")),

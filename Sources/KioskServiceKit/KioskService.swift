@@ -40,6 +40,12 @@ package final class KioskService {
     package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
+    /// The language the texts are shown and spoken in (nil: the configuration's default, or it
+    /// has no `languages:`), and the menu with its texts in it (event lines, speech, state).
+    package internal(set) var language: String?
+    package internal(set) var shownMenu: MenuTree
+    /// The last input's time (touch, key, encoder or control command), for the language's return.
+    package internal(set) var lastInput: Double
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -50,6 +56,8 @@ package final class KioskService {
     package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
          logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
         self.config = config
+        shownMenu = config.menu
+        lastInput = now
         self.scenes = scenes
         self.configPath = configPath
         self.logger = logger
@@ -126,6 +134,7 @@ package final class KioskService {
         if let deadline = idle.nextDeadline { times.append(deadline) }
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
+        if let deadline = languageReturnDeadline { times.append(deadline) }
         return times.min()
     }
 
@@ -134,11 +143,12 @@ package final class KioskService {
         var result = idle.input(event)
         if !result.actions.isEmpty { publishState() }
         speech.touched(now: event.time)
+        if event.time.isFinite { lastInput = max(lastInput, event.time) }
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
             switch what {
-            case .repeatLast: speech.repeatLast(settings: config.accessibility, now: time)
-            case .toggle: speech.setSpeech(nil, settings: config.accessibility, now: time)
+            case .repeatLast: speech.repeatLast(settings: speechSettings, now: time)
+            case .toggle: speech.setSpeech(nil, settings: speechSettings, now: time)
             }
             result.passOn = false
         }
@@ -155,12 +165,14 @@ package final class KioskService {
     /// The retained `<base>/state` and Home Assistant's select options, when they changed.
     package func publishState() {
         guard let mqtt else { return }
-        let state = MQTTState(path: selectedPath, menu: config.menu, screen: idle.screen, brightness: brightness)
+        var state = MQTTState(path: selectedPath, menu: shownMenu, screen: idle.screen, brightness: brightness)
+        state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
         mqtt.publishState(state.line)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
-                                                                   ringOptions: state.ringOptions) {
+                                                                   ringOptions: state.ringOptions,
+                                                                   languages: config.languages.map(\.code)) {
                 mqtt.publishRetained(topic: topic, payload: payload.text)
             }
         }
@@ -223,6 +235,9 @@ package final class KioskService {
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
+            // The new menu in the language shown (the default if the new file lacks it).
+            if !new.languages.contains(where: { $0.code == language }) { language = nil }
+            shownMenu = new.menu.translated(to: language)
             idle = IdleSchedule(behaviour: new.behaviour, start: now)
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
@@ -290,8 +305,8 @@ package final class KioskService {
         notifier.close()
     }
 
-    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
-        let line = EventLine.kiosk(event, menu: menu ?? config.menu)
+    func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+        let line = EventLine.kiosk(event, menu: menu ?? shownMenu)
         events.append(line: line.text)
         control?.broadcast(line)
         mqtt?.publishEvent(line)

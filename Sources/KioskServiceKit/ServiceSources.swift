@@ -46,7 +46,11 @@ package struct ServiceDeadlines: PollSource {
     package func wakeUp(now: Double) -> Double? { service.nextWakeup(now: now) }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let actions = service.tick(now: now)
-        return actions.isEmpty ? [] : [.behaviour(actions)]
+        var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
+        if let deadline = service.languageReturnDeadline, now >= deadline {
+            events.append(.service { [service] loop in try service.returnLanguageIfDue(at: now, on: loop) })
+        }
+        return events
     }
 
     package init(service: KioskService) {

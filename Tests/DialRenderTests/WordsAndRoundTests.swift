@@ -54,9 +54,8 @@ import Testing
     func roundPanelPaintsOnlyBackgroundOutsideItsCircle(width: Int, height: Int, count: Int) throws {
         let items = DemoMenu.numbered(count)
         let g = DialGeometry.fittingRound(width: width, height: height, count: count)
-        let words = try DialWords(theme: Theme(), shape: .round, title: "Title", hint: "Hint")
         let painter = try DialPainter(items: items, width: width, height: height)
-        painter.backgroundExtras = { words.paint(into: &$0, geometry: $1) }
+        painter.words = try DialWords(theme: Theme(), shape: .round, title: LocalizedText("Title"), hint: LocalizedText("Hint"))
         var plain = PixelBuffer(width: width, height: height)
         plain.fillVerticalGradient(top: Theme().backgroundTop, bottom: Theme().backgroundBottom)
         let round = RoundFrame(width: width, height: height)

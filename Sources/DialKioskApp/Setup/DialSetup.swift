@@ -103,7 +103,7 @@ struct DialSetup: Sendable {
     /// `run`'s worker asks the shown painter to when the reload starts).
     func makeUnpaintedPainter(icons: IconCache = IconCache()) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
-        if let words = try makeWords() { painter.backgroundExtras = { words.paint(into: &$0, geometry: $1) } }
+        painter.words = try makeWords()
         painter.prepareCaches(for: geometry)
         return painter
     }
@@ -113,7 +113,7 @@ struct DialSetup: Sendable {
         let texts = config.texts
         guard texts.title != nil || texts.hint != nil || config.display.shape == .round else { return nil }
         return try DialWords(theme: theme, shape: config.display.shape, maxScale: config.physics.inflate.maxScale,
-                             title: texts.title?.text(in: language), hint: texts.hint?.text(in: language))
+                             title: texts.title, hint: texts.hint, language: language)
     }
 
     /// `painter` (from `makeUnpaintedPainter` for this setup) with the frame and background of
