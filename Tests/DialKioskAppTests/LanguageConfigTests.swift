@@ -104,3 +104,19 @@ import Testing
         #expect(a.words(in: nil).items == "items")
     }
 }
+
+/// What check-config says of the words around the dial.
+@Suite struct TextCheckTests {
+    @Test func noRoomOnALandscapePanelAndCutDescriptions() throws {
+        let text = LanguageConfigTests.three.replacingOccurrences(of: "description: {en: \"Freshly ground, 2.50\", de: \"Frisch gemahlen, 2,50\"}",
+                                                                  with: "description: \(String(repeating: "Freshly ground arabica ", count: 12))")
+        let config = try ConfigParser.parse(text, file: "lang.yaml")
+        let landscape = try TextChecks.warnings(DialSetup(config: config, width: 800, height: 480))
+        #expect(landscape.contains("text.title: no room above the dial on a 800x480 frame (the free band is under one and a half lines); it is not shown"))
+        #expect(landscape.contains("text.hint: no room below the dial on a 800x480 frame (the free band is under one and a half lines); it is not shown"))
+        // The same description in every language: one warning, not one per language.
+        #expect(landscape.filter { $0.hasPrefix("items[0].description") }.count == 1, "\(landscape)")
+        let portrait = try TextChecks.warnings(DialSetup(config: config, width: 720, height: 1280))
+        #expect(!portrait.contains { $0.hasPrefix("text.") }, "\(portrait)")
+    }
+}

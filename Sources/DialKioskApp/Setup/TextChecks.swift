@@ -16,7 +16,11 @@ enum TextChecks {
         for language in languages {
             let words = try DialWords(theme: setup.theme, shape: config.display.shape, maxScale: config.physics.inflate.maxScale,
                                       title: config.texts.title, hint: config.texts.hint, language: language?.code)
-            let suffix = language.map { " (\($0.code))" } ?? ""
+            // A language's own text is named by its code; a text the same in every language once.
+            func suffix(_ own: String?, _ base: String?) -> String {
+                guard let language, own != base else { return "" }
+                return " (\(language.code))"
+            }
             for (top, key) in [(true, "text.title"), (false, "text.hint")] {
                 guard let placed = words.place(top, geometry: g, width: setup.width, height: setup.height) else { continue }
                 if placed.noRoom {
@@ -24,13 +28,15 @@ enum TextChecks {
                         + (config.display.shape == .round ? " (a round panel has none)" : " (the free band is under one and a half lines)")
                         + "; it is not shown")
                 } else if placed.words?.ellipsised == true {
-                    add("\(key)\(suffix): does not fit on one line across a \(size) frame; it is cut with an ellipsis")
+                    let text = top ? config.texts.title : config.texts.hint
+                    add("\(key)\(suffix(text?.text(in: language?.code), text?.base)): does not fit on one line across a \(size) frame; it is cut with an ellipsis")
                 }
             }
             for entry in setup.menu.everyItem {
                 guard let text = entry.item.translated(to: language?.code).description else { continue }
                 if words.descriptionIsCut(text, geometry: g) {
-                    add("\(ConfigItemReader.keyPath(entry.indices)).description\(suffix): does not fit in the hub on a \(size) "
+                    let own = suffix(text, entry.item.translated(to: config.languages.first?.code).description)
+                    add("\(ConfigItemReader.keyPath(entry.indices)).description\(own): does not fit in the hub on a \(size) "
                         + "frame; it is cut with an ellipsis")
                 }
             }
