@@ -60,6 +60,7 @@ final class HubWords {
     private let text: TextRenderer
     private let theme: Theme
     private var cache: [Int: (label: TextMask, description: TextMask, labelDY: Int, descriptionDY: Int)?] = [:]
+    private var geometry: DialGeometry?
 
     init(text: TextRenderer, theme: Theme) {
         self.text = text
@@ -74,6 +75,11 @@ final class HubWords {
     /// The masks for item `i` (nil when it has no description: the painter's own hub label).
     func masks(_ i: Int, label: String, description: String?, geometry g: DialGeometry)
         -> (label: TextMask, description: TextMask, labelDY: Int, descriptionDY: Int)? {
+        // Fitted for one hub: another geometry (a new mode) fits them again.
+        if g != geometry {
+            cache.removeAll()
+            geometry = g
+        }
         if let cached = cache[i] { return cached }
         guard let description, !description.isEmpty else { cache[i] = .some(nil); return nil }
         let sizes = Self.sizes(theme, g)
