@@ -9,6 +9,9 @@ packages=(
   libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
   # fonts: DejaVu Sans is the default; the others cover scripts DejaVu lacks (Devanagari)
   fonts-dejavu-core fonts-noto-core
+  # ... and a small CJK font (4 MB; fonts-noto-cjk is 100 MB+) for Chinese and Japanese labels
+  # through fontconfig's fallback, which the language golden pictures show
+  fonts-droid-fallback
   # the VM test bed: qemu under TCG, a busybox initramfs, module tools, a uinput injector
   qemu-system-x86 busybox-static cpio kmod python3-evdev
   # ... vkms.ko built out of tree and the guest tools (gcc + libdrm-dev), xz for linux-source,

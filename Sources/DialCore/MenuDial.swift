@@ -33,6 +33,12 @@ public final class MenuDial {
     public var liveItems = LiveItems()
     /// The value dial open over the ring, as the service drives it; nil: none.
     public var valueDial: ValueDialPose?
+    /// The language the menu's texts are shown and spoken in (a code of the configuration's
+    /// `languages:`; nil: the default). Changing it moves nothing on the dial.
+    public var language: String?
+    /// On a round panel, its glass: a touch that begins outside it is ignored, with its motion.
+    public var glass: RoundFrame?
+    private var ignoredSlots: Set<Int> = []
 
     /// - Parameters:
     ///   - defaultItem: the top ring's default item (an id; nil or unknown: the first).
@@ -120,6 +126,13 @@ public final class MenuDial {
     @discardableResult
     public func handle(_ event: InputEvent) -> [DialEvent] {
         if case .command(.back, let time) = event { return time.isFinite ? back(at: time) : [] }
+        if case .touch(let t) = event, let glass, t.phase != .frame {
+            if t.phase == .down, !glass.contains(Point(x: t.x, y: t.y)) { ignoredSlots.insert(t.slot) }
+            if ignoredSlots.contains(t.slot) {
+                if t.phase == .up || t.phase == .cancel { ignoredSlots.remove(t.slot) }
+                return []
+            }
+        }
         guard incoming == nil else { return [] }
         return route(dial.handle(event))
     }

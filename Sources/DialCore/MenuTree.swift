@@ -242,4 +242,13 @@ public struct MenuTree: Sendable, Equatable {
         visit(top, ring: .top)
         return rings
     }
+
+    /// The same menu with every item's texts in `language` (`MenuItem.translated(to:)`).
+    public func translated(to language: String?) -> MenuTree {
+        guard let language else { return self }
+        func map(_ nodes: [MenuNode]) -> [MenuNode] {
+            nodes.map { MenuNode($0.item.translated(to: language), children: $0.children.map(map)) }
+        }
+        return MenuTree(validated: map(top), maximumDepth: maximumDepth)
+    }
 }

@@ -45,6 +45,13 @@ public struct MenuItem: Sendable, Equatable {
     public var live: LiveBinding?
     /// A value item (`value:`): activating it opens a value dial.
     public var value: ValueSettings?
+    /// A longer text shown in the hub under the label while the item is selected, and spoken
+    /// after its name (a price, an opening time).
+    public var description: String?
+    /// The item's texts in languages other than the default, by language code.
+    public var translations: [String: ItemTexts] = [:]
+    /// Set on the items of a languages ring: choosing the item switches to this language.
+    public var languageCode: String?
 
     public init(id: String, label: String, color: RGBColor, iconPath: String? = nil, command: [String]? = nil,
                 commandTimeout: Double? = nil, speech: String? = nil, ringSpeech: String? = nil) {

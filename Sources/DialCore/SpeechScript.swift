@@ -48,6 +48,8 @@ public enum SpeechScript {
         if let selected {
             let state = states[selected].flatMap { spoken($0, settings: menu.node(at: selected)?.item.value) }
             parts.append(name(of: selected, menu: menu, words: words) + (state.map { ", " + $0 } ?? ""))
+            // The description follows the name it explains.
+            if !selected.isBack, let description = menu.node(at: selected)?.item.description { parts.append(description) }
         }
         return parts.isEmpty ? nil : parts.joined(separator: ". ")
     }

@@ -18,7 +18,7 @@ import KioskSeams
 public final class DialPainter {
     /// Every item the painter draws: each ring's slots (`MenuTree.slotItems(ofRing:)`), ring
     /// after ring; for a menu without nesting, the menu in the order of `DialPose.items`.
-    public let items: [MenuItem]
+    public private(set) var items: [MenuItem]
     /// Per ring: which of `items` its slots are, and the item whose label the hub shows (nil:
     /// the selected slot's, as on the top ring).
     private let ringSlots: [MenuPath: (slots: [Int], hub: Int?)]
@@ -34,6 +34,11 @@ public final class DialPainter {
     /// The label and hub text renderers (the caches own them; the live badges draw with them too).
     var labelText: TextRenderer { caches.labelText }
     var hubText: TextRenderer { caches.hubText }
+    /// The selected item's description under its label in the hub.
+    let hubWords: HubWords
+    /// The title, the hint and a round panel's edge, drawn into the background after the
+    /// dial's own: kept with it, repainted with it.
+    public var words: DialWords?
     private let labelColors: [UInt32]
     /// Each item's disc colour: its own, or the theme's `itemColorOverride`.
     private let discColors: [UInt32]
@@ -121,6 +126,7 @@ public final class DialPainter {
         background = PixelBuffer(width: 1, height: 1)
         caches = try PainterCaches(items: items, theme: theme, width: width, height: height,
                                    ringSizes: ringSlots.values.map(\.slots.count), iconSources: iconSources, bounds: given)
+        hubWords = HubWords(text: caches.hubText, theme: theme)
     }
 
     /// The bounds the caches hold to.
@@ -267,6 +273,7 @@ public final class DialPainter {
         // A rim, and a hairline inside the rim.
         b.strokeRing(center: c, inner: hub - 3, outer: hub, color: theme.hubRimColor)
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
+        words?.paint(into: &b, geometry: g)
         frame = b
         if background.width != box.x1 - box.x0 || background.height != box.y1 - box.y0 {
             background = PixelBuffer(width: 1, height: 1)
@@ -394,7 +401,14 @@ public final class DialPainter {
         let ring = ringSlots[pose.ring] ?? ([], nil)
         let slots = ring.slots
         let hubItem = ring.hub ?? pose.selected.flatMap { slots.indices.contains($0) ? slots[$0] : nil }
-        if let hubItem, pose.visibility > 0, pose.valueDial == nil, let mask = caches.hubLabel(hubItem, geometry: g) {
+        if let hubItem, pose.visibility > 0, pose.valueDial == nil, ring.hub == nil,
+           let words = hubWords.masks(hubItem, label: items[hubItem].label, description: items[hubItem].description, geometry: g) {
+            // A description takes the lower part of the hub, the label moves up.
+            let x = Int(g.center.x.rounded()) - box.x0, y = Int(g.center.y.rounded()) - box.y0
+            let alpha = PixelMath.byte(pose.visibility)
+            ops.append(.mask(words.label, x: x, y: y + words.labelDY, color: theme.hubTextColor.xrgb, alpha: alpha))
+            ops.append(.mask(words.description, x: x, y: y + words.descriptionDY, color: theme.hubTextColor.xrgb, alpha: alpha))
+        } else if let hubItem, pose.visibility > 0, pose.valueDial == nil, let mask = caches.hubLabel(hubItem, geometry: g) {
             ops.append(.mask(mask, x: Int(g.center.x.rounded()) - box.x0, y: Int(g.center.y.rounded()) - box.y0,
                              color: theme.hubTextColor.xrgb, alpha: PixelMath.byte(pose.visibility)))
         }
@@ -494,6 +508,17 @@ public final class DialPainter {
     /// What frames had to build because no cache held it (for the bench: each costs a frame
     /// time), counted since the painter was made.
     public var builtInFrames: (sprites: Int, labels: Int, rings: Int) { caches.builtInFrames }
+
+    /// Shows `texts` (the same items in another language; only their texts differ) from the
+    /// next frame on: the labels are fitted again, the background with its title and hint is
+    /// repainted (that frame's damage is the whole frame). Nothing else changes.
+    public func setTexts(_ texts: [MenuItem]) {
+        precondition(texts.count == items.count, "one text per item")
+        items = texts
+        caches.setTexts(texts)
+        hubWords.removeAll()
+        backgroundGeometry = nil
+    }
 
     /// Bytes the painter's caches hold: disc sprites, item labels, selection rings, icons at
     /// drawn sizes (frames and background not counted: two frames' worth).

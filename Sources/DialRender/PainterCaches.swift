@@ -8,7 +8,7 @@ import KioskSeams
 /// sizes the bounds to the frame and the work (`CacheBudget`) unless fixed bounds were given,
 /// and builds what a spin draws, so its frames build nothing.
 final class PainterCaches {
-    private let items: [MenuItem]
+    private var items: [MenuItem]
     private let theme: Theme
     /// Items per ring (the selection rings' sizes depend on the widest spacing).
     private let ringSizes: [Int]
@@ -312,6 +312,13 @@ final class PainterCaches {
     }
 
     /// Item `i`'s label in the hub of `g`.
+    /// The same items with other texts (another language): their labels are fitted again.
+    func setTexts(_ texts: [MenuItem]) {
+        items = texts
+        labels.removeAll()
+        hubLabels.removeAll()
+    }
+
     func hubLabel(_ i: Int, geometry g: DialGeometry) -> TextMask? {
         if let cached = hubLabels[i] { return cached }
         // Tied to the item size so a big hub does not shout, but never below a readable size.

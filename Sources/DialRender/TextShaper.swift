@@ -40,6 +40,13 @@ struct TextShaper {
             defer { index += 1 }
             let face = faceFor(s, current: runs.last?.face)
             let rtl = strongDirection(s)
+            // Digits inside right-to-left text read left to right ("2.50", not "05.2"): they
+            // start a run of their own, which HarfBuzz shapes left to right (their script is
+            // Common); the separators and spaces after them join it as neutrals.
+            if s.properties.numericType == .decimal, let last = runs.last, last.rtl == true {
+                runs.append((face, false, [s], index))
+                continue
+            }
             if let last = runs.last, last.face === face, rtl == nil || last.rtl == nil || last.rtl == rtl {
                 runs[runs.count - 1].scalars.append(s)
                 if last.rtl == nil { runs[runs.count - 1].rtl = rtl }

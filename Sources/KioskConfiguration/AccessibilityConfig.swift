@@ -20,6 +20,8 @@ public struct AccessibilitySettings: Sendable, Equatable {
     public var device: String
     /// The words around names: the top ring's name, "items", "activated", "Back".
     public var words: SpeechWords
+    /// The words in the languages other than the default, by code.
+    public var wordsByLanguage: [String: SpeechWords] = [:]
 
     public init(speech: Bool = true, voice: String = "en", rate: Int = 175, volume: Int = 100, soundCues: Bool = false,
                 cueVolume: Int = 50, device: String = "default", words: SpeechWords = SpeechWords()) {
@@ -46,6 +48,9 @@ public struct AccessibilitySettings: Sendable, Equatable {
         return problems
     }
 
+    /// The words in `language` (the default's when it has none).
+    public func words(in language: String?) -> SpeechWords { language.flatMap { wordsByLanguage[$0] } ?? words }
+
     /// The voice as the worker takes it.
     package var espeakVoice: Espeak.Voice { Espeak.Voice(name: voice, rate: rate, volume: volume) }
 }
@@ -58,6 +63,7 @@ extension ConfigParser {
     /// cannot start here, and the voice is left to the worker, which logs it). Asked only when
     /// the section names a voice, so a section without one (cues only) does not load espeak-ng.
     package static func parseAccessibility(_ section: ConfigSection,
+                                   languages: LanguageTable = LanguageTable(), warnings: ConfigWarnings = ConfigWarnings(),
                                    voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws -> AccessibilitySettings {
         var settings = AccessibilitySettings()
         if let on = try section.bool("speech") { settings.speech = on }
@@ -87,10 +93,16 @@ extension ConfigParser {
             if let refusal = PCMName.refusal(device) { throw section.error("device", section.value("device"), refusal) }
             settings.device = device
         }
-        if let text = try section.name("menu_speech") { settings.words.topRing = text }
-        if let text = try section.name("items_speech") { settings.words.items = text }
-        if let text = try section.name("activated_speech") { settings.words.activated = text }
-        if let text = try section.name("back_speech") { settings.words.back = text }
+        let keys: [(String, WritableKeyPath<SpeechWords, String>)] = [
+            ("menu_speech", \.topRing), ("items_speech", \.items), ("activated_speech", \.activated), ("back_speech", \.back)]
+        var translated: [(code: String, field: WritableKeyPath<SpeechWords, String>, text: String)] = []
+        for (key, field) in keys {
+            guard let text = try section.localized(key, languages: languages, warnings: warnings) else { continue }
+            settings.words[keyPath: field] = text.base
+            translated += text.translations.map { ($0.key, field, $0.value) }
+        }
+        // A language without its own word for one of them says the default's.
+        for (code, field, text) in translated { settings.wordsByLanguage[code, default: settings.words][keyPath: field] = text }
         return settings
     }
 }

@@ -22,15 +22,22 @@ package struct ConfigItemReader {
         var items: Int?
     }
 
+    /// The configured languages (texts may be maps by them) and where missing translations go.
+    package var languages = LanguageTable()
+    package var warnings = ConfigWarnings()
+
     package init(file: String, maximumDepth: Int = MenuTree.defaultMaximumDepth) {
         self.file = file
         self.maximumDepth = maximumDepth
     }
 
     /// The menu of the document's `items:`; nil when the key is absent (the demo menu).
-    package static func menu(of document: ConfigSection) throws -> MenuTree? {
+    package static func menu(of document: ConfigSection, languages: LanguageTable = LanguageTable(),
+                             warnings: ConfigWarnings = ConfigWarnings()) throws -> MenuTree? {
         guard let node = document.entryNode("items") else { return nil }
         var reader = ConfigItemReader(file: document.file)
+        reader.languages = languages
+        reader.warnings = warnings
         let top = try reader.ring(node, key: "items", indices: [])
         let tree: MenuTree
         do {
@@ -109,11 +116,7 @@ package struct ConfigItemReader {
         }
         let childrenNode = item.entryNode("items")
         places[indices] = Place(id: item.value("id")?.mark?.line, items: item.keyLine("items"))
-        let label = try item.name("label") ?? id
-        let characters = label.unicodeScalars.count
-        guard characters <= ConfigLimits.labelCharacters else {
-            throw item.error("label", item.value("label"), "at most \(ConfigLimits.labelCharacters) characters, got \(characters)")
-        }
+        let label = try item.localized("label", languages: languages, warnings: warnings) ?? LocalizedText(id)
         let color = try item.color("color") ?? DemoMenu.paletteColor(index)
         let icon = try item.name("icon")
         if let icon, !icon.hasPrefix("/") {
@@ -122,11 +125,28 @@ package struct ConfigItemReader {
         if let icon { icons.append((icon, item.value("icon")?.mark?.line, item.keyPath("icon"))) }
         let command = try item.argv("command")
         let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 }, "of seconds between 1 and 86400")
-        var menuItem = MenuItem(id: id, label: label, color: color, iconPath: icon, command: command, commandTimeout: timeout)
-        menuItem.speech = try item.name("speech", maximumBytes: ConfigLimits.labelCharacters * 4)
-        menuItem.ringSpeech = try item.name("ring_speech", maximumBytes: ConfigLimits.labelCharacters * 4)
+        var menuItem = MenuItem(id: id, label: label.base, color: color, iconPath: icon, command: command, commandTimeout: timeout)
+        let description = try item.localized("description", languages: languages, warnings: warnings,
+                                             maximumCharacters: ConfigLimits.descriptionCharacters)
+        let speech = try item.localized("speech", languages: languages, warnings: warnings)
+        let ringSpeech = try item.localized("ring_speech", languages: languages, warnings: warnings)
+        menuItem.description = description?.base
+        menuItem.speech = speech?.base
+        menuItem.ringSpeech = ringSpeech?.base
         menuItem.live = try item.liveBinding()
         menuItem.value = try item.valueSettings()
+        // The default language too, so a menu shown in another language can go back to it.
+        for language in languages.languages {
+            let code = language.code
+            menuItem.translations[code] = ItemTexts(label: label.text(in: code), description: description?.text(in: code),
+                                                    speech: speech?.text(in: code), ringSpeech: ringSpeech?.text(in: code))
+        }
+        if try item.bool("languages") == true {
+            if childrenNode != nil {
+                throw item.error("languages", item.value("languages"), "an item whose ring lists the languages has no 'items' of its own")
+            }
+            return MenuNode(menuItem, children: try languageRing(item, indices: indices))
+        }
         guard let childrenNode else { return MenuNode(menuItem) }
         // This item sits on ring level `indices.count` (the top is 1); its ring is one deeper.
         // Refused before reading further, so the reading stays as deep as the limit.
@@ -136,6 +156,27 @@ package struct ConfigItemReader {
         // `items:` with nothing after it is an empty list, not a leaf.
         let children = item.value("items") == nil ? [] : try ring(childrenNode, key: item.keyPath("items"), indices: indices)
         return MenuNode(menuItem, children: children)
+    }
+
+    /// The ring of a `languages: true` item: one item per configured language, its own name as
+    /// the label, choosing it switches to it.
+    private mutating func languageRing(_ item: ConfigSection, indices: [Int]) throws -> [MenuNode] {
+        guard !languages.languages.isEmpty else {
+            throw item.error("languages", item.value("languages"), "'languages: true' lists the configured languages, "
+                             + "but the file has no 'languages:' list")
+        }
+        if indices.count + 1 > maximumDepth {
+            throw error(for: MenuTreeProblem(.tooDeep(limit: maximumDepth), path: [], indices: indices))
+        }
+        if languages.languages.count == 1 {
+            warnings.add(file: file, line: item.value("languages")?.mark?.line, key: item.keyPath("languages"),
+                         "only one language is configured, so this ring offers no choice")
+        }
+        return languages.languages.enumerated().map { i, language in
+            var choice = MenuItem(id: language.code, label: language.name, color: DemoMenu.paletteColor(i))
+            choice.languageCode = language.code
+            return MenuNode(choice)
+        }
     }
 
     /// A tree problem at its item's line and key, in the words of a configuration error.

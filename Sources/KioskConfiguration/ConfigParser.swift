@@ -8,14 +8,15 @@ import Yams
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
-                                   "remote", "fleet"]
-    package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech", "live", "value"]
+                                   "remote", "fleet", "languages", "text"]
+    package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech",
+                                   "live", "value", "description", "languages"]
     package static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     package static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
-    package static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit"]
+    package static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit", "shape"]
     package static let inputKeys = ["seat", "calibration", "wheel_click"]
     package static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
-                                "wake_on_touch", "command_timeout_seconds"]
+                                "wake_on_touch", "command_timeout_seconds", "language_return_after_seconds"]
 
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
     public static func parse(_ text: String, file: String) throws -> KioskConfig {
@@ -31,7 +32,13 @@ public enum ConfigParser {
         let document = try ConfigSection(file: file, path: "", node: root, known: rootKeys)
 
         var config = KioskConfig()
-        if let menu = try ConfigItemReader.menu(of: document) { config.menu = menu }
+        let languages = try LanguageTable.read(document)
+        let warnings = ConfigWarnings()
+        config.languages = languages.languages
+        if let menu = try ConfigItemReader.menu(of: document, languages: languages, warnings: warnings) { config.menu = menu }
+        if let text = try document.section("text", known: textKeys) {
+            config.texts = try parseTexts(text, languages: languages, warnings: warnings)
+        }
         if let preset = try ThemeChecks.themeShorthand(document) {
             config.theme = Theme(preset: preset)
         } else if let theme = try document.section("theme", known: themeKeys) { config.theme = try parseTheme(theme) }
@@ -48,10 +55,12 @@ public enum ConfigParser {
         if let power = try document.section("power", known: powerKeys) { config.power = try parsePower(power) }
         if let mqtt = try document.section("mqtt", known: mqttKeys) { config.mqtt = try parseMQTT(mqtt) }
         if let section = try document.section("accessibility", known: accessibilityKeys) {
-            config.accessibility = try parseAccessibility(section)
+            config.accessibility = try parseAccessibility(section, languages: languages, warnings: warnings)
+            if config.accessibility?.speech == true { try checkVoices(document, languages) }
         }
         if let section = try document.section("remote", known: remoteKeys) { config.remote = try parseRemote(section) }
         if let fleet = try document.section("fleet", known: fleetKeys) { config.fleet = try parseFleet(fleet) }
+        config.warnings = warnings.lines
         return config
     }
 
@@ -130,6 +139,7 @@ public enum ConfigParser {
             display.rotation = rotation
         }
         if let onExit = try section.choice("on_exit", ExitScreen.self) { display.onExit = onExit }
+        if let shape = try section.choice("shape", DisplayShape.self) { display.shape = shape }
         return display
     }
 
@@ -169,6 +179,10 @@ public enum ConfigParser {
         if let s = try section.number("command_timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 },
                                       "of seconds between 1 and 86400") {
             behaviour.commandTimeout = s
+        }
+        if let s = try section.number("language_return_after_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 86_400) },
+                                      "of seconds: 0 (never), or between 1 and 86400") {
+            behaviour.languageReturnAfter = s > 0 ? s : nil
         }
         return behaviour
     }

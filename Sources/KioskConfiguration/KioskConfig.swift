@@ -25,6 +25,12 @@ public struct KioskConfig: Sendable, Equatable {
     public var remote: RemoteSettings?
     /// The `fleet:` section (signed configurations pushed over MQTT); nil: none taken.
     public var fleet: FleetSettings?
+    /// `languages:`, the first the default; empty: one language, the file's plain texts.
+    public var languages: [Language] = []
+    /// `text:`: the title above the dial and the hint below it.
+    public var texts = DialTexts()
+    /// What `check-config` warns about (a missing translation, a text that cannot fit).
+    public var warnings: [String] = []
 
     public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {
@@ -88,6 +94,8 @@ public struct KioskConfig: Sendable, Equatable {
         /// What the screen shows after the program exits: the CRTC as it was before (the
         /// console), or the last dial frame (for a shutdown).
         public var onExit: ExitScreen
+        /// The panel's shape: a round one keeps the dial inside its inscribed circle.
+        public var shape: DisplayShape = .rectangle
 
         public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
                     rotation: DisplayRotation = .none, onExit: ExitScreen = .restore) {
@@ -129,6 +137,8 @@ public struct KioskConfig: Sendable, Equatable {
         /// Seconds an item's command may run before its process group gets SIGTERM (then
         /// SIGKILL): a command that hangs must not disable its item until a restart.
         public var commandTimeout: Double = 30
+        /// Seconds without input after which the menu goes back to the default language; nil never.
+        public var languageReturnAfter: Double?
 
         public init(defaultItem: String? = nil, returnAfter: Double? = nil, start: StartState = .expanded,
                     idle: IdleAction = .dim, idleAfterMinutes: Double? = nil, wakeOnTouch: Bool = true) {

@@ -14,6 +14,11 @@ extension FrameLoop: LoopControl {
             replaceScene(scene)
             resyncEvents(at: time, previousMenu: previousMenu)
         case .log(let line): log(line)
+        case .language(let code):
+            (dial as? MenuDial)?.language = code
+            scene.setLanguage?(code)
+            // A moving dial's next frame shows them anyway; at rest this queues one.
+            try repaint(at: time)
         }
     }
 }

@@ -38,6 +38,8 @@ package struct Scene {
     /// Paints a pose into a scanout buffer (the painter plus the rotated copy); returns the
     /// damage in scanout pixels (nil: all), as `FramePresenter.present` takes it.
     package var paint: (DialPose, FrameTarget) throws -> [PixelRect]?
+    /// Shows the texts in another language from the next frame on (nil: the painter has none).
+    package var setLanguage: ((String?) -> Void)?
 
     package init(dial: DialDriving, paint: @escaping (DialPose, FrameTarget) throws -> [PixelRect]?) {
         self.dial = dial

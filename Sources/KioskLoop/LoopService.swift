@@ -50,6 +50,8 @@ package enum LoopRequest {
     case replaceScene(Scene, previousMenu: MenuTree?)
     /// A line for the loop's log.
     case log(String)
+    /// The texts in another language (a language code) from the next frame on, and a frame.
+    case language(String?)
 }
 
 /// The requests under the names the service's code reads best with.

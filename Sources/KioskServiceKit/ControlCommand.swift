@@ -31,6 +31,8 @@ public enum ControlCommand: Sendable, Equatable {
     case setItem(path: MenuPath, change: ItemChange)
     /// `turn <n>`: n detents of an open value dial, or n items of the ring (negative: anticlockwise).
     case turn(Int)
+    /// Show and speak every text in this language (a code of the configuration's `languages:`).
+    case language(String)
 }
 
 /// `screen on|off|dim`.
@@ -47,7 +49,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
-        + "repeat, speech on|off, set <path> text|available|value ..., turn <n>"
+        + "repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -85,6 +87,12 @@ public enum ControlLine: Sendable, Equatable {
                 return .invalid("confirm needs the serial of the pushed configuration, a whole number from 1")
             }
             return .command(.confirmConfig(serial: serial))
+        case "language":
+            // Whether the code is configured is the service's to say (it replies if not).
+            guard arguments.count == 1, let code = arguments.first, LanguageTable.isValidCode(String(code)) else {
+                return .invalid("language needs one language code, such as language de")
+            }
+            return .command(.language(String(code)))
         case "repeat":
             guard arguments.isEmpty else { return .invalid("repeat takes no arguments") }
             return .command(.repeatSpeech)

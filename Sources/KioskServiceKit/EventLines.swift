@@ -14,6 +14,8 @@ package enum KioskEvent: Sendable, Equatable {
     case stopping(time: Double, reason: String)
     /// A control command could not be carried out (sent only to the client that sent it).
     case error(time: Double, message: String)
+    /// The texts are shown and spoken in another language from now on.
+    case language(time: Double, code: String)
 }
 
 extension EventLine {
@@ -28,6 +30,8 @@ extension EventLine {
             return EventLine([("t", .number(time)), ("event", .string("reloaded")), ("items", .int(count))])
         case let .stopping(time, reason):
             return EventLine([("t", .number(time)), ("event", .string("stopping")), ("reason", .string(reason))])
+        case let .language(time, code):
+            return EventLine([("t", .number(time)), ("event", .string("language")), ("code", .string(code))])
         case let .error(time, message):
             return EventLine([("t", .number(time)), ("event", .string("error")), ("message", .string(message))])
         }

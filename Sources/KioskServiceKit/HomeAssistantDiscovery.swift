@@ -7,6 +7,8 @@ package struct MQTTState: Equatable {
     package var menu: MenuTree
     package var screen: PowerState
     package var brightness: Int
+    /// The language's code the texts are shown in (nil: no `languages:`).
+    package var language: String?
 
     /// The slots of the selected item's ring, its back item included (what `set/select`
     /// takes): Home Assistant's select options. The state names only one of these.
@@ -42,7 +44,7 @@ package struct MQTTState: Equatable {
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
             ("power", .string(screen == .off ? "off" : "on")),
             ("brightness", .int(screen == .off ? 0 : brightness)),
-        ])
+        ] + (language.map { [("language", .string($0))] } ?? []))
     }
 
     package init(path: MenuPath?, menu: MenuTree, screen: PowerState, brightness: Int) {
@@ -60,9 +62,11 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error"]
+    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language"]
 
-    package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String]) -> [(topic: String, payload: EventLine)] {
+    /// `languages`: the configured language codes (a `select` of them when there are two or more).
+    package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
+                                languages: [String] = []) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
         // Home Assistant's `default_entity_id` (`object_id` is deprecated): "<domain>.<slug>".
         func common(_ domain: String, _ object: String, _ name: String) -> [(String, EventLine.Value)] {
@@ -75,7 +79,14 @@ package enum HomeAssistantDiscovery {
                                             ("sw_version", .string(version))])))]
         }
         func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
-        return [
+        let languageSelect: [(topic: String, payload: EventLine)] = languages.count < 2 ? [] : [
+            (topic("select", "language"), EventLine(common("select", "language", "Language") + [
+                ("command_topic", .string(topics.setPrefix + "language")),
+                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.language }}")),
+                ("options", .strings(languages)),
+            ])),
+        ]
+        return languageSelect + [
             (topic("light", "screen"), EventLine(common("light", "screen", "Screen") + [
                 ("command_topic", .string(topics.setPrefix + "screen")),
                 ("payload_on", .string("on")), ("payload_off", .string("off")),

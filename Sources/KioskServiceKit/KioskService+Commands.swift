@@ -20,8 +20,9 @@ extension KioskService: LoopService {
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
             let events = liveFilter(events, pose: loop.dial.pose)
             report(events, frames: frames)
-            speech.observe(events, pose: loop.dial.pose, settings: config.accessibility, menu: config.menu, now: time,
+            speech.observe(events, pose: loop.dial.pose, settings: speechSettings, menu: shownMenu, now: time,
                            states: live.items.states)
+            try chooseLanguage(from: events, at: time, on: loop)
         case .firstFrameShown:
             started(now: time)
         case .dialReplaced(let previousMenu):
@@ -36,10 +37,20 @@ extension KioskService: LoopService {
     /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
     /// so a command also wakes a dark screen.
     package func perform(_ request: ControlServer.Request, at time: Double, on loop: any LoopControl) throws {
+        lastInput = max(lastInput, time)
         if try performLive(request, at: time, on: loop) { return }
         switch request.command {
         case .setItem, .turn:
             break
+        case .language(let code):
+            guard let language = config.languages.first(where: { $0.code == code }) else {
+                let codes = config.languages.map(\.code)
+                replyError(request, codes.isEmpty ? "no languages are configured" : "no language '\(code)'; languages: "
+                           + codes.joined(separator: ", "), now: time)
+                return
+            }
+            try loop.apply(wake(now: time), at: time)
+            try setLanguage(language.code, at: time, on: loop)
         case .select(let path):
             // Checked first: a path that names nothing must not wake a dark screen.
             guard config.menu.isSlot(path) else {
@@ -68,9 +79,9 @@ extension KioskService: LoopService {
         case .brightness(let percent):
             try loop.apply(setBrightness(percent, now: time), at: time)
         case .repeatSpeech:
-            speech.repeatLast(settings: config.accessibility, now: time)
+            speech.repeatLast(settings: speechSettings, now: time)
         case .speech(let on):
-            speech.setSpeech(on, settings: config.accessibility, now: time)
+            speech.setSpeech(on, settings: speechSettings, now: time)
         case .confirmConfig(let serial):
             confirmFleet(request, serial: serial, at: time)
         case .configBundle(let bytes):
@@ -105,7 +116,11 @@ extension KioskService: LoopService {
             return try scenes.scene(for: config, resting: .index(index))
         }
         guard let (scene, changes) = applied else { return }
-        if let scene { loop.replaceScene(scene, at: time, previousMenu: oldMenu) }
+        if let scene {
+            loop.replaceScene(scene, at: time, previousMenu: oldMenu)
+            // The new scene is built in the default language: show the current one.
+            if language != nil { try loop.carryOut(.language(language), at: time) }
+        }
         if changes.needsOutputRestart {
             logger.warning("reload: display settings (device, connector, mode, rotation) take effect at the next start")
         }

@@ -50,6 +50,12 @@ package final class KioskService {
     package private(set) var lastReloadFailure: String?
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
+    /// The language the texts are shown and spoken in (nil: the configuration's default, or it
+    /// has no `languages:`), and the menu with its texts in it (event lines, speech, state).
+    package internal(set) var language: String?
+    package internal(set) var shownMenu: MenuTree
+    /// The last input's time (touch, key, encoder or control command), for the language's return.
+    package internal(set) var lastInput: Double
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -60,6 +66,8 @@ package final class KioskService {
     package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
          logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
         self.config = config
+        shownMenu = config.menu
+        lastInput = now
         self.scenes = scenes
         self.configPath = configPath
         self.logger = logger
@@ -152,6 +160,7 @@ package final class KioskService {
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
         if let due = live.nextWakeup() { times.append(max(now, due)) }
+        if let deadline = languageReturnDeadline { times.append(deadline) }
         return times.min()
     }
 
@@ -171,11 +180,12 @@ package final class KioskService {
         if changed { publishState() }
         if result.passOn && liveInput(event) { result.passOn = false }
         speech.touched(now: event.time)
+        if event.time.isFinite { lastInput = max(lastInput, event.time) }
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
             switch what {
-            case .repeatLast: speech.repeatLast(settings: config.accessibility, now: time)
-            case .toggle: speech.setSpeech(nil, settings: config.accessibility, now: time)
+            case .repeatLast: speech.repeatLast(settings: speechSettings, now: time)
+            case .toggle: speech.setSpeech(nil, settings: speechSettings, now: time)
             }
             result.passOn = false
         }
@@ -203,11 +213,13 @@ package final class KioskService {
     /// option the select entity does not have yet.
     package func publishState() {
         guard let mqtt else { return }
-        let state = MQTTState(path: told.selected, menu: config.menu, screen: screen.state.state, brightness: screen.brightness)
+        var state = MQTTState(path: told.selected, menu: shownMenu, screen: screen.state.state, brightness: screen.brightness)
+        state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
-                                                                   ringOptions: state.ringOptions) {
+                                                                   ringOptions: state.ringOptions,
+                                                                   languages: config.languages.map(\.code)) {
                 mqtt.publishRetained(topic: topic, payload: payload.text)
             }
         }
@@ -277,6 +289,9 @@ package final class KioskService {
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
+            // The new menu in the language shown (the default if the new file lacks it).
+            if !new.languages.contains(where: { $0.code == language }) { language = nil }
+            shownMenu = new.menu.translated(to: language)
             idle = Self.timers(new.behaviour, start: now)
             // The new timers start awake: the screen goes back to the hours and idle with them
             // (else a touch would reach the dial of a screen that stays dark).
@@ -357,7 +372,7 @@ package final class KioskService {
 
     /// A resync's line: before the first frame it waits for `started`.
     private func emitAfterStart(_ event: KioskEvent, menu: MenuTree? = nil) {
-        guard beforeStart == nil else { return beforeStart!.append((event, menu ?? config.menu)) }
+        guard beforeStart == nil else { return beforeStart!.append((event, menu ?? shownMenu)) }
         emit(event, menu: menu)
     }
 
@@ -366,8 +381,8 @@ package final class KioskService {
         runner.run(item, path: path, now: now, timeout: item.commandTimeout ?? config.behaviour.commandTimeout, extra: extra)
     }
 
-    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
-        emit(EventLine.kiosk(event, menu: menu ?? config.menu))
+    func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+        emit(EventLine.kiosk(event, menu: menu ?? shownMenu))
     }
 
     /// An event line of another part of the kiosk (the remote view's `viewer` lines): on

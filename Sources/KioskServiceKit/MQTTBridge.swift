@@ -253,7 +253,7 @@ package enum MQTTCommand {
     package static func parse(name: String, payload: String) -> Result<ControlCommand, MQTTCommandError> {
         let argument = payload.trimmingWhitespace()
         switch name {
-        case "select", "screen", "brightness":
+        case "select", "screen", "brightness", "language":
             guard !argument.isEmpty else { return .failure(MQTTCommandError("set/\(name) needs a payload")) }
             guard !argument.contains(" "), !argument.contains("\n") else {
                 return .failure(MQTTCommandError("payload '\(argument.logExcerpt(64))' is not one word"))
@@ -268,9 +268,9 @@ package enum MQTTCommand {
             // The payload is ignored: Home Assistant's buttons send PRESS.
             break
         default:
-            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm"))
+            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm, language"))
         }
-        let line = ["select", "screen", "brightness"].contains(name) ? "\(name) \(argument)" : name
+        let line = ["select", "screen", "brightness", "language"].contains(name) ? "\(name) \(argument)" : name
         switch ControlLine.parse(line) {
         case .command(let command): return .success(command)
         case .invalid(let message): return .failure(MQTTCommandError(message))

@@ -49,6 +49,9 @@ package struct ServiceDeadlines: PollSource {
         var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
         // Live items' changes of this turn: one flush (item lines, one repaint) per frame at most.
         if service.liveDue(now: now) { events.append(.service { [service] loop in try service.flushLive(at: now, on: loop) }) }
+        if let deadline = service.languageReturnDeadline, now >= deadline {
+            events.append(.service { [service] loop in try service.returnLanguageIfDue(at: now, on: loop) })
+        }
         return events
     }
 

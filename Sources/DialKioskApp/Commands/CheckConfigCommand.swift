@@ -25,8 +25,13 @@ struct CheckConfigCommand: ParsableCommand {
         try reportingErrors {
             let config = try ConfigLoader.load(path: file)
             // The painter `run` builds, on a typical panel size: what it refuses, this refuses.
-            let painter = try DialSetup(config: config, width: 800, height: 480).makePainter()
+            // The configured mode's size when there is one (a portrait panel's bands differ).
+            let setup = DialSetup(config: config, width: config.display.mode?.width ?? 800, height: config.display.mode?.height ?? 480)
+            let painter = try setup.makePainter()
             let format = LogFormat.forStandardError(environment: ProcessEnvironment.current())
+            for warning in try config.warnings + TextChecks.warnings(setup).map({ "\(file): \($0)" }) {
+                JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(warning)"))
+            }
             for warning in ServiceSandbox.warnings(config: config, fontFiles: painter.fontFiles) {
                 JournalLogger.writeToStandardError(format.format(.warning, "dialkiosk: warning: \(warning)"))
             }

@@ -49,6 +49,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Paint the ring of this item (ids from the top ring, e.g. drinks/coffee).", valueName: "PATH"))
     var path: String?
 
+    @Option(help: ArgumentHelp("Paint the texts in this language (a code of the configuration's languages; "
+                               + "the first, its default, when omitted).", valueName: "CODE"))
+    var language: String?
+
     @Option(help: ArgumentHelp("PNG file to write.", valueName: "FILE"))
     var out: String
 
@@ -64,8 +68,13 @@ struct RenderCommand: ParsableCommand {
         try reportingErrors {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }
+            if let language, !config.languages.contains(where: { $0.code == language }) {
+                let codes = config.languages.map(\.code)
+                throw ValidationError("--language '\(language.oneLine())': " + (codes.isEmpty
+                    ? "the configuration has no 'languages:' list" : "not one of the configured languages: " + codes.joined(separator: ", ")))
+            }
             let frame = try Self.picture(config: config, size: size, rotation: rotate,
-                                         angle: angle, showProgress: showProgress, path: path)
+                                         angle: angle, showProgress: showProgress, path: path, language: language)
             try PNGWriter.write(frame, to: out)
         }
     }
@@ -73,9 +82,9 @@ struct RenderCommand: ParsableCommand {
     /// The panel's picture: the dial laid out on the (turned) frame, painted by the painter `run`
     /// uses, turned onto the panel. `splash` paints its theme's picture with this too.
     static func picture(config: KioskConfig, size: FrameSize, rotation: DisplayRotation, angle: Double = 0,
-                        showProgress: Double? = nil, path: String? = nil) throws -> PixelBuffer {
+                        showProgress: Double? = nil, path: String? = nil, language: String? = nil) throws -> PixelBuffer {
         let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
-        let setup = DialSetup(config: config, width: logical.width, height: logical.height)
+        let setup = DialSetup(config: config, width: logical.width, height: logical.height, language: language)
         let ring = try path.map { try Self.ring(named: $0, in: setup.menu) } ?? .top
         let rest = ring.isTop ? 0 : setup.restRotation(ofRing: ring)
         let painter = try setup.makePainter()

@@ -173,11 +173,13 @@ final class RunSession {
                 ?? setup.makePainter(icons: icons, replacing: shown?.painter)
             shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
-            return Scene(dial: dial) { pose, target in
+            var scene = Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)
                 tap?.consumer?(painter.frame, damage)
                 return copier.copy(painter.frame, damage: damage, to: target)
             }
+            scene.setLanguage = { painter.setLanguage($0) }
+            return scene
         case .flat:
             return Scene(dial: dial) { FlatPainter.paint($0, into: $1); return nil }
         }

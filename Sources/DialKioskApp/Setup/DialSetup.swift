@@ -12,13 +12,16 @@ struct DialSetup: Sendable {
     let width: Int
     let height: Int
     let menu: MenuTree
+    /// The language the texts are shown in (nil: the default).
+    let language: String?
 
     /// `menu` replaces the configuration's (tests of nesting, until the parser reads it).
-    init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil) {
+    init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil, language: String? = nil) {
         self.config = config
         self.width = width
         self.height = height
-        self.menu = menu ?? config.menu
+        self.language = language
+        self.menu = (menu ?? config.menu).translated(to: language)
     }
 
     /// The top ring's items.
@@ -29,7 +32,8 @@ struct DialSetup: Sendable {
     /// fitted labels (another geometry repaints the background and refits every label, tens of
     /// milliseconds that would land in the middle of the change).
     var geometry: DialGeometry {
-        .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflate.maxScale)
+        .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflate.maxScale,
+                 shape: config.display.shape)
     }
 
     /// A dial at rest on top item `index` (the default item when nil).
@@ -40,10 +44,13 @@ struct DialSetup: Sendable {
     /// A dial at rest on slot `path` (the default item when nil).
     func makeDial(at path: MenuPath?) -> MenuDial {
         let geometry = self.geometry
-        return MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physics.motion,
-                        inflate: config.physics.inflate, screen: (Double(width), Double(height)),
-                        defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
-                        startHidden: config.startsHidden)
+        let dial = MenuDial(tree: menu, geometry: { _ in geometry }, physics: config.physics.motion,
+                            inflate: config.physics.inflate, screen: (Double(width), Double(height)),
+                            defaultItem: config.defaultPath?.ids.first, restingOn: path ?? config.defaultPath,
+                            startHidden: config.startsHidden)
+        dial.language = language
+        if config.display.shape == .round { dial.glass = RoundFrame(width: width, height: height) }
+        return dial
     }
 
     /// The pose `render` paints: ring `ring` turned by `rotation`, the show animation frozen at
@@ -96,8 +103,17 @@ struct DialSetup: Sendable {
     /// `run`'s worker asks the shown painter to when the reload starts).
     func makeUnpaintedPainter(icons: IconCache = IconCache()) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
+        painter.words = try makeWords()
         painter.prepareCaches(for: geometry)
         return painter
+    }
+
+    /// The title, the hint and a round panel's edge in `language`; nil when there are none.
+    func makeWords() throws -> DialWords? {
+        let texts = config.texts
+        guard texts.title != nil || texts.hint != nil || config.display.shape == .round else { return nil }
+        return try DialWords(theme: theme, shape: config.display.shape, maxScale: config.physics.inflate.maxScale,
+                             title: texts.title, hint: texts.hint, language: language)
     }
 
     /// `painter` (from `makeUnpaintedPainter` for this setup) with the frame and background of
