@@ -23,6 +23,7 @@ import KioskTestSupport
             "mqtt": ConfigParser.mqttKeys,
             "mqtt.tls": ConfigParser.mqttTLSKeys,
             "accessibility": ConfigParser.accessibilityKeys,
+            "fleet": ConfigParser.fleetKeys,
         ]
     }
 
@@ -50,7 +51,7 @@ import KioskTestSupport
 
     @Test func theConfigurationReferenceNamesEveryKey() throws {
         var text = try Self.read("docs/configuration.md")
-        for other in ["docs/accessibility.md", "docs/operations.md"] { text += try Self.read(other) }
+        for other in ["docs/accessibility.md", "docs/operations.md", "docs/fleet.md"] { text += try Self.read(other) }
         // A key is named as `section.key` in a table, or appears under its section in a YAML
         // example (`key:`), as the MQTT and speech sections document theirs.
         let missing = Self.documentedKeys.filter { key in
