@@ -33,7 +33,7 @@ package struct LanguageTable: Sendable {
         var table = LanguageTable()
         var firstLine: [String: Int?] = [:]
         for (i, element) in sequence.enumerated() {
-            let entry = try ConfigSection(file: document.file, path: "languages[\(i)]", node: element, known: ["code", "voice", "name"])
+            let entry = try ConfigSection(file: document.file, path: "languages[\(i)]", node: element, known: ConfigParser.languageEntryKeys)
             guard let code = try entry.string("code") else {
                 throw ConfigError(file: document.file, line: element.mark?.line, key: entry.keyPath("code"), message: "every language needs a code")
             }
@@ -126,6 +126,8 @@ public struct DialTexts: Sendable, Equatable {
 
 extension ConfigParser {
     package static let textKeys = ["title", "hint"]
+    /// The keys of one entry of `languages:`.
+    package static let languageEntryKeys = ["code", "voice", "name"]
 
     package static func parseTexts(_ section: ConfigSection, languages: LanguageTable, warnings: ConfigWarnings) throws -> DialTexts {
         DialTexts(title: try section.localized("title", languages: languages, warnings: warnings, maximumCharacters: ConfigLimits.bandCharacters),
@@ -139,7 +141,7 @@ extension ConfigParser {
                                     voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws {
         guard !languages.languages.isEmpty, let catalog = voices(), case .sequence(let list)? = document.value("languages") else { return }
         for (i, language) in languages.languages.enumerated() where !catalog.contains(language.voice) {
-            let entry = try ConfigSection(file: document.file, path: "languages[\(i)]", node: list[i], known: ["code", "voice", "name"])
+            let entry = try ConfigSection(file: document.file, path: "languages[\(i)]", node: list[i], known: ConfigParser.languageEntryKeys)
             throw entry.error("voice", entry.value("voice") ?? entry.value("code"),
                               "espeak-ng has no voice '\(language.voice)'; `espeak-ng --voices` lists the installed ones")
         }
