@@ -106,7 +106,7 @@ let package = Package(
         ),
         .target(
             name: "KioskServiceKit",
-            dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
+            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
                            "MQTTLink", "Audio"]
         ),
         .target(

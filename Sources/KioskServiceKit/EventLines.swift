@@ -14,6 +14,8 @@ package enum KioskEvent: Sendable, Equatable {
     case stopping(time: Double, reason: String)
     /// A control command could not be carried out (sent only to the client that sent it).
     case error(time: Double, message: String)
+    /// The screen's power state changed (`state`: on, dim, off), and why.
+    case power(time: Double, state: String, reason: String, detail: String)
 }
 
 extension EventLine {
@@ -30,6 +32,9 @@ extension EventLine {
             return EventLine([("t", .number(time)), ("event", .string("stopping")), ("reason", .string(reason))])
         case let .error(time, message):
             return EventLine([("t", .number(time)), ("event", .string("error")), ("message", .string(message))])
+        case let .power(time, state, reason, detail):
+            return EventLine([("t", .number(time)), ("event", .string("power")), ("state", .string(state)),
+                              ("reason", .string(reason)), ("detail", .string(detail))])
         }
     }
 }

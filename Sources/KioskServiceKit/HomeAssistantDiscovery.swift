@@ -7,6 +7,8 @@ package struct MQTTState: Equatable {
     package var menu: MenuTree
     package var screen: PowerState
     package var brightness: Int
+    /// Why the screen is in its state (`PowerReason`).
+    package var reason: PowerReason = .schedule
 
     /// The paths of the selected item's ring (what `set/select` takes): Home Assistant's select options.
     package var ringOptions: [String] {
@@ -35,6 +37,7 @@ package struct MQTTState: Equatable {
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
             ("power", .string(screen == .off ? "off" : "on")),
             ("brightness", .int(screen == .off ? 0 : brightness)),
+            ("power_reason", .string(reason.rawValue)),
         ])
     }
 
@@ -53,7 +56,7 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error"]
+    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "power"]
 
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String]) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
@@ -93,6 +96,11 @@ package enum HomeAssistantDiscovery {
             ])),
             (topic("button", "reload"), EventLine(common("reload", "Reload") + [
                 ("command_topic", .string(topics.setPrefix + "reload")), ("payload_press", .string("PRESS")),
+            ])),
+            (topic("sensor", "power_reason"), EventLine(common("power_reason", "Screen power reason") + [
+                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.power_reason }}")),
+                ("device_class", .string("enum")),
+                ("options", .strings(PowerReason.allCases.map(\.rawValue))),
             ])),
             (topic("sensor", "latency"), EventLine(common("latency", "Input latency p95") + [
                 ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.latency_p95_ms }}")),

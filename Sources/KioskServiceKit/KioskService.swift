@@ -4,6 +4,7 @@ import KioskSeams
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
+import OpeningHours
 
 /// The service's outside world in one place, for the run loop to call at fixed points: systemd
 /// notifications and the watchdog, event lines on stdout and the control socket, item commands,
@@ -20,7 +21,7 @@ package final class KioskService {
     /// Event lines on stdout, never waited on: a reader that stops loses lines (counted and
     /// logged), the kiosk goes on.
     private let events: OutputQueue
-    package private(set) var idle: IdleSchedule
+    package internal(set) var idle: IdleSchedule
     private var stopped = false
     /// The broker link (the `mqtt:` section); nil without one.
     package let mqtt: MQTTBridge?
@@ -29,6 +30,8 @@ package final class KioskService {
     /// The screen's one owner (the loop's, handed over by `attach`): the service changes its
     /// policy and reports its state.
     package internal(set) var screen: ScreenPower = .painted()
+    /// The opening hours on the wall clock, and the last power state told (KioskService+Screen).
+    var hours: HoursWatch
     /// The last selected item's path, for `<base>/state`.
     private var selectedPath: MenuPath?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
@@ -48,9 +51,13 @@ package final class KioskService {
     ///   - eventsFD: where event lines go (stdout, 1).
     ///   - config: the configuration as it runs (`scenes.adjusted` already applied).
     ///   - scenes: how a configuration becomes the loop's scene (none: a reload keeps the scene).
+    ///   - wallClock: seconds since 1970 (CLOCK_REALTIME) and the local zone, for the opening
+    ///     hours; tests pass a fake.
     package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
-         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
+         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene(),
+         wallClock: @escaping () -> Double = HoursWatch.realtime, localClock: LocalClock = LocalClock()) throws {
         self.config = config
+        hours = HoursWatch(wallClock: wallClock, local: localClock)
         self.scenes = scenes
         self.configPath = configPath
         self.logger = logger
@@ -88,7 +95,10 @@ package final class KioskService {
     package func started(now: Double) {
         notify([.ready, .status("Showing \(config.items.count) items")])
         emit(.started(time: now, items: config.items.count))
-        publishState()
+        // The hours decide from the first frame on (a blank before it would switch off an
+        // output not yet lit): the next tick looks at them.
+        hours.started = true
+        screenNews(at: now)
     }
 
     /// Reports the dial's events; an `activated` item's command is started (found by its path:
@@ -122,7 +132,8 @@ package final class KioskService {
             case .idle: if screen.change({ $0.idled() }) { actions.append(.repaint) }
             }
         }
-        if !actions.isEmpty { publishState() }
+        actions += checkHours(now: now)
+        if !actions.isEmpty { screenNews(at: now) }
         return actions
     }
 
@@ -131,6 +142,7 @@ package final class KioskService {
         var times: [Double] = []
         if let watchdog { times.append(watchdog.nextDue) }
         if let deadline = idle.nextDeadline { times.append(deadline) }
+        if let deadline = hours.deadline { times.append(deadline) }
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
         return times.min()
@@ -149,7 +161,7 @@ package final class KioskService {
         case .swallowed:
             break
         }
-        if changed { publishState() }
+        if changed { screenNews(at: event.time) }
         speech.touched(now: event.time)
         // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
@@ -166,7 +178,7 @@ package final class KioskService {
     package func setScreen(_ target: PowerState, now: Double) -> [BehaviourAction] {
         if target == .on { idle.activity(at: now) }
         let changed = screen.change { $0.request(target) }
-        publishState()
+        screenNews(at: now)
         return changed ? [.repaint] : []
     }
 
@@ -174,14 +186,15 @@ package final class KioskService {
     package func setBrightness(_ percent: Int, now: Double) -> [BehaviourAction] {
         if percent == 100 { idle.activity(at: now) }
         let changed = screen.setBrightness(percent)
-        publishState()
+        screenNews(at: now)
         return changed ? [.repaint] : []
     }
 
     /// The retained `<base>/state` and Home Assistant's select options, when they changed.
     package func publishState() {
         guard let mqtt else { return }
-        let state = MQTTState(path: selectedPath, menu: config.menu, screen: screen.state.state, brightness: screen.brightness)
+        var state = MQTTState(path: selectedPath, menu: config.menu, screen: screen.state.state, brightness: screen.brightness)
+        state.reason = screen.state.reason
         mqtt.publishState(state.line)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
@@ -222,7 +235,7 @@ package final class KioskService {
     package func wake(now: Double) -> [BehaviourAction] {
         idle.activity(at: now)
         let changed = screen.change { $0.wake() }
-        if changed { publishState() }
+        if changed { screenNews(at: now) }
         return changed ? [.repaint] : []
     }
 
@@ -259,9 +272,10 @@ package final class KioskService {
             // (else a touch would reach the dial of a screen that stays dark).
             screen.change { $0.auto() }
             configureScreen()
+            _ = checkHours(now: now, force: true)
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
-            publishState()
+            screenNews(at: now)
             notify([.status("Showing \(new.items.count) items")])
             return (built, changes)
         }
@@ -325,7 +339,7 @@ package final class KioskService {
         notifier.close()
     }
 
-    private func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
+    func emit(_ event: KioskEvent, menu: MenuTree? = nil) {
         let line = EventLine.kiosk(event, menu: menu ?? config.menu)
         events.append(line: line.text)
         control?.broadcast(line)
