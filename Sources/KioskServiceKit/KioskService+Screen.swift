@@ -128,3 +128,16 @@ extension KioskService {
         }
     }
 }
+
+extension KioskService {
+    /// The presence sensor's key: wakes a screen dark for idle or for the hours (for the idle
+    /// time outside them), never one switched off on request; never the dial's.
+    package func presence(now: Double) -> [BehaviourAction] {
+        var woke = false
+        let changed = screen.change { woke = $0.presence() }
+        guard woke else { return [] }
+        idle.activity(at: now)
+        screenNews(at: now)
+        return changed ? [.repaint] : []
+    }
+}
