@@ -159,3 +159,40 @@ import OpeningHours
         #expect(rig.turns.count < 200, "\(rig.turns.count) turns in a week")
     }
 }
+
+/// The wall clock jumping under a running service (an NTP correction at boot, a resumed VM):
+/// the next turn looks at the hours again, and the one deadline moves with them.
+@Suite struct PowerClockJumpTests {
+    final class Wall: @unchecked Sendable { var shift = 0.0 }
+
+    @Test func aJumpForwardAndBackIsSeenAtTheNextTurn() throws {
+        let config = try ConfigParser.parse(PowerScheduleLoopTests.config, file: "k.yaml")
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        defer { close(fds[0]); close(fds[1]) }
+        let wall = Wall()
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
+        let service = try KioskService(config: config, configPath: nil, controlPath: nil, environment: [:], logger: logger,
+                                       eventsFD: fds[1], now: 0,
+                                       wallClock: { PowerScheduleLoopTests.monday + wall.shift },
+                                       localClock: LocalClock(fixedOffset: 3600))
+        defer { service.stop(reason: "test", now: .nan) }
+        let power = ScreenPower.painted()
+        service.attach(screen: power)
+        service.started(now: 0)
+        _ = service.tick(now: 0.1)
+        #expect(power.state == (.off, .schedule), "Monday 00:00: closed")
+        #expect(service.hours.deadline.map { abs($0 - (0.1 + 7 * 3600)) < 0.01 } == true, "\(String(describing: service.hours.deadline))")
+        // NTP sets the clock to Monday 08:00 while the loop clock reads 1 s.
+        wall.shift = 8 * 3600
+        #expect(service.tick(now: 1) == [.repaint])
+        #expect(power.state == (.on, .schedule))
+        #expect(service.hours.deadline.map { abs($0 - (1 + 11.5 * 3600)) < 0.01 } == true, "closes at 19:30")
+        // And back to Sunday night.
+        wall.shift = -3600
+        #expect(service.tick(now: 2) == [.repaint])
+        #expect(power.state == (.off, .schedule))
+        // No jump, no new look: the turn costs a clock read.
+        #expect(service.tick(now: 3).isEmpty)
+    }
+}
