@@ -123,13 +123,20 @@ import OpeningHours
         let rig = try Rig(touchesAt: [tuesdayNight, 2 * Self.day + 10 * Self.hour])
         try rig.run(until: 7 * Self.day)
         // The closings and openings of the week, on the loop clock (Monday 00:00 local is 0).
-        var opens: [(Double, Double)] = (0..<5).map { d in
-            (Double(d) * Self.day + 7 * Self.hour, Double(d) * Self.day + 19.5 * Self.hour)
+        let day = Self.day, hour = Self.hour
+        var opens: [(Double, Double)] = []
+        for d in 0..<5 {
+            let midnight: Double = Double(d) * day
+            opens.append((midnight + 7 * hour, midnight + 19.5 * hour))
         }
-        opens.append((5 * Self.day + 9 * Self.hour, 5 * Self.day + 14 * Self.hour))
+        let saturday: Double = 5 * day
+        opens.append((saturday + 9 * hour, saturday + 14 * hour))
         // Closed spells: before the first opening, between each closing and the next opening, after the last.
         var closed: [(Double, Double)] = [(0, opens[0].0)]
-        for i in 0..<opens.count { closed.append((opens[i].1, i + 1 < opens.count ? opens[i + 1].0 : 7 * Self.day)) }
+        for i in 0..<opens.count {
+            let end: Double = i + 1 < opens.count ? opens[i + 1].0 : 7 * day
+            closed.append((opens[i].1, end))
+        }
         let power = rig.powerLines
         // Each opening and closing is one power line at its instant.
         for (on, off) in opens {
@@ -140,7 +147,8 @@ import OpeningHours
             let inside = rig.turns.filter { $0.time > from + 0.001 && $0.time < to - 0.001 }
             let touch = tuesdayNight >= from && tuesdayNight < to
             // The first closed spell starts with the first frame; a touch brings its own turns.
-            let spellTurns = touch ? inside.filter { $0.time < tuesdayNight - 1 || $0.time > tuesdayNight + 61 } : inside
+            let touchFrom: Double = tuesdayNight - 1, touchTo: Double = tuesdayNight + 61
+            let spellTurns = touch ? inside.filter { $0.time < touchFrom || $0.time > touchTo } : inside
             let lateTurns = spellTurns.filter { $0.time > from + 1 }
             #expect(lateTurns.count <= 1, "wake-ups while closed (\(from)...\(to)): \(lateTurns.map(\.time))")
             let before = rig.turns.last { $0.time <= from + 1 }?.flips ?? 0
