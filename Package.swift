@@ -116,8 +116,8 @@ let package = Package(
         ),
         .target(
             name: "KioskServiceKit",
-            dependencies: ["KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem",
-                           "MQTTLink", "Audio", "FleetConfig"]
+            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
+                           "LinuxSystem", "MQTTLink", "Audio", "FleetConfig"]
         ),
         // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
         // damage. zlib is linked, not opened: libpng already maps it into every kiosk.

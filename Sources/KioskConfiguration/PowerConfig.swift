@@ -19,6 +19,24 @@ public struct PowerSettings: Sendable, Equatable {
         case ignore
     }
 
+    /// `presence`: an input device whose key wakes a dark screen.
+    public struct Presence: Sendable, Equatable {
+        /// A path, or a device name as the kernel reports it.
+        public var device: String
+        /// The key code (KEY_WAKEUP is 143).
+        public var key: UInt16
+
+        public init(device: String, key: UInt16) {
+            self.device = device
+            self.key = key
+        }
+
+        /// The key names the configuration takes, beside a plain number (linux/input-event-codes.h).
+        public static let keyNames: [String: UInt16] = ["KEY_WAKEUP": 143, "KEY_POWER": 116, "KEY_SLEEP": 142,
+                                                       "KEY_PROG1": 148, "KEY_F13": 183, "BTN_0": 256]
+    }
+
+    public var presence: Presence?
     /// `schedule`: nil without one (always open).
     public var schedule: OpeningHours?
     public var outsideHours: OutsideHours
@@ -32,7 +50,8 @@ public struct PowerSettings: Sendable, Equatable {
 }
 
 extension ConfigParser {
-    package static let powerKeys = ["schedule", "outside_hours", "touch_outside_hours"]
+    package static let powerKeys = ["schedule", "outside_hours", "touch_outside_hours", "presence"]
+    package static let presenceKeys = ["device", "key"]
     package static let windowKeys = ["days", "on", "off"]
 
     /// The `power:` section. `on` and `off` in a window are read as the text written: a YAML 1.1
@@ -54,6 +73,17 @@ extension ConfigParser {
                 windows.append(try parseWindow(window))
             }
             power.schedule = OpeningHours(windows)
+        }
+        if let presence = try section.section("presence", known: presenceKeys) {
+            guard let device = try presence.name("device") else {
+                throw section.error("presence", section.value("presence"), "needs a device: a path such as /dev/input/by-id/... or a device name")
+            }
+            let text = try presence.name("key") ?? "KEY_WAKEUP"
+            guard let key = PowerSettings.Presence.keyNames[text] ?? UInt16(text).flatMap({ $0 > 0 && $0 < 0x300 ? $0 : nil }) else {
+                let names = PowerSettings.Presence.keyNames.keys.sorted().joined(separator: ", ")
+                throw presence.error("key", presence.value("key"), "expected a key code (1 to 767) or one of \(names), got '\(text)'")
+            }
+            power.presence = PowerSettings.Presence(device: device, key: key)
         }
         if let outside = try section.choice("outside_hours", PowerSettings.OutsideHours.self) { power.outsideHours = outside }
         if let touch = try section.choice("touch_outside_hours", PowerSettings.TouchOutsideHours.self) {

@@ -39,8 +39,9 @@ package struct ScreenPolicy: Sendable, Equatable {
     private var idle = false
     /// `screen dim|off` or `brightness`: held until `screen on`, `screen auto` or a touch.
     private var requested: PowerState?
-    /// Outside the hours, lit by a touch, presence or `screen on` until the next transition or idle.
-    private var woken = false
+    /// Outside the hours, lit by a touch or presence (until idle or the next transition) or by
+    /// `screen on` (until the next transition): by which.
+    private var woken: PowerReason?
     /// Why the screen last came on.
     private var lastWake: PowerReason = .schedule
     /// Slots of a touch that woke the screen: the rest of that touch is not the dial's.
@@ -63,7 +64,7 @@ package struct ScreenPolicy: Sendable, Equatable {
     }
 
     /// Dark because the hours are closed (and nobody woke it).
-    private var closedDark: Bool { !open && outsideHours != .on && !woken }
+    private var closedDark: Bool { !open && outsideHours != .on && woken == nil }
 
     /// What an input event is to the screen.
     package enum Admission: Sendable, Equatable {
@@ -98,18 +99,18 @@ package struct ScreenPolicy: Sendable, Equatable {
         }
     }
 
-    /// The idle timers ran out: dim or off (`idleLook`); a screen woken outside the hours goes
-    /// back to the hours' state.
+    /// The idle timers ran out: dim or off (`idleLook`); a screen a touch or presence woke
+    /// outside the hours goes back to the hours' state.
     package mutating func idled() {
         idle = true
-        woken = false
+        if woken != .requested { woken = nil }
     }
 
     /// The opening hours opened or closed (a transition, or the first reading).
     package mutating func hours(open isOpen: Bool) {
         guard isOpen != open else { return }
         open = isOpen
-        woken = false
+        woken = nil
         if isOpen {
             idle = false
             lastWake = .schedule
@@ -129,7 +130,7 @@ package struct ScreenPolicy: Sendable, Equatable {
     /// `screen auto`: back to the hours and the idle timers, as after a transition.
     package mutating func auto() {
         requested = nil
-        woken = false
+        woken = nil
         idle = false
         lastWake = .schedule
     }
@@ -150,7 +151,7 @@ package struct ScreenPolicy: Sendable, Equatable {
         let wasOn = target.state == .on
         requested = nil
         idle = false
-        if !open { woken = true }
+        if !open && woken != .requested { woken = reason }
         if !wasOn || reason == .requested { lastWake = reason }
     }
 }

@@ -3,7 +3,7 @@
 /// display ask it or are told by it). Pure transitions, so an impossible step is said, not
 /// ignored.
 ///
-/// The behaviour timers decide *when* (dim, blank, wake); this decides *what* the glass shows
+/// The screen's policy decides the state (on, dim, off) and why; this is *what* the glass shows
 /// after the power calls that could be made (a refused or missing power switch or backlight
 /// leaves a painted look instead).
 public enum ScreenLook: Sendable, Equatable {

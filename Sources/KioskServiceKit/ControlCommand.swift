@@ -35,9 +35,9 @@ public enum ControlCommand: Sendable, Equatable {
     case language(String)
 }
 
-/// `screen on|off|dim`.
+/// `screen on|off|dim|auto` (`auto`: back to the opening hours and the idle timers).
 public enum ScreenRequest: String, Sendable, Equatable, CaseIterable {
-    case on, off, dim
+    case on, off, dim, auto
 }
 
 /// What one received line means.
@@ -48,7 +48,7 @@ public enum ControlLine: Sendable, Equatable {
     /// Not a command; the message is sent back to the client.
     case invalid(String)
 
-    package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, "
+    package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, "
         + "repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
@@ -69,7 +69,7 @@ public enum ControlLine: Sendable, Equatable {
             return .command(.select(path: path))
         case "screen":
             guard arguments.count == 1, let text = arguments.first, let request = ScreenRequest(rawValue: String(text)) else {
-                return .invalid("screen needs one of on, off, dim")
+                return .invalid("screen needs one of on, off, dim, auto")
             }
             return .command(.screen(request))
         case "brightness":

@@ -16,6 +16,8 @@ package enum KioskEvent: Sendable, Equatable {
     case error(time: Double, message: String)
     /// The texts are shown and spoken in another language from now on.
     case language(time: Double, code: String)
+    /// The screen's power state changed (`state`: on, dim, off), and why.
+    case power(time: Double, state: String, reason: String, detail: String)
 }
 
 extension EventLine {
@@ -34,6 +36,9 @@ extension EventLine {
             return EventLine([("t", .number(time)), ("event", .string("language")), ("code", .string(code))])
         case let .error(time, message):
             return EventLine([("t", .number(time)), ("event", .string("error")), ("message", .string(message))])
+        case let .power(time, state, reason, detail):
+            return EventLine([("t", .number(time)), ("event", .string("power")), ("state", .string(state)),
+                              ("reason", .string(reason)), ("detail", .string(detail))])
         }
     }
 }

@@ -9,6 +9,8 @@ package struct MQTTState: Equatable {
     package var brightness: Int
     /// The language's code the texts are shown in (nil: no `languages:`).
     package var language: String?
+    /// Why the screen is in its state (`PowerReason`).
+    package var reason: PowerReason = .schedule
 
     /// The slots of the selected item's ring, its back item included (what `set/select`
     /// takes): Home Assistant's select options. The state names only one of these.
@@ -44,6 +46,7 @@ package struct MQTTState: Equatable {
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
             ("power", .string(screen == .off ? "off" : "on")),
             ("brightness", .int(screen == .off ? 0 : brightness)),
+            ("power_reason", .string(reason.rawValue)),
         ] + (language.map { [("language", .string($0))] } ?? []))
     }
 
@@ -62,7 +65,7 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language"]
+    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language", "power"]
 
     /// `languages`: the configured language codes (a `select` of them when there are two or more).
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
@@ -113,6 +116,11 @@ package enum HomeAssistantDiscovery {
             ])),
             (topic("button", "reload"), EventLine(common("button", "reload", "Reload") + [
                 ("command_topic", .string(topics.setPrefix + "reload")), ("payload_press", .string("PRESS")),
+            ])),
+            (topic("sensor", "power_reason"), EventLine(common("sensor", "power_reason", "Screen power reason") + [
+                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.power_reason }}")),
+                ("device_class", .string("enum")),
+                ("options", .strings(PowerReason.allCases.map(\.rawValue))),
             ])),
             (topic("sensor", "latency"), EventLine(common("sensor", "latency", "Input latency p95") + [
                 ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.latency_p95_ms }}")),

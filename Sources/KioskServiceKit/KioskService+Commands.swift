@@ -73,6 +73,8 @@ extension KioskService: LoopService {
             loop.dial.setShown(false, at: time)
         case .reload:
             try reload(at: time, on: loop)
+        case .screen(.auto):
+            try loop.apply(screenAuto(now: time), at: time)
         case .screen(let request):
             let target: PowerState = request == .on ? .on : request == .dim ? .dim : .off
             try loop.apply(setScreen(target, now: time), at: time)

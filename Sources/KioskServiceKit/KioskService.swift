@@ -4,6 +4,7 @@ import KioskSeams
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
+import OpeningHours
 
 /// The service's outside world in one place, for the run loop to call at fixed points: systemd
 /// notifications and the watchdog, event lines on stdout and the control socket, item commands,
@@ -20,7 +21,7 @@ package final class KioskService {
     /// Event lines on stdout, never waited on: a reader that stops loses lines (counted and
     /// logged), the kiosk goes on.
     private let events: OutputQueue
-    package private(set) var idle: IdleSchedule
+    package internal(set) var idle: IdleSchedule
     private var stopped = false
     /// The broker link (the `mqtt:` section); nil without one.
     package let mqtt: MQTTBridge?
@@ -36,6 +37,8 @@ package final class KioskService {
     package internal(set) var screen: ScreenPower = .painted()
     /// Told of a reloaded `remote:` section (the remote view, which the service does not know).
     package var remoteChanged: ((RemoteSettings?) -> Void)?
+    /// The opening hours on the wall clock, and the last power state told (KioskService+Screen).
+    var hours: HoursWatch
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
@@ -63,11 +66,15 @@ package final class KioskService {
     ///   - eventsFD: where event lines go (stdout, 1).
     ///   - config: the configuration as it runs (`scenes.adjusted` already applied).
     ///   - scenes: how a configuration becomes the loop's scene (none: a reload keeps the scene).
+    ///   - wallClock: seconds since 1970 (CLOCK_REALTIME) and the local zone, for the opening
+    ///     hours; tests pass a fake.
     package init(config: KioskConfig, configPath: String?, controlPath: String?, environment: [String: String],
-         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene()) throws {
+         logger: JournalLogger, eventsFD: Int32 = 1, now: Double, scenes: SceneBuilding = KeepingScene(),
+         wallClock: @escaping () -> Double = HoursWatch.realtime, localClock: LocalClock = LocalClock()) throws {
         self.config = config
         shownMenu = config.menu
         lastInput = now
+        hours = HoursWatch(wallClock: wallClock, local: localClock)
         self.scenes = scenes
         self.configPath = configPath
         self.logger = logger
@@ -111,7 +118,10 @@ package final class KioskService {
         let held = beforeStart ?? []
         beforeStart = nil
         for (event, menu) in held { emit(event, menu: menu) }
-        publishState()
+        // The hours decide from the first frame on (a blank before it would switch off an
+        // output not yet lit): the next tick looks at them.
+        hours.started = true
+        screenNews(at: now)
         if let fleet, let mqtt {
             mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text)
             publishFleetDiscovery()
@@ -148,7 +158,8 @@ package final class KioskService {
             case .idle: if screen.change({ $0.idled() }) { actions.append(.repaint) }
             }
         }
-        if !actions.isEmpty { publishState() }
+        actions += checkHours(now: now)
+        if !actions.isEmpty { screenNews(at: now) }
         return actions
     }
 
@@ -157,6 +168,7 @@ package final class KioskService {
         var times: [Double] = []
         if let watchdog { times.append(watchdog.nextDue) }
         if let deadline = idle.nextDeadline { times.append(deadline) }
+        if let deadline = hours.deadline { times.append(deadline) }
         // A command's timeout or SIGKILL; children that exit announce themselves by SIGCHLD.
         if let deadline = runner.nextDeadline { times.append(deadline) }
         if let due = live.nextWakeup() { times.append(max(now, due)) }
@@ -177,7 +189,7 @@ package final class KioskService {
         case .swallowed:
             break
         }
-        if changed { publishState() }
+        if changed { screenNews(at: event.time) }
         if result.passOn && liveInput(event) { result.passOn = false }
         speech.touched(now: event.time)
         if event.time.isFinite { lastInput = max(lastInput, event.time) }
@@ -196,7 +208,7 @@ package final class KioskService {
     package func setScreen(_ target: PowerState, now: Double) -> [BehaviourAction] {
         if target == .on { idle.activity(at: now) }
         let changed = screen.change { $0.request(target) }
-        publishState()
+        screenNews(at: now)
         return changed ? [.repaint] : []
     }
 
@@ -204,7 +216,7 @@ package final class KioskService {
     package func setBrightness(_ percent: Int, now: Double) -> [BehaviourAction] {
         if percent == 100 { idle.activity(at: now) }
         let changed = screen.setBrightness(percent)
-        publishState()
+        screenNews(at: now)
         return changed ? [.repaint] : []
     }
 
@@ -215,6 +227,7 @@ package final class KioskService {
         guard let mqtt else { return }
         var state = MQTTState(path: told.selected, menu: shownMenu, screen: screen.state.state, brightness: screen.brightness)
         state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
+        state.reason = screen.state.reason
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
@@ -256,7 +269,7 @@ package final class KioskService {
     package func wake(now: Double) -> [BehaviourAction] {
         idle.activity(at: now)
         let changed = screen.change { $0.wake() }
-        if changed { publishState() }
+        if changed { screenNews(at: now) }
         return changed ? [.repaint] : []
     }
 
@@ -297,9 +310,10 @@ package final class KioskService {
             // (else a touch would reach the dial of a screen that stays dark).
             screen.change { $0.auto() }
             configureScreen()
+            _ = checkHours(now: now, force: true)
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
-            publishState()
+            screenNews(at: now)
             notify([.status("Showing \(new.items.count) items")])
             return (built, changes)
         }

@@ -4,7 +4,13 @@ import Glibc
 /// (POSIX TZ strings such as "CET-1CEST,M3.5.0,M10.5.0/3" included) and /etc/localtime.
 /// Foundation's `TimeZone.current` ignores POSIX TZ strings, so it is not used.
 public struct LocalClock: Sendable {
-    public init() {}
+    /// A zone of one fixed UTC offset in seconds instead of the system's (tests that must not
+    /// touch the process-wide TZ); nil: the system's local time.
+    public let fixedOffset: Int?
+
+    public init(fixedOffset: Int? = nil) {
+        self.fixedOffset = fixedOffset
+    }
 
     /// Re-reads TZ and /etc/localtime (`tzset`), for a process whose zone changed.
     public static func reloadZone() { tzset() }
@@ -13,6 +19,13 @@ public struct LocalClock: Sendable {
     public func local(_ epoch: Double) -> LocalTime {
         let parts = broken(epoch)
         return LocalTime(Weekday(rawValue: Int(parts.tm_wday)) ?? .sun, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
+    }
+
+    /// `epoch` as people read it here: "mon 07:00".
+    public func text(_ epoch: Double) -> String {
+        let time = local(epoch)
+        let hh = time.minute / 60, mm = time.minute % 60
+        return "\(time.weekday.name) \(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm)"
     }
 
     /// The UTC offset in seconds at `epoch` (`tm_gmtoff`).
@@ -26,8 +39,7 @@ public struct LocalClock: Sendable {
         parts.tm_min = 0
         parts.tm_sec = 0
         parts.tm_isdst = -1
-        let t = mktime(&parts)
-        return t == -1 ? nil : Double(t)
+        return make(&parts)
     }
 
     /// `minute` of the day of `midnight` (local, by `mktime`: a time in a skipped hour moves
@@ -38,8 +50,7 @@ public struct LocalClock: Sendable {
         parts.tm_min = Int32(minute)
         parts.tm_sec = 0
         parts.tm_isdst = -1
-        let t = mktime(&parts)
-        return t == -1 ? nil : Double(t)
+        return make(&parts)
     }
 
     /// The instant within the 26 hours after `midnight` where the UTC offset changes (a
@@ -57,9 +68,22 @@ public struct LocalClock: Sendable {
     }
 
     private func broken(_ epoch: Double) -> tm {
-        var t = time_t(epoch.rounded(.down))
         var parts = tm()
-        localtime_r(&t, &parts)
+        if let fixedOffset {
+            var t = time_t(epoch.rounded(.down)) + fixedOffset
+            gmtime_r(&t, &parts)
+            parts.tm_gmtoff = fixedOffset
+        } else {
+            var t = time_t(epoch.rounded(.down))
+            localtime_r(&t, &parts)
+        }
         return parts
+    }
+
+    /// `mktime` (or `timegm` less the fixed offset): nil when it cannot say.
+    private func make(_ parts: inout tm) -> Double? {
+        if let fixedOffset { return Double(timegm(&parts) - fixedOffset) }
+        let t = mktime(&parts)
+        return t == -1 ? nil : Double(t)
     }
 }

@@ -31,7 +31,7 @@ import KioskTestSupport
         #expect(ControlLine.parse("select a/b;c") == .invalid("'a/b;c' is not an item id or path"))
         #expect(ControlLine.parse("reload now") == .invalid("reload takes no arguments"))
         #expect(ControlLine.parse("back 2") == .invalid("back takes no arguments"))
-        let commands = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
+        let commands = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
         #expect(ControlLine.parse("SHOW") == .invalid("unknown command 'SHOW'; " + commands))
         #expect(ControlLine.parse("rm -rf /") == .invalid("unknown command 'rm'; " + commands))
     }
@@ -55,6 +55,6 @@ import KioskTestSupport
         #expect(ControlLine.parse("brightness 0") == .command(.brightness(0)))
         #expect(ControlLine.parse("brightness 100") == .command(.brightness(100)))
         #expect(ControlLine.parse("brightness 101") == .invalid("brightness needs a whole number from 0 to 100, got '101'"))
-        #expect(ControlLine.parse("screen") == .invalid("screen needs one of on, off, dim"))
+        #expect(ControlLine.parse("screen") == .invalid("screen needs one of on, off, dim, auto"))
     }
 }

@@ -27,7 +27,7 @@ import KioskTestSupport
         "event": (["state_topic": .string, "event_types": .strings, "value_template": .string], ["state_topic", "event_types"]),
         "button": (["command_topic": .string, "payload_press": .string], ["command_topic"]),
         "sensor": (["state_topic": .string, "value_template": .string, "unit_of_measurement": .string,
-                    "device_class": .string, "state_class": .string], ["state_topic"]),
+                    "device_class": .string, "state_class": .string, "options": .strings], ["state_topic"]),
     ]
     static let deviceKeys: [String: Kind] = ["identifiers": .strings, "name": .string, "model": .string,
                                              "manufacturer": .string, "sw_version": .string]
@@ -48,7 +48,8 @@ import KioskTestSupport
         #expect(Set(configs.map(\.topic)) == [
             "homeassistant/light/k1/screen/config", "homeassistant/select/k1/item/config", "homeassistant/event/k1/dial/config",
             "homeassistant/button/k1/back/config", "homeassistant/button/k1/reload/config",
-            "homeassistant/sensor/k1/latency/config", "homeassistant/sensor/k1/uptime/config"])
+            "homeassistant/sensor/k1/latency/config", "homeassistant/sensor/k1/uptime/config",
+            "homeassistant/sensor/k1/power_reason/config"])
         var uniqueIDs = Set<String>()
         for (topic, line) in configs {
             let component = String(topic.split(separator: "/")[1])
@@ -93,6 +94,6 @@ import KioskTestSupport
         #expect(MQTTState(path: MenuPath(["a"]), menu: menu, screen: .on, brightness: 100).ringOptions == ["a", "d"])
         #expect(MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .on, brightness: 100).ringOptions == ["d/..", "d/w"])
         let state = MQTTState(path: MenuPath(["d", "w"]), menu: menu, screen: .off, brightness: 70).line.text
-        #expect(state == "{\"selected\": \"d/w\", \"path\": [\"d\", \"w\"], \"item\": \"w\", \"label\": \"W\", \"screen\": \"blank\", \"power\": \"off\", \"brightness\": 0}")
+        #expect(state == "{\"selected\": \"d/w\", \"path\": [\"d\", \"w\"], \"item\": \"w\", \"label\": \"W\", \"screen\": \"blank\", \"power\": \"off\", \"brightness\": 0, \"power_reason\": \"schedule\"}")
     }
 }

@@ -113,9 +113,15 @@ final class RunSession {
                 input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
                 return try scenes.build(service.config, .path(path))
             }
+            // The presence sensor (`power.presence`): a key that wakes the screen, never the dial's.
+            let presence = config.power.presence.map { setting in
+                PresenceSource(sensor: PresenceSensor(device: setting.device, key: setting.key) { logger.info($0) },
+                               service: service)
+            }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
-                                                        inputs: [input.source], service: serviceSources),
+                                                        inputs: [input.source], service: serviceSources)
+                                 + (presence.map { [$0] } ?? []),
                              scene: scene, now: clock, service: service,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
                                                 renderLate: options.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),
