@@ -45,11 +45,10 @@ extension ConfigParser {
                                 + "security type None only, so it listens on loopback or a Unix socket only (reach it "
                                 + "through an SSH tunnel); remove \(key)")
         }
-        guard section.value("listen") != nil else {
+        guard let listen = try address(section, "listen") else {
             throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("listen"),
                               message: "required: host:port on loopback (127.0.0.1:5900) or unix:/run/dialkiosk/vnc.sock")
         }
-        let listen = try address(section, "listen")!
         let websocket = try address(section, "websocket")
         var settings = RemoteSettings(listen: listen, websocket: websocket)
         settings.input = try section.bool("input") ?? false

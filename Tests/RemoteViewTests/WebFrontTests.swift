@@ -36,7 +36,7 @@ import Testing
     func masked(_ payload: [UInt8], opcode: UInt8 = 2) -> [UInt8] {
         let mask: [UInt8] = [1, 2, 3, 4]
         var out: [UInt8] = [0x80 | opcode]
-        if payload.count < 126 { out.append(0x80 | UInt8(payload.count)) } else { out += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
+        if payload.count < 126 { out.append(0x80 | UInt8(payload.count)) } else { out += [UInt8(0x80 | 126), UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)] }
         return out + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
     }
 
