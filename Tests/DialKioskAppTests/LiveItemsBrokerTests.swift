@@ -200,7 +200,8 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
     /// (tests/mqtt/thermostat.py: answers after a delay, first repeats the old value, sometimes
     /// never answers): the shown value never jumps back inside a guard, every commit is
     /// published exactly once, and after the guard the dial shows what the device last said.
-    @Test(arguments: [1, 2] as [UInt64])
+    @Test(.enabled(if: standInRuns, "the stand-in needs python3 and mosquitto_pub/mosquitto_sub (mosquitto-clients)"),
+          arguments: [1, 2] as [UInt64])
     func aValueDialAgainstAThermostatStandIn(seed: UInt64) throws {
         let broker = try TestBroker()
         let sub = try TestSubscriber(broker: broker, subscribe: ["home/heating/#"])
@@ -308,6 +309,10 @@ extension LiveItemsBrokerTests {
         #expect(turned, "\(sub.on("dialkiosk/kiosk-live/value/volume"))")
     }
 }
+
+/// Whether tests/mqtt/thermostat.py can run here (the host has python3 and the mosquitto
+/// clients; Debian 13's build root for the 6.0.3 run has neither).
+private let standInRuns = ["/usr/bin/python3", "/usr/bin/mosquitto_pub", "/usr/bin/mosquitto_sub"].allSatisfy { (path: String) in access(path, X_OK) == 0 }
 
 /// A process left running (the stand-in), its stdout and stderr into `output`.
 private func spawnBackground(_ argv: [String], output: String) throws -> pid_t {
