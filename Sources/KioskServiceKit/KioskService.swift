@@ -39,6 +39,12 @@ package final class KioskService {
     /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
     /// the turn that asked for it).
     package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
+    /// The config file's stamp when it was last read with nothing left to do (unchanged, or
+    /// applied), and the stamp of the read in progress: an unchanged file is not parsed again.
+    var settledStamp: ReloadStamp?
+    var readingStamp: ReloadStamp?
+    /// Reload requests whose file was parsed (the flood test counts them).
+    package private(set) var reloadsParsed = 0
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
 
@@ -228,6 +234,7 @@ package final class KioskService {
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
+            settledStamp = readingStamp
             idle = IdleSchedule(behaviour: new.behaviour, start: now)
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
@@ -246,7 +253,13 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
-        return ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
+        let stamp = configPath.flatMap(ReloadStamp.of)
+        if let stamp, stamp.matches(settledStamp) { return .unchanged }
+        reloadsParsed += 1
+        let outcome = ConfigReload.reload(path: configPath, current: config, adjusted: scenes.adjusted)
+        readingStamp = stamp
+        if case .unchanged = outcome { settledStamp = stamp }
+        return outcome
     }
 
     /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
