@@ -43,6 +43,9 @@ package final class KioskService {
     /// applied), and the stamp of the read in progress: an unchanged file is not parsed again.
     var settledStamp: ReloadStamp?
     var readingStamp: ReloadStamp?
+    /// Lines a remote input can cause at will (an MQTT command for an unknown item, a reload of an
+    /// unchanged file): at most one per 10 s, with the count held back.
+    private var remoteLog = LogRateLimit(interval: 10)
     /// Reload requests whose file was parsed (the flood test counts them).
     package private(set) var reloadsParsed = 0
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
@@ -197,7 +200,7 @@ package final class KioskService {
     /// Tells one control client a command failed (for example `select` of an unknown id).
     package func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
         if request.client == .mqtt {
-            logger.warning("mqtt: \(message); nothing changed")
+            if let heldBack = remoteLog.admit(now: now) { logger.warning("mqtt: \(message); nothing changed" + LogRateLimit.suffix(heldBack)) }
             return
         }
         control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
@@ -223,7 +226,7 @@ package final class KioskService {
         case .keep(let error):
             return refuseReload(error.description)
         case .unchanged:
-            logger.info("reload: \(source): no change")
+            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(source): no change" + LogRateLimit.suffix(heldBack)) }
             return nil
         case .apply(let new, let changes):
             let built: Built
@@ -268,7 +271,8 @@ package final class KioskService {
         defer { notify([.ready]) }
         switch decided {
         case .keep(let error): let _: Void? = refuseReload(error.description)
-        case .unchanged: logger.info("reload: \(configPath ?? "demo menu"): no change")
+        case .unchanged:
+            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(configPath ?? "demo menu"): no change" + LogRateLimit.suffix(heldBack)) }
         case .apply: break
         }
     }

@@ -133,3 +133,28 @@ private final class StallingSource: PollSource {
         #expect(new.items.first?.label == "Ring Zero")
     }
 }
+
+/// Lines a remote input causes at will are rate-limited: 20,000 refused selects over MQTT or
+/// unchanged reloads log at most one line per 10 s, with the count.
+@Suite struct RemoteLogFloodTests {
+    @Test func unknownSelectsAndUnchangedReloadsLogOncePerInterval() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/k.yaml"
+        writeFile(path, "items: [{id: a, label: A}]\n")
+        var lines: [String] = []
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        defer { pipeFDs.forEach { close($0) } }
+        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
+        let service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
+                                       logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { lines.append($0) },
+                                       eventsFD: pipeFDs[1], now: 0)
+        let request = ControlServer.Request(client: .mqtt, command: .select(path: MenuPath(["nosuch"])))
+        for i in 0..<20_000 { service.replyError(request, "no item with id 'nosuch'", now: Double(i) * 0.001) }
+        for i in 0..<1000 { service.endReload(.unchanged, now: Double(i) * 0.001) }
+        #expect(lines.count <= 3, "\(lines.count) lines")
+        service.replyError(request, "no item with id 'nosuch'", now: 30)
+        #expect(lines.last?.contains("more since the last such line") == true)
+    }
+}
