@@ -46,8 +46,10 @@ package final class KioskService {
     /// Lines a remote input can cause at will (an MQTT command for an unknown item, a reload of an
     /// unchanged file): at most one per 10 s, with the count held back.
     private var remoteLog = LogRateLimit(interval: 10)
-    /// Reload requests whose file was parsed (the flood test counts them).
+    /// Reload requests whose file was parsed, and all reload requests read (the flood tests
+    /// count them).
     package private(set) var reloadsParsed = 0
+    package private(set) var reloadsRead = 0
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
 
@@ -256,6 +258,7 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        reloadsRead += 1
         let stamp = configPath.flatMap(ReloadStamp.of)
         if let stamp, stamp.matches(settledStamp) { return .unchanged }
         reloadsParsed += 1
