@@ -23,6 +23,10 @@ done
 
 PREFIX="${PREFIX%/}"
 case "$PREFIX" in
+  /*) ;;
+  *) echo "uninstall.sh: PREFIX must be an absolute path, not '$PREFIX'" >&2; exit 64 ;;
+esac
+case "$PREFIX" in
   /usr|/usr/local) unitdir="$PREFIX/lib/systemd/system"; sysusersdir="$PREFIX/lib/sysusers.d" ;;
   *) unitdir="/etc/systemd/system"; sysusersdir="/etc/sysusers.d" ;;
 esac

@@ -104,10 +104,20 @@ public final class Backlight {
 
     /// Applies and removes a previous run's state file (see `open`).
     private func recover(current: Int) {
-        guard let stateFile, let text = Backlight.readText(stateFile) else { return }
+        guard let stateFile else { return }
+        // Only a regular file, opened without waiting and without following a link: a FIFO
+        // planted there must not hang the start.
+        guard let text = Backlight.readText(stateFile, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, regularOnly: true) else {
+            if access(stateFile, F_OK) == 0 {
+                unlink(stateFile)
+                recovered = .discarded
+            }
+            return
+        }
         unlink(stateFile)
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
-        guard numbers.count == 2, numbers.allSatisfy({ (0...maxBrightness).contains($0) }) else {
+        // A saved 0 would restore a backlight that is off: never a value to go back to.
+        guard numbers.count == 2, (1...maxBrightness).contains(numbers[0]), (0...maxBrightness).contains(numbers[1]) else {
             recovered = .discarded
             return
         }
@@ -213,9 +223,13 @@ public final class Backlight {
     }
 
     /// The first 64 bytes of `path` (a sysfs attribute, the state file); nil when unreadable.
-    private static func readText(_ path: String) -> String? {
-        guard let file = try? FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC).get() else { return nil }
+    private static func readText(_ path: String, flags: Int32 = O_RDONLY | O_CLOEXEC, regularOnly: Bool = false) -> String? {
+        guard let file = try? FileDescriptor.open(path, flags: flags).get() else { return nil }
         defer { file.close() }
+        if regularOnly {
+            var st = stat()
+            guard fstat(file.rawValue, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        }
         var bytes = [UInt8](repeating: 0, count: 64)
         guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get(), n > 0 else { return nil }
         return String(decoding: bytes[0..<n], as: UTF8.self)

@@ -17,6 +17,9 @@ public enum ConfigLoader {
         do { file = try RegularFile.open(path) } catch let e as RegularFile.Failure {
             throw ConfigError(kind: .unreadable, file: path, line: nil, key: nil, message: "cannot open: \(e.reason)")
         }
+        // The size the file says it has, before reading it: a huge file is named by its real
+        // size, and not read at all.
+        try ConfigLimits.checkFileSize(file.size, file: path)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -28,7 +31,7 @@ public enum ConfigLoader {
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > ConfigLimits.fileBytes { try ConfigLimits.checkFileSize(bytes.count, file: path) }
+            if bytes.count > ConfigLimits.fileBytes { try ConfigLimits.checkFileSize(max(bytes.count, file.size), file: path) }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: firstInvalidLine(bytes), key: nil, message: "not UTF-8 text")

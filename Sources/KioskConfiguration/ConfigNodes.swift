@@ -91,11 +91,13 @@ package struct ConfigSection {
 
     /// A number inside `range` (`what` words the range for the message, e.g. "between 0 and 1").
     package func number(_ key: String, where valid: (Double) -> Bool, _ what: String) throws -> Double? {
-        guard let text = try string(key, expecting: "a number \(what)") else { return nil }
+        // `what` may already say what kind of number ("a whole number between ..."): no "a number a whole number".
+        let expected = what.hasPrefix("a ") ? what : "a number \(what)"
+        guard let text = try string(key, expecting: expected) else { return nil }
         guard let number = ConfigValues.number(text) else {
-            throw error(key, value(key), "expected a number \(what), got '\(text)'")
+            throw error(key, value(key), "expected \(expected), got '\(text)'")
         }
-        guard valid(number) else { throw error(key, value(key), "expected a number \(what), got \(text)") }
+        guard valid(number) else { throw error(key, value(key), "expected \(expected), got \(text)") }
         return number
     }
 

@@ -59,7 +59,13 @@ public struct MQTTSettings: Sendable, Equatable {
         if topic.contains("+") || topic.contains("#") { return "must not contain the wildcards + or #" }
         if topic.hasPrefix("$") { return "must not start with $ (topics the broker reserves)" }
         if topic.hasPrefix("/") || topic.hasSuffix("/") || topic.contains("//") { return "must not have an empty level (a leading, trailing or doubled /)" }
-        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "must not contain control characters" }
+        if topic.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "must not contain control characters (C0, DEL or C1)"
+        }
+        // MQTT forbids noncharacters in topics (brokers drop the connection or the publish).
+        if topic.unicodeScalars.contains(where: { (0xFDD0...0xFDEF).contains($0.value) || $0.value & 0xFFFE == 0xFFFE }) {
+            return "must not contain Unicode noncharacters"
+        }
         if topic.utf8.count > 1024 { return "longer than 1024 bytes" }
         return nil
     }
@@ -80,8 +86,20 @@ extension MQTTSettings {
         }
         return files.compactMap { key, path in
             if let failure = RegularFile.check(path) { return "\(key): \(path) \(failure.missing ? "does not exist" : failure.reason)" }
-            return access(path, R_OK) == 0 ? nil : "\(key): \(path) is not readable by this user (\(Errno.current))"
+            guard access(path, R_OK) == 0 else { return "\(key): \(path) is not readable by this user (\(Errno.current))" }
+            if key == "mqtt.tls.ca_file", !Self.holdsPEMCertificate(path) {
+                return "\(key): \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----); TLS would fail at every connect"
+            }
+            return nil
         }
+    }
+
+    /// Whether the first 64 KiB of `path` hold a PEM certificate's header (read only).
+    static func holdsPEMCertificate(_ path: String) -> Bool {
+        guard let file = try? RegularFile.open(path) else { return false }
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+        guard let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get() else { return false }
+        return String(decoding: bytes[0..<n], as: UTF8.self).contains("-----BEGIN CERTIFICATE-----")
     }
 }
 

@@ -73,7 +73,8 @@ public enum ControlLine: Sendable, Equatable {
             }
             return .command(.screen(request))
         case "brightness":
-            guard arguments.count == 1, let text = arguments.first, let percent = Int(text), (0...100).contains(percent) else {
+            guard arguments.count == 1, let text = arguments.first, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let percent = Int(text), (0...100).contains(percent) else {
                 return .invalid("brightness needs a whole number from 0 to 100, got '\(arguments.joined(separator: " ").prefix(64))'")
             }
             return .command(.brightness(percent))

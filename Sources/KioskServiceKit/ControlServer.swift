@@ -33,6 +33,10 @@ public final class ControlServer {
         var output: [UInt8] = []
         /// The peer shut its side: the lines still buffered are carried out, then it is closed.
         var inputEnded = false
+        /// Its input ended and its last lines were taken: it stays one more turn, so the replies
+        /// and events of those commands reach it (a client that half-closes after its command,
+        /// as `socat` does, still reads them), then closes once its output is written.
+        var closing = false
         /// When it connected or last sent a line (the loop's clock).
         var lastActivity: Double
         init(descriptor: FileDescriptor, peer: PeerCredentials, now: Double) {
@@ -120,7 +124,7 @@ public final class ControlServer {
 
     /// Lines are waiting that this turn's budget left over: the loop must not sleep in poll.
     public var hasBacklog: Bool {
-        clients.values.contains { $0.hasLine }
+        clients.values.contains { $0.hasLine || ($0.closing && $0.output.isEmpty) }
     }
 
     public var clientCount: Int { clients.count }
@@ -149,6 +153,10 @@ public final class ControlServer {
             guard let client = clients[pfd.fd] else { continue }
             if pfd.revents & Int16(POLLOUT) != 0 { flush(client) }
             guard clients[pfd.fd] != nil else { continue }
+            if client.closing && client.output.isEmpty {
+                finish(client)
+                continue
+            }
             if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(client) }
         }
         var requests: [Request] = []
@@ -297,10 +305,16 @@ public final class ControlServer {
             logger?.info("control: client pid \(client.peer.pid) disconnected: line longer than \(Self.maximumLineLength) bytes")
             disconnect(client.fd)
         } else if client.inputEnded && !client.hasLine {
-            logger?.info("control: client pid \(client.peer.pid) disconnected")
-            disconnect(client.fd)
+            // Lines taken this turn (or output still waiting): their answers come after the turn.
+            if consumed > 0 || !client.output.isEmpty, !client.closing { client.closing = true } else if client.output.isEmpty { finish(client) }
         }
         return requests
+    }
+
+    /// A client whose input ended, its replies written: closed.
+    private func finish(_ client: Client) {
+        logger?.info("control: client pid \(client.peer.pid) disconnected")
+        disconnect(client.fd)
     }
 
     private func enqueue(_ bytes: [UInt8], to client: Client) {

@@ -28,24 +28,28 @@ extension KioskService {
         }
     }
 
-    /// The worker is done: swap in the prepared configuration, unless a newer reload was asked
-    /// for meanwhile (then the file is read again and this one is dropped).
+    /// The worker is done: swap in the prepared configuration, and when a newer reload was
+    /// asked for meanwhile read the file again after it. Applying the prepared one first keeps
+    /// reloads coming faster than one is prepared from starving: each finished preparation
+    /// lands, and the latest file still wins (an unchanged file is not parsed again).
     package func reloadPrepared(_ config: KioskConfig, _ changes: ConfigReload.Changes, at time: Double, on loop: any LoopControl) throws {
         guard let worker = reloadWorker else { return }
-        if worker.pending {
-            worker.pending = false
-            worker.shelf.clear()
-            logger.info("reload: a newer reload came while this one was prepared; reading the file again")
-            return try startReload(worker, at: time, on: loop)
+        let again = worker.pending
+        worker.pending = false
+        do {
+            // The scene build takes the worker's painter; one it did not take (the menu did not
+            // change, or the build failed) goes with the reload.
+            defer { worker.shelf.clear() }
+            try finishReload(.apply(config, changes), at: time, on: loop)
+            // A pushed configuration was being built: it runs now, or is refused.
+            try fleetBuilt(lastReloadFailure, at: time, on: loop)
+            // The old menu's icons go; the new painter holds its own.
+            let job = worker.job(self.config)
+            worker.icons.keepOnly(paths: job.paths, box: job.box)
         }
-        // The scene build takes the worker's painter; one it did not take (the menu did not
-        // change, or the build failed) goes with the reload.
-        defer { worker.shelf.clear() }
-        try finishReload(.apply(config, changes), at: time, on: loop)
-        // A pushed configuration was being built: it runs now, or is refused.
-        try fleetBuilt(lastReloadFailure, at: time, on: loop)
-        // The old menu's icons go; the new painter holds its own.
-        let job = worker.job(self.config)
-        worker.icons.keepOnly(paths: job.paths, box: job.box)
+        if again {
+            logger.info("reload: a newer reload came while this one was prepared; reading the file again")
+            try startReload(worker, at: time, on: loop)
+        }
     }
 }

@@ -51,6 +51,17 @@ package final class KioskService {
     package var fleet: FleetBridge?
     /// Why the last reload (or pushed configuration) was not swapped in; nil when it was.
     package private(set) var lastReloadFailure: String?
+    /// The config file's stamp when it was last read with nothing left to do (unchanged, or
+    /// applied), and the stamp of the read in progress: an unchanged file is not parsed again.
+    var settledStamp: ReloadStamp?
+    var readingStamp: ReloadStamp?
+    /// Lines a remote input can cause at will (an MQTT command for an unknown item, a reload of an
+    /// unchanged file): at most one per 10 s, with the count held back.
+    private var remoteLog = LogRateLimit(interval: 10)
+    /// Reload requests whose file was parsed, and all reload requests read (the flood tests
+    /// count them).
+    package private(set) var reloadsParsed = 0
+    package private(set) var reloadsRead = 0
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
     /// The language the texts are shown and spoken in (nil: the configuration's default, or it
@@ -259,7 +270,7 @@ package final class KioskService {
     /// Tells one control client a command failed (for example `select` of an unknown id).
     package func replyError(_ request: ControlServer.Request, _ message: String, now: Double) {
         if request.client == .mqtt {
-            logger.warning("mqtt: \(message); nothing changed")
+            if let heldBack = remoteLog.admit(now: now) { logger.warning("mqtt: \(message); nothing changed" + LogRateLimit.suffix(heldBack)) }
             return
         }
         control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
@@ -291,7 +302,7 @@ package final class KioskService {
         case .keep(let error):
             return refuseReload(error.description)
         case .unchanged:
-            logger.info("reload: \(source): no change")
+            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(source): no change" + LogRateLimit.suffix(heldBack)) }
             return nil
         case .apply(let new, let changes):
             let built: Built
@@ -302,6 +313,7 @@ package final class KioskService {
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
+            settledStamp = readingStamp
             // The new menu in the language shown (the default if the new file lacks it).
             if !new.languages.contains(where: { $0.code == language }) { language = nil }
             shownMenu = new.menu.translated(to: language)
@@ -328,9 +340,16 @@ package final class KioskService {
     /// running configuration (parsing only, and the icons' PNG headers for their budget).
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
+        reloadsRead += 1
+        let stamp = configPath.flatMap(ReloadStamp.of)
+        if let stamp, stamp.matches(settledStamp) { return .unchanged }
+        reloadsParsed += 1
         // A pushed configuration's sections go over the file's (KioskService+Fleet.swift).
-        return ConfigReload.reload(path: configPath, current: config,
-                                   adjusted: { [scenes, fleet] local in scenes.adjusted(fleet?.overlay(local: local) ?? local) })
+        let outcome = ConfigReload.reload(path: configPath, current: config,
+                                          adjusted: { [scenes, fleet] local in scenes.adjusted(fleet?.overlay(local: local) ?? local) })
+        readingStamp = stamp
+        if case .unchanged = outcome { settledStamp = stamp }
+        return outcome
     }
 
     /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
@@ -339,7 +358,8 @@ package final class KioskService {
         defer { notify([.ready]) }
         switch decided {
         case .keep(let error): let _: Void? = refuseReload(error.description)
-        case .unchanged: logger.info("reload: \(configPath ?? "demo menu"): no change")
+        case .unchanged:
+            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(configPath ?? "demo menu"): no change" + LogRateLimit.suffix(heldBack)) }
         case .apply: break
         }
     }

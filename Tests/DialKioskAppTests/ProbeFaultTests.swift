@@ -1,4 +1,5 @@
 import DialCore
+@testable import KioskConfiguration
 import Glibc
 import LinuxSystem
 import MQTTLink
@@ -98,5 +99,63 @@ private final class StallingSource: PollSource {
         try sub.publish(base + "/set/select", "tea", qos: 1)
         let turned = try kiosk.settle(5, subscriber: sub) { sub.on(base + "/event").contains { $0.contains("\"selected\"") && $0.contains("tea") } }
         #expect(turned)
+    }
+}
+
+/// Reload storms: an unchanged file is not parsed again, however many reloads come.
+@Suite struct ReloadStormTests {
+    @Test func aFloodOfReloadsOfAnUnchangedFileParsesItOnce() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/k.yaml"
+        // 512 items: eight rings of 63 and their eight ring items.
+        let items = (0..<8).map { r in
+            "  - id: r\(r)\n    label: Ring \(r)\n    items:\n" + (0..<63).map { "      - {id: i\($0), label: Item \(r).\($0)}\n" }.joined()
+        }.joined()
+        writeFile(path, "items:\n" + items)
+        usleep(100_000)  // past the file system's clock tick: the first read's stamp is trusted
+        let config = try ConfigLoader.load(path: path)
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        defer { pipeFDs.forEach { close($0) } }
+        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
+        let service = try KioskService(config: config, configPath: path, controlPath: nil, environment: [:],
+                                       logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
+                                       eventsFD: pipeFDs[1], now: 0)
+        for i in 0..<1000 {
+            let outcome = service.readForReload(now: Double(i))
+            guard case .unchanged = outcome else { Issue.record("reload \(i): \(outcome)"); break }
+        }
+        #expect(service.reloadsParsed == 1, "parsed \(service.reloadsParsed) times")
+        // A changed file is read again at once.
+        writeFile(path, "items:\n" + items.replacing("label: Ring 0", with: "label: Ring Zero"))
+        let changed = service.readForReload(now: 2000)
+        guard case .apply(let new, _) = changed else { Issue.record("the changed file was not applied: \(changed)"); return }
+        #expect(new.items.first?.label == "Ring Zero")
+    }
+}
+
+/// Lines a remote input causes at will are rate-limited: 20,000 refused selects over MQTT or
+/// unchanged reloads log at most one line per 10 s, with the count.
+@Suite struct RemoteLogFloodTests {
+    @Test func unknownSelectsAndUnchangedReloadsLogOncePerInterval() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.path + "/k.yaml"
+        writeFile(path, "items: [{id: a, label: A}]\n")
+        var lines: [String] = []
+        var pipeFDs: [Int32] = [-1, -1]
+        _ = pipe(&pipeFDs)
+        defer { pipeFDs.forEach { close($0) } }
+        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
+        let service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
+                                       logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { lines.append($0) },
+                                       eventsFD: pipeFDs[1], now: 0)
+        let request = ControlServer.Request(client: .mqtt, command: .select(path: MenuPath(["nosuch"])))
+        for i in 0..<20_000 { service.replyError(request, "no item with id 'nosuch'", now: Double(i) * 0.001) }
+        for i in 0..<1000 { service.endReload(.unchanged, now: Double(i) * 0.001) }
+        #expect(lines.count <= 3, "\(lines.count) lines")
+        service.replyError(request, "no item with id 'nosuch'", now: 30)
+        #expect(lines.last?.contains("more since the last such line") == true)
     }
 }

@@ -77,3 +77,34 @@ import KioskTestSupport
         #expect(throws: (any Error).self) { try DialKioskCommand.parseAsRoot(["splash", "--out", "/tmp/x", "--rotate", "45"]) }
     }
 }
+
+/// `splash --out DIR` into a directory where someone planted links under the theme's names:
+/// the links are replaced, the files they point to are untouched; `--size` is bounded.
+@Suite struct SplashLinksTests {
+    @Test func plantedLinksAreReplacedNotFollowed() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let out = dir.path + "/theme"
+        mkdir(out, 0o755)
+        let theme = PlymouthTheme(width: 64, height: 48)
+        var victims: [String] = []
+        for name in [theme.themeFileName, theme.scriptFileName, PlymouthTheme.pictureFile] {
+            let victim = dir.path + "/victim-" + name
+            writeFile(victim, "precious\n")
+            symlink(victim, out + "/" + name)
+            victims.append(victim)
+        }
+        var command = try DialKioskCommand.parseAsRoot(["splash", "--out", out, "--size", "64x48"])
+        try command.run()
+        for victim in victims { #expect(readFile(victim) == "precious\n", "\(victim) was written through a link") }
+        for name in [theme.themeFileName, theme.scriptFileName, PlymouthTheme.pictureFile] {
+            var st = stat()
+            #expect(lstat(out + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFREG, "\(name) is not a regular file")
+        }
+    }
+
+    @Test func aSizePastAnEightKPanelIsRefused() {
+        #expect(throws: (any Error).self) { _ = try DialKioskCommand.parseAsRoot(["splash", "--out", "/tmp/x", "--size", "16384x16384"]) }
+        #expect(throws: (any Error).self) { _ = try DialKioskCommand.parseAsRoot(["render", "--out", "/tmp/x.png", "--size", "16384x16384"]) }
+    }
+}

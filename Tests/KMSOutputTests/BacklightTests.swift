@@ -217,3 +217,28 @@ private final class FakeSysfs {
         #expect(light.saved == nil)
     }
 }
+
+/// The backlight's saved state is only ever a regular file holding a brightness to go back to:
+/// a FIFO there does not hang the start, a saved 0 does not restore an off backlight.
+@Suite struct BacklightSavedStateTests {
+    @Test func aFIFOInPlaceOfTheStateFileIsDiscardedWithoutWaiting() throws {
+        let sys = FakeSysfs()
+        sys.connector("card0", "eDP-1")
+        sys.backlight("intel_backlight", brightness: 50, max: 255, device: "devices/pci0000:00/0000:00:02.0/drm/card0/card0-eDP-1")
+        sys.mkdirs("run")
+        #expect(mkfifo(sys.root + "/run/backlight-intel_backlight", 0o600) == 0)
+        let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: sys.root + "/run").get()
+        #expect(light.recovered == .discarded)
+    }
+
+    @Test func aSavedZeroIsNotRestored() throws {
+        let sys = FakeSysfs()
+        sys.connector("card0", "eDP-1")
+        sys.backlight("intel_backlight", brightness: 50, max: 255, device: "devices/pci0000:00/0000:00:02.0/drm/card0/card0-eDP-1")
+        sys.mkdirs("run")
+        sys.write("run/backlight-intel_backlight", "0 50\n")
+        let light = try Backlight.open(sysfsRoot: sys.root, card: "card0", connector: "eDP-1", stateDirectory: sys.root + "/run").get()
+        #expect(light.recovered == .discarded)
+        #expect(sys.read("class/backlight/intel_backlight/brightness") == "50\n")
+    }
+}

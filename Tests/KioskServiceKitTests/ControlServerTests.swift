@@ -271,3 +271,32 @@ import KioskTestSupport
         #expect(logs.contains { $0.hasPrefix("control: refused pid \(pid) (uid 65534, gid 65534)") })
     }
 }
+
+/// A client that half-closes after its command (what `socat` does at the end of its input)
+/// still gets the reply the command's turn makes, then the connection is closed.
+@Suite struct ControlHalfCloseTests {
+    @Test func aReplyMadeAfterTheTurnStillReachesAHalfClosedClient() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
+        defer { server.close() }
+        let client = connectStream(server.path)
+        defer { close(client) }
+        _ = server.turn(server.pollDescriptors.map { var p = $0; p.revents = p.events; return p }, now: 0)
+        writeAll(client, "select nosuch\n")
+        shutdown(client, Int32(SHUT_WR))
+        var polled = server.pollDescriptors
+        _ = poll(&polled, nfds_t(polled.count), 1000)
+        let requests = server.turn(polled, now: 1)
+        #expect(requests.count == 1)
+        // The service answers after the turn, as KioskService.replyError does.
+        for request in requests { server.reply(to: request.client, EventLine([("event", .string("error")), ("message", .string("no item"))])) }
+        #expect(readAvailable(client).contains("no item"))
+        // The next turn closes it: the client reads the end.
+        #expect(server.hasBacklog)
+        polled = server.pollDescriptors
+        _ = poll(&polled, nfds_t(polled.count), 0)
+        _ = server.turn(polled, now: 2)
+        #expect(server.clientCount == 0)
+    }
+}

@@ -57,6 +57,7 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     func validate() throws {
+        try size.validateBounded()
         try ItemCount.validate(items)
         if let p = showProgress, !(0...1).contains(p) {
             throw ValidationError("--show-progress must be between 0 and 1, not \(p)")

@@ -38,6 +38,7 @@ struct SplashCommand: ParsableCommand {
 
     func validate() throws {
         if out.isEmpty { throw ValidationError("--out must name a directory") }
+        if let size { try size.validateBounded() }
     }
 
     func run() throws {
@@ -61,7 +62,11 @@ struct SplashCommand: ParsableCommand {
             try Self.makeDirectory(out)
             try Self.write(theme.themeFile, to: out + "/" + theme.themeFileName)
             try Self.write(theme.scriptFile, to: out + "/" + theme.scriptFileName)
-            try PNGWriter.write(frame, to: out + "/" + PlymouthTheme.pictureFile)
+            // The picture goes to a fresh name first: a link planted under the final name is
+            // replaced by the rename, never followed.
+            let picture = Self.temporaryName(in: out)
+            try PNGWriter.write(frame, to: picture)
+            try Self.rename(picture, to: out + "/" + PlymouthTheme.pictureFile)
             print("splash: \(size) theme '\(PlymouthTheme.name)' in \(out) (install it as \(theme.directory))")
         }
     }
@@ -93,11 +98,30 @@ struct SplashCommand: ParsableCommand {
         }
     }
 
+    /// Writes `text` to a new file beside `path` (O_EXCL | O_NOFOLLOW: nothing already there is
+    /// opened, a planted link included) and renames it over `path` (a link there is replaced,
+    /// not followed).
     static func write(_ text: String, to path: String) throws {
-        let written = FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o666)
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let temporary = temporaryName(in: directory.isEmpty ? "." : directory)
+        let written = FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o644)
             .flatMap { $0.writeAll(Array(text.utf8)) }
         if case .failure(let failure) = written {
+            unlink(temporary)
             throw CommandFailure("cannot write \(path): \(failure.description)", status: .ioError)
+        }
+        try rename(temporary, to: path)
+    }
+
+    static func temporaryName(in directory: String) -> String {
+        "\(directory)/.dialkiosk-splash-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    static func rename(_ from: String, to path: String) throws {
+        guard Glibc.rename(from, path) == 0 else {
+            let code = errno
+            unlink(from)
+            throw CommandFailure("cannot write \(path): \(Errno(code).description)", status: .ioError)
         }
     }
 }

@@ -18,5 +18,16 @@ struct FrameSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
     }
 
     var description: String { "\(width)x\(height)" }
+
+    /// The most pixels a picture `render` or `splash` paints: an 8K panel (7680x4320), whose
+    /// frame alone takes 127 MiB.
+    static let maximumPixels = 7680 * 4320
+
+    /// Refuses (exit 64) a size past `maximumPixels` before any pixel memory is taken.
+    func validateBounded() throws {
+        guard width * height <= Self.maximumPixels else {
+            throw ValidationError("--size \(self) is \(width * height) pixels; at most \(Self.maximumPixels) (7680x4320)")
+        }
+    }
     static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import DialCore
 import KMSOutput
 import KioskSeams
@@ -114,6 +115,12 @@ struct RunOptions: ParsableArguments {
         if let control {
             guard !control.isEmpty, control.utf8.count < 108 else {
                 throw ValidationError("--control '\(control)' must be a socket path of 1 to 107 bytes")
+            }
+            // A missing directory is a usage error (64), not a failure to retry forever.
+            let directory = control.contains("/") ? String(control[..<control.lastIndex(of: "/")!]) : "."
+            var info = stat()
+            guard stat(directory.isEmpty ? "/" : directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--control '\(control)': the directory '\(directory.isEmpty ? "/" : directory)' does not exist")
             }
         }
         if let displaySpec {

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Benchmark of the probe's fault classes (prints figures; fails on nothing but a kiosk that does
+not start). Needs mosquitto and mosquitto_pub.
+
+1. The longest loop stand-still while a broker delivers the largest payload the kiosk takes
+   (4096 bytes) and payloads far past it (2 MB of combining marks), measured as the longest
+   answer to a cheap control-socket command sent every 2 ms.
+2. flips/s (`--stats`) during a demo fling of a 512-item menu, with and without a flood of
+   `reload` lines (the file unchanged) on the control socket.
+3. How long the loop stands still per applied reload of that menu (new labels each time).
+
+Usage: scripts/probe-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080]
+"""
+import argparse
+import os
+import re
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+
+def menu(generation):
+    rings = "".join(
+        f"  - id: r{r}\n    label: Ring {r} {generation}\n    items:\n"
+        + "".join(f"      - {{id: i{i}, label: \"Item {r}.{i} with a long label {generation}\"}}\n" for i in range(63))
+        for r in range(8))
+    return "items:\n" + rings
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Control:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.sock.setblocking(False)
+        self.pending = b""
+
+    def send(self, line):
+        self.sock.sendall(line.encode() + b"\n")
+
+    def round_trip(self):
+        start = time.monotonic()
+        self.send("nop")
+        while True:
+            ready, _, _ = select.select([self.sock], [], [], 10)
+            if not ready:
+                return 10.0
+            self.pending += self.sock.recv(1 << 20)
+            if b"unknown command" in self.pending:
+                self.pending = b""
+                return time.monotonic() - start
+
+
+class Kiosk:
+    def __init__(self, args, work, mqtt_port=None, fling=None):
+        self.config = os.path.join(work, "menu.yaml")
+        self.control = os.path.join(work, f"control-{time.monotonic_ns()}.sock")
+        text = menu(0)
+        if mqtt_port:
+            text += f"mqtt:\n  host: 127.0.0.1\n  port: {mqtt_port}\n  client_id: bench\n"
+        with open(self.config, "w") as f:
+            f.write(text)
+        command = [args.binary, "run", "--display", f"virtual:{args.size}@60", "--control", self.control,
+                   "--config", self.config, "--stats"]
+        if fling:
+            command += ["--demo-fling", str(fling)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.log = []
+        threading.Thread(target=self._read, daemon=True).start()
+        for _ in range(600):
+            if os.path.exists(self.control) or self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not os.path.exists(self.control):
+            self.process.kill()
+            sys.exit("probe-bench: the kiosk did not start: " + "".join(self.log)[-2000:])
+        self.client = Control(self.control)
+
+    def _read(self):
+        for line in self.process.stderr:
+            self.log.append(line)
+
+    def flips(self):
+        return [float(m.group(1)) for line in self.log for m in [re.search(r"stats: ([0-9.]+) flips/s", line)] if m]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+def longest_while(kiosk, seconds, action=None):
+    longest, start = 0.0, time.monotonic()
+    while time.monotonic() - start < seconds:
+        if action:
+            action()
+        longest = max(longest, kiosk.client.round_trip())
+        time.sleep(0.002)
+    return longest * 1000
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=".build/release/dialkiosk")
+    parser.add_argument("--size", default="1920x1080")
+    parser.add_argument("--reloads", type=int, default=5)
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="dialkiosk-probe-")
+
+    # 1. network payloads
+    port = free_port()
+    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
+        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    broker = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "mosquitto.conf")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.5)
+    kiosk = Kiosk(args, work, mqtt_port=port)
+    time.sleep(2)
+    quiet = longest_while(kiosk, 1.0)
+    big = os.path.join(work, "big")
+    with open(big, "w") as f:
+        f.write("r0/i1" + "\u0301" * 1_000_000)
+    # At the limit: one "word" of combining marks (4095 bytes), decoded, split and refused as no
+    # such item: the most decoding work a payload the kiosk accepts can ask for.
+    limit = "x" + "\u0301" * 2047
+    def publish(path=None, message=None):
+        command = ["mosquitto_pub", "-p", str(port), "-t", "dialkiosk/bench/set/select", "-q", "1"]
+        command += ["-f", path] if path else ["-m", message]
+        subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(20):
+        publish(message=limit)
+    at_limit = longest_while(kiosk, 2.0)
+    for _ in range(5):
+        publish(path=big)
+    past_limit = longest_while(kiosk, 3.0)
+    kiosk.stop()
+    broker.terminate()
+    print(f"probe-bench: {args.size}: longest loop stand-still: quiet {quiet:.1f} ms, "
+          f"20 payloads of 4095 bytes (combining marks) {at_limit:.1f} ms, 5 payloads of 2 MB (refused undecoded) {past_limit:.1f} ms")
+
+    # 2. flips/s under a reload flood (unchanged file)
+    rates = {}
+    for flood in (False, True):
+        kiosk = Kiosk(args, work, fling=200)
+        start = time.monotonic()
+        while time.monotonic() - start < 4:
+            if flood:
+                kiosk.client.send("\n".join(["reload"] * 8))
+            time.sleep(0.004)
+        kiosk.stop()
+        seen = kiosk.flips()
+        rates[flood] = sum(seen) / len(seen) if seen else 0.0
+    print(f"probe-bench: 512 items, demo fling: {rates[False]:.1f} flips/s without reloads, "
+          f"{rates[True]:.1f} flips/s under a flood of reload lines (unchanged file)")
+
+    # 3. stand-still per applied reload
+    kiosk = Kiosk(args, work)
+    time.sleep(2)
+    stalls = []
+    for n in range(1, args.reloads + 1):
+        with open(kiosk.config, "w") as f:
+            f.write(menu(n))
+        kiosk.client.send("reload")
+        stalls.append(longest_while(kiosk, 3.0))
+    kiosk.stop()
+    stalls.sort()
+    print(f"probe-bench: 512 items at {args.size}: loop stood still per applied reload: "
+          f"median {stalls[len(stalls) // 2]:.0f} ms, max {stalls[-1]:.0f} ms over {len(stalls)} reloads")
+
+
+if __name__ == "__main__":
+    main()
