@@ -28,7 +28,7 @@ package struct MQTTState: Equatable {
 
     package var line: EventLine {
         let item = path.flatMap { $0.isBack ? MenuTree.backItem : menu.node(at: $0)?.item }
-        return EventLine([
+        var fields: [(String, EventLine.Value)] = [
             ("selected", path.map { .string($0.description) } ?? .null),
             ("path", .strings(path?.ids ?? [])),
             ("item", item.map { .string($0.id) } ?? .null),
@@ -37,7 +37,10 @@ package struct MQTTState: Equatable {
             // The light's on/off for Home Assistant: dim is on at a lower brightness.
             ("power", .string(screen == .blanked ? "off" : "on")),
             ("brightness", .int(screen == .blanked ? 0 : brightness)),
-        ] + (language.map { [("language", .string($0))] } ?? []))
+        ]
+        // Separate statements: one long literal is too much for Swift 6.0's type checker.
+        if let language { fields.append(("language", .string(language))) }
+        return EventLine(fields)
     }
 
     package init(path: MenuPath?, menu: MenuTree, screen: IdleSchedule.Screen, brightness: Int) {
@@ -77,7 +80,7 @@ package enum HomeAssistantDiscovery {
                 ("options", .strings(languages)),
             ])),
         ]
-        return languageSelect + [
+        let entities: [(topic: String, payload: EventLine)] = [
             (topic("light", "screen"), EventLine(common("screen", "Screen") + [
                 ("command_topic", .string(topics.setPrefix + "screen")),
                 ("payload_on", .string("on")), ("payload_off", .string("off")),
@@ -116,5 +119,6 @@ package enum HomeAssistantDiscovery {
                 ("state_class", .string("total_increasing")),
             ])),
         ]
+        return languageSelect + entities
     }
 }
