@@ -37,7 +37,7 @@ package struct MQTTState: Equatable {
 
     package var line: EventLine {
         let item = path.flatMap { $0.isBack ? MenuTree.backItem : menu.node(at: $0)?.item }
-        return EventLine([
+        var fields: [(String, EventLine.Value)] = [
             ("selected", selectedOption.map { .string($0) } ?? .null),
             ("path", .strings(path?.ids ?? [])),
             ("item", item.map { .string($0.id) } ?? .null),
@@ -47,7 +47,10 @@ package struct MQTTState: Equatable {
             ("power", .string(screen == .off ? "off" : "on")),
             ("brightness", .int(screen == .off ? 0 : brightness)),
             ("power_reason", .string(reason.rawValue)),
-        ] + (language.map { [("language", .string($0))] } ?? []))
+        ]
+        // Separate statements: one long literal is too much for Swift 6.0's type checker.
+        if let language { fields.append(("language", .string(language))) }
+        return EventLine(fields)
     }
 
     package init(path: MenuPath?, menu: MenuTree, screen: PowerState, brightness: Int) {
@@ -89,7 +92,7 @@ package enum HomeAssistantDiscovery {
                 ("options", .strings(languages)),
             ])),
         ]
-        return languageSelect + [
+        let entities: [(topic: String, payload: EventLine)] = [
             (topic("light", "screen"), EventLine(common("light", "screen", "Screen") + [
                 ("command_topic", .string(topics.setPrefix + "screen")),
                 ("payload_on", .string("on")), ("payload_off", .string("off")),
@@ -133,6 +136,7 @@ package enum HomeAssistantDiscovery {
                 ("state_class", .string("total_increasing")),
             ])),
         ]
+        return languageSelect + entities
     }
 
     /// An entity id's object part: lowercase letters, digits and underscores.

@@ -118,9 +118,11 @@ import KioskTestSupport
             for y in 0..<height { for x in 0..<width { out[y * width + x] = buffer[x, y] } }
             return out
         }
-        #expect(before.pixels == (try reference(nil, before.pose)))
-        #expect(after.pixels == (try reference("de", after.pose)), "the first frame after the switch shows the German labels")
-        #expect(after.pixels != (try reference(nil, after.pose)))
+        let english = try reference(nil, before.pose), german = try reference("de", after.pose)
+        let afterInEnglish = try reference(nil, after.pose)
+        #expect(before.pixels == english)
+        #expect(after.pixels == german, "the first frame after the switch shows the German labels")
+        #expect(after.pixels != afterInEnglish)
         // Every frame of the spin was shown one refresh after the one before.
         let spin = shown.filter { $0 > 1.0 }
         let gaps = zip(spin, spin.dropFirst()).map { Int((($1 - $0) * 60).rounded()) }
