@@ -86,8 +86,11 @@ struct BenchSpin {
             let t1 = monotonicNow(), c1 = threadCPUNow()
             _ = copier.copy(painter.frame, damage: damage, to: target)
             let elapsed = monotonicNow() - t0, cpuElapsed = threadCPUNow() - c0
+            let panelRects = copier.lastCopiedRects.map { rects in
+                rects.map { rotation.panelRect($0, logicalWidth: logical.width, logicalHeight: logical.height) }
+            }
             let f0 = threadCPUNow()
-            let floorTime = Self.timeFloor(painter.frame, rects: copier.lastCopiedRects, to: target)
+            let floorTime = Self.timeFloor(painter.frame, rects: panelRects, to: target)
             let cpuFloor = threadCPUNow() - f0
             if warm {
                 warmSeconds.append(elapsed)
