@@ -11,8 +11,9 @@ final class DiscSpriteCache {
     private let theme: Theme
     private var cache: BoundedCache<Int, DiscSprite>
     /// Quarter pixels of radius between two sprites (1: every quarter pixel). A larger frame's
-    /// discs are larger, and the sprites of every radius a spin draws may not fit its budget at
-    /// a quarter pixel (the demo menu at 3840x2160: 18.6 MiB); `prepare` then chooses a coarser
+    /// discs are larger (a sprite's bytes grow with the square of its radius, their number with
+    /// the radius), and the sprites of every radius a spin draws may not fit its budget at a
+    /// quarter pixel; `prepare` then chooses a coarser
     /// step, which is the same step relative to the disc as a quarter pixel on a smaller frame.
     /// Changing it drops the sprites.
     var step = 1 {

@@ -129,21 +129,19 @@ private func transposeStrip<M: PixelMap>(rows: (Int) -> UnsafePointer<UInt32>, w
         let r0 = rows(0), r1 = rows(1), r2 = rows(2), r3 = rows(3), r4 = rows(4), r5 = rows(5), r6 = rows(6), r7 = rows(7)
         let r8 = rows(8), r9 = rows(9), r10 = rows(10), r11 = rows(11), r12 = rows(12), r13 = rows(13), r14 = rows(14)
         let r15 = rows(15)
-        let groups = [(r0, r1, r2, r3), (r4, r5, r6, r7), (r8, r9, r10, r11), (r12, r13, r14, r15)]
         while py + 4 <= count {
-            // The four source pixels for panel rows py...py+3, in source order.
+            // The four source pixels for panel rows py...py+3, in source order. All sixteen
+            // vectors are formed first so that each panel row's 64-byte line is then written
+            // in one run of four stores: write-combining buffers flush whole lines, and a line
+            // written in pieces between other rows' stores may be flushed partial.
             let x = reversed ? count - 4 - py : py
-            for (g, (ra, rb, rc, rd)) in groups.enumerated() {
-                let a = UnsafeRawPointer(ra + x).loadUnaligned(as: V.self)
-                let b = UnsafeRawPointer(rb + x).loadUnaligned(as: V.self)
-                let c = UnsafeRawPointer(rc + x).loadUnaligned(as: V.self)
-                let e = UnsafeRawPointer(rd + x).loadUnaligned(as: V.self)
-                for j in 0..<4 {
-                    let lane = reversed ? 3 - j : j
-                    let t = M.map(V(a[lane], b[lane], c[lane], e[lane]))
-                    UnsafeMutableRawPointer(dst + (py + j) * pitch + 4 * g).storeBytes(of: t, as: V.self)
-                }
-            }
+            let g0 = quad(r0, r1, r2, r3, x, reversed, M.self), g1 = quad(r4, r5, r6, r7, x, reversed, M.self)
+            let g2 = quad(r8, r9, r10, r11, x, reversed, M.self), g3 = quad(r12, r13, r14, r15, x, reversed, M.self)
+            let row = dst + py * pitch
+            line(row, g0.0, g1.0, g2.0, g3.0)
+            line(row + pitch, g0.1, g1.1, g2.1, g3.1)
+            line(row + 2 * pitch, g0.2, g1.2, g2.2, g3.2)
+            line(row + 3 * pitch, g0.3, g1.3, g2.3, g3.3)
             py += 4
         }
     }
@@ -165,4 +163,31 @@ extension PixelBuffer {
         out.withFrameTarget { copy(self, to: $0, rotation: rotation) }
         return out
     }
+}
+
+/// A 4x4 block turned: four 16-byte loads at `x` of four source rows, returned as the four
+/// panel rows' vectors (panel row j holds lane j, or lane 3 - j when `reversed`, of each row).
+@inline(__always)
+private func quad<M: PixelMap>(_ ra: UnsafePointer<UInt32>, _ rb: UnsafePointer<UInt32>, _ rc: UnsafePointer<UInt32>,
+                               _ rd: UnsafePointer<UInt32>, _ x: Int, _ reversed: Bool,
+                               _ m: M.Type) -> (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
+    typealias V = SIMD4<UInt32>
+    let a = UnsafeRawPointer(ra + x).loadUnaligned(as: V.self)
+    let b = UnsafeRawPointer(rb + x).loadUnaligned(as: V.self)
+    let c = UnsafeRawPointer(rc + x).loadUnaligned(as: V.self)
+    let e = UnsafeRawPointer(rd + x).loadUnaligned(as: V.self)
+    let t0 = M.map(V(a[0], b[0], c[0], e[0])), t1 = M.map(V(a[1], b[1], c[1], e[1]))
+    let t2 = M.map(V(a[2], b[2], c[2], e[2])), t3 = M.map(V(a[3], b[3], c[3], e[3]))
+    return reversed ? (t3, t2, t1, t0) : (t0, t1, t2, t3)
+}
+
+/// One 64-byte panel line of a strip, written front to back.
+@inline(__always)
+private func line(_ row: UnsafeMutablePointer<UInt32>, _ v0: SIMD4<UInt32>, _ v1: SIMD4<UInt32>,
+                  _ v2: SIMD4<UInt32>, _ v3: SIMD4<UInt32>) {
+    let p = UnsafeMutableRawPointer(row)
+    p.storeBytes(of: v0, as: SIMD4<UInt32>.self)
+    p.storeBytes(of: v1, toByteOffset: 16, as: SIMD4<UInt32>.self)
+    p.storeBytes(of: v2, toByteOffset: 32, as: SIMD4<UInt32>.self)
+    p.storeBytes(of: v3, toByteOffset: 48, as: SIMD4<UInt32>.self)
 }

@@ -10,7 +10,7 @@ public final class ScanoutCopy {
     private var lastFrame: Int?
     /// Pixels the last `copy` wrote into its target (for benchmarks).
     public private(set) var lastCopiedPixels = 0
-    /// The disjoint panel rectangles the last `copy` wrote (nil: all of it), for benchmarks.
+    /// The disjoint logical rectangles the last `copy` wrote (nil: all of it), for benchmarks.
     public private(set) var lastCopiedRects: [PixelRect]?
 
     public init(rotation: DisplayRotation) {
@@ -34,7 +34,7 @@ public final class ScanoutCopy {
         }
         DialRender.copy(frame, to: target, rotation: rotation, damage: rects)
         lastCopiedPixels = rects.map(Damage.area) ?? w * h
-        lastCopiedRects = rects.map { $0.map { rotation.panelRect($0, logicalWidth: w, logicalHeight: h) } }
+        lastCopiedRects = rects
         return damage.map { rects in
             rects.map { $0.clipped(width: w, height: h) }.filter { !$0.isEmpty }
                 .map { rotation.panelRect($0, logicalWidth: w, logicalHeight: h) }

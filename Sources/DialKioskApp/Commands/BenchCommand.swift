@@ -89,7 +89,7 @@ struct BenchCommand: ParsableCommand {
         var scratch = PixelBuffer(width: size.width, height: size.height)
         let bytes = size.width * size.height * 4
         var paint: [Double] = [], copyTimes: [Double] = [], total: [Double] = []
-        var sets: [Double] = [], copies: [Double] = []
+        var sets: [Double] = [], copies: [Double] = [], cpuCopies: [Double] = []
         for k in 0..<frames {
             let angle = 4 * Double.pi * Double(k) / Double(frames)
             let pose = builder.pose(rotation: angle, visibility: .shown, time: 0)
@@ -107,9 +107,10 @@ struct BenchCommand: ParsableCommand {
                 frame.withUnsafePixels { s in
                     let t3 = monotonicNow()
                     memset(d, Int32(truncatingIfNeeded: k), bytes)
-                    let t4 = monotonicNow()
+                    let t4 = monotonicNow(), c4 = threadCPUNow()
                     memcpy(d, s, min(bytes, frame.stride * frame.height))
                     let t5 = monotonicNow()
+                    cpuCopies.append(threadCPUNow() - c4)
                     sets.append(t4 - t3)
                     copies.append(t5 - t4)
                 }
@@ -120,7 +121,7 @@ struct BenchCommand: ParsableCommand {
             : try BenchMemory.measure(size: size, items: count == DemoMenu.items.count ? nil : count, frames: memoryFrames)
         return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees, spin: spin, memory: memory,
                            paint: Stats(paint), copy: Stats(copyTimes), total: Stats(total),
-                           memset: Stats(sets).median, memcpy: Stats(copies).median,
+                           memset: Stats(sets).median, memcpy: Stats(copies).median, cpuMemcpy: Stats(cpuCopies).median,
                            pairedRatio: Stats(copies.indices.map { total[$0 * 4] / max(copies[$0], 1e-9) }).median)
     }
 }
@@ -143,11 +144,16 @@ struct BenchResult {
     var memory: BenchMemory?
     var paint: Stats, copy: Stats, total: Stats
     var memset: Double, memcpy: Double
+    /// The memcpy's median in this thread's CPU time (`threadCPUNow`).
+    var cpuMemcpy: Double
     /// Median over frames of that frame's total divided by the memcpy timed right after it:
     /// steadier than the ratio of medians when other processes share the CPU.
     var pairedRatio: Double
 
     var ratio: Double { memcpy > 0 ? total.median / memcpy : 0 }
+
+    /// The median of `seconds` (thread CPU time) over the memcpy's.
+    func cpuRatio(_ seconds: [Double]) -> Double { cpuMemcpy > 0 ? Stats(seconds).median / cpuMemcpy : 0 }
 
 
     var table: String {
@@ -179,6 +185,7 @@ struct BenchResult {
                 painter caches after the spins: sprites \(s.cacheBytes.sprites) B, labels \(s.cacheBytes.labels) B, selection rings \(s.cacheBytes.rings) B, icons \(s.cacheBytes.icons) B; a label size every \(fixed(s.labelSizeStep, 1)) px of radius
                 second spin, caches warm: paint+copy median \(fixed(warm.median * 1000, 3)) ms   max \(fixed(warm.max * 1000, 3)) ms   paint+copy/memcpy \(fixed(memcpy > 0 ? warm.median / memcpy : 0, 2)); its first \(min(10, s.warmSeconds.count)) frames' max \(fixed(Stats(Array(s.warmSeconds.prefix(10))).max * 1000, 3)) ms, the later ones' \(fixed(Stats(Array(s.warmSeconds.dropFirst(10))).max * 1000, 3)) ms; built in its frames: sprites \(s.warmBuilt.sprites), labels \(s.warmBuilt.labels), selection rings \(s.warmBuilt.rings)
                 floor (a memcpy of exactly the rectangles copied, same buffers): first spin median \(fixed(floor.median * 1000, 3)) ms = \(fixed(memcpy > 0 ? floor.median / memcpy : 0, 2)) memcpy, paint+copy/floor \(fixed(paintCopy.median / max(floor.median, 1e-9), 2)); second spin median \(fixed(warmFloor.median * 1000, 3)) ms = \(fixed(memcpy > 0 ? warmFloor.median / memcpy : 0, 2)) memcpy, paint+copy/floor \(fixed(warm.median / max(warmFloor.median, 1e-9), 2))
+                thread CPU time (not counting other processes' turns on the CPU): memcpy \(fixed(cpuMemcpy * 1000, 3)) ms; first spin paint+copy median \(fixed(Stats(s.cpu.seconds).median * 1000, 3)) ms = \(fixed(cpuRatio(s.cpu.seconds), 2)) memcpy (paint \(fixed(Stats(s.cpu.paintSeconds).median * 1000, 3)) ms), floor \(fixed(Stats(s.cpu.floor).median * 1000, 3)) ms = \(fixed(cpuRatio(s.cpu.floor), 2)); second spin paint+copy median \(fixed(Stats(s.cpu.warmSeconds).median * 1000, 3)) ms = \(fixed(cpuRatio(s.cpu.warmSeconds), 2)) memcpy, floor \(fixed(Stats(s.cpu.warmFloor).median * 1000, 3)) ms = \(fixed(cpuRatio(s.cpu.warmFloor), 2)); first spin's first frame \(fixed((s.cpu.seconds.first ?? 0) * 1000, 3)) ms, its later frames' max \(fixed(Stats(Array(s.cpu.seconds.dropFirst())).max * 1000, 3)) ms
                 cache budget (prepare): \(s.budget)
             """
     }
@@ -213,6 +220,14 @@ struct BenchResult {
             ("cache_budget_bytes", .int(spin.budget.ceiling)), ("cache_sprites_bytes", .int(spin.budget.sprites)),
             ("cache_sprite_step_px", .number(spin.budget.spriteStep)), ("cache_labels_bytes", .int(spin.budget.labels)),
             ("cache_rings_bytes", .int(spin.budget.rings)),
+            ("cpu_memcpy_ms", .number(cpuMemcpy * 1000)),
+            ("cpu_spin_paint_copy_median_ms", .number(Stats(spin.cpu.seconds).median * 1000)),
+            ("cpu_spin_paint_median_ms", .number(Stats(spin.cpu.paintSeconds).median * 1000)),
+            ("cpu_spin_floor_median_ms", .number(Stats(spin.cpu.floor).median * 1000)),
+            ("cpu_warm_spin_paint_copy_median_ms", .number(Stats(spin.cpu.warmSeconds).median * 1000)),
+            ("cpu_warm_spin_floor_median_ms", .number(Stats(spin.cpu.warmFloor).median * 1000)),
+            ("cpu_spin_first_frame_ms", .number((spin.cpu.seconds.first ?? 0) * 1000)),
+            ("cpu_spin_later_frames_max_ms", .number(Stats(Array(spin.cpu.seconds.dropFirst())).max * 1000)),
             ("memory_anon_kb_start", .int(memory?.start.anonymous ?? -1)), ("memory_anon_kb_max", .int(memory?.maxAnonymous ?? -1)),
             ("memory_anon_kb_end", .int(memory?.end.anonymous ?? -1)), ("memory_rss_kb_end", .int(memory?.end.resident ?? -1)),
             ("memory_rss_kb_peak", .int(memory?.end.peak ?? -1)), ("memory_file_kb_end", .int(memory?.end.file ?? -1)),

@@ -45,6 +45,14 @@ struct BenchSpin {
     /// the same scanout buffer, timed right after the copy (seconds).
     var floorSeconds: [Double] = []
     var warmFloorSeconds: [Double] = []
+    /// The same figures in this thread's CPU time (`threadCPUNow`): paint plus copy and the
+    /// floor of each frame of both spins, and the paint alone of the first.
+    var cpu = CPUSeconds()
+
+    struct CPUSeconds {
+        var seconds: [Double] = [], warmSeconds: [Double] = [], paintSeconds: [Double] = []
+        var floor: [Double] = [], warmFloor: [Double] = []
+    }
 
     /// With `damageLimited` false every frame is copied whole (the figures before buffer age).
     /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
@@ -68,19 +76,27 @@ struct BenchSpin {
         var warm = false
         var frames = 0, fullBytes = 0, bytes: [Int] = [], seconds: [Double] = [], warmSeconds: [Double] = []
         var paintSeconds: [Double] = [], restSeconds: [Double] = [], floor: [Double] = [], warmFloor: [Double] = []
+        var cpu = CPUSeconds()
         var touchTime = 0.0
         let scene = Scene(dial: dial) { pose, target in
             var target = target
             if !damageLimited { target.age = nil }
-            let t0 = monotonicNow()
+            let c0 = threadCPUNow(), t0 = monotonicNow()
             let damage = painter.paint(pose)
-            let t1 = monotonicNow()
+            let t1 = monotonicNow(), c1 = threadCPUNow()
             _ = copier.copy(painter.frame, damage: damage, to: target)
-            let elapsed = monotonicNow() - t0
-            let floorTime = Self.timeFloor(painter.frame, rects: copier.lastCopiedRects, to: target)
+            let elapsed = monotonicNow() - t0, cpuElapsed = threadCPUNow() - c0
+            let panelRects = copier.lastCopiedRects.map { rects in
+                rects.map { rotation.panelRect($0, logicalWidth: logical.width, logicalHeight: logical.height) }
+            }
+            let f0 = threadCPUNow()
+            let floorTime = Self.timeFloor(painter.frame, rects: panelRects, to: target)
+            let cpuFloor = threadCPUNow() - f0
             if warm {
                 warmSeconds.append(elapsed)
                 warmFloor.append(floorTime)
+                cpu.warmSeconds.append(cpuElapsed)
+                cpu.warmFloor.append(cpuFloor)
             } else if clock.now < touchTime {
                 restSeconds.append(elapsed)
             } else {
@@ -88,6 +104,9 @@ struct BenchSpin {
                 paintSeconds.append(t1 - t0)
                 bytes.append(copier.lastCopiedPixels * 4)
                 floor.append(floorTime)
+                cpu.seconds.append(cpuElapsed)
+                cpu.paintSeconds.append(c1 - c0)
+                cpu.floor.append(cpuFloor)
                 fullBytes += frameBytes
                 frames += 1
             }
@@ -114,6 +133,7 @@ struct BenchSpin {
         self.restSeconds = restSeconds
         floorSeconds = floor
         warmFloorSeconds = warmFloor
+        self.cpu = cpu
         self.built = (built.sprites - before.sprites, built.labels - before.labels, built.rings - before.rings)
         let after = painter.builtInFrames
         warmBuilt = (after.sprites - built.sprites, after.labels - built.labels, after.rings - built.rings)
@@ -147,3 +167,11 @@ struct BenchSpin {
     }
 }
 
+
+/// This thread's CPU time now, in seconds (CLOCK_THREAD_CPUTIME_ID): on a machine shared with
+/// other processes, what a stretch of work cost without the time the scheduler gave the others.
+func threadCPUNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
+}
