@@ -27,6 +27,8 @@ public enum ControlCommand: Sendable, Equatable {
     case confirmConfig(serial: UInt64?)
     /// A signed configuration bundle, undecoded (`<base>/set/config` or the fleet topic only).
     case configBundle([UInt8])
+    /// A bundle over the bound, never copied: refused by its size (`bytes`).
+    case oversizedBundle(bytes: Int)
     /// `set <path> text|available|value ...`: an item's live state (ControlCommand+Live.swift).
     case setItem(path: MenuPath, change: ItemChange)
     /// `turn <n>`: n detents of an open value dial, or n items of the ring (negative: anticlockwise).

@@ -167,6 +167,11 @@ package final class FleetBridge {
         return queued
     }
 
+    /// A bundle the broker link did not copy: it was over the bound.
+    package func refuseOversized(bytes: Int) -> Offer {
+        refuse(nil, FleetRefusal.tooLarge(bytes: bytes, limit: ConfigBundle.maxBytes).description)
+    }
+
     private func refuse(_ serial: UInt64?, _ why: String) -> Offer {
         (lastStatus, offered, reason) = (.refused, serial, why)
         logger.warning("fleet: bundle\(serial.map { " serial \($0)" } ?? "") refused: \(why); the running configuration stays")

@@ -86,6 +86,11 @@ extension KioskService: LoopService {
             speech.setSpeech(on, settings: speechSettings, now: time)
         case .confirmConfig(let serial):
             confirmFleet(request, serial: serial, at: time)
+        case .oversizedBundle(let bytes):
+            if let fleet {
+                _ = fleet.refuseOversized(bytes: bytes)
+                reportFleet(now: time)
+            }
         case .configBundle(let bytes):
             try takeBundle(bytes, at: time, on: loop)
         }

@@ -26,7 +26,7 @@ package final class MQTTBridge {
     private let logger: JournalLogger
     private var inbox: [ControlServer.Request] = []
     /// Configuration bundles waiting for the loop, at most two (one per turn).
-    private var bundles: [[UInt8]] = []
+    private var bundles: [ControlCommand] = []
     private var nextMetrics: Double
     private let started: Double
     /// Commands run and refused since start (the flood test and the metrics count them).
@@ -132,7 +132,7 @@ package final class MQTTBridge {
         let turn = Array(inbox.prefix(Self.commandsPerTurn))
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
-        let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: .configBundle(bundles.removeFirst()))]
+        let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: bundles.removeFirst())]
         return ControlServer.coalescingReloads(turn) + bundle + takeLiveRequests(now: now)
     }
 
@@ -157,13 +157,11 @@ package final class MQTTBridge {
         // Signed configurations: retained ones too (a configuration is not a command); the
         // service bounds and checks them.
         if message.topic == fleetTopic || message.topic == topics.setPrefix + "config" {
-            guard !message.isOversized else {
-                return refuse("mqtt: \(message.topic.logExcerpt(64)): a bundle of \(message.payloadLength) bytes is over the "
-                              + "\(ConfigBundle.maxBytes)-byte limit; refused", now: now)
-            }
-            if message.payload.isEmpty && message.retained { return }  // a retained bundle cleared
+            if message.payload.isEmpty && message.retained && !message.isOversized { return }  // a retained bundle cleared
             guard takesBundles else { return refuse("mqtt: \(message.topic): no fleet: section; bundle ignored", now: now) }
-            bundles.append(message.payload)
+            // One over the bound was never copied: the fleet refuses it by its size, as the
+            // other refusals go (config/state and a config line).
+            bundles.append(message.isOversized ? .oversizedBundle(bytes: message.payloadLength) : .configBundle(message.payload))
             if bundles.count > 2 { bundles.removeFirst() }  // the newest win; older ones would be replays
             return
         }
