@@ -65,8 +65,8 @@ let package = Package(
         system("CHarfBuzz", "harfbuzz", "libharfbuzz-dev"),
         system("CPNG", "libpng", "libpng-dev"),
         system("CFontconfig", "fontconfig", "libfontconfig-dev"),
-        // libmosquitto, espeak-ng (speech, issue 20) and ALSA (playback) are opened with dlopen the
-        // first time the configuration uses them, not linked (issue 23: a kiosk without MQTT,
+        // libmosquitto, espeak-ng (speech) and ALSA (playback) are opened with dlopen the
+        // first time the configuration uses them, not linked (a kiosk without MQTT,
         // speech or cues maps none of them nor what they pull in). Each target is the library's
         // header (types, constants) and its forwarders; CLibraryLoader is the loading they share.
         // Their headers come from libmosquitto-dev, libespeak-ng-dev and libasound2-dev.
@@ -95,12 +95,12 @@ let package = Package(
             name: "InputRecording",
             dependencies: ["DialCore", "KioskSeams", "LinuxSystem", .product(name: "Yams", package: "Yams")]
         ),
-        // MQTT (issue 22): libmosquitto driven by the frame loop's poll; the core knows nothing of it.
+        // MQTT: libmosquitto driven by the frame loop's poll; the core knows nothing of it.
         .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
-        // Speech and sound cues (issue 20): espeak-ng and ALSA on a worker thread of their own;
+        // Speech and sound cues: espeak-ng and ALSA on a worker thread of their own;
         // the loop only hands it text and samples. The words for each dial event are DialCore's.
         .target(name: "Audio", dependencies: ["LinuxSystem", "CEspeakNG", "CALSA"]),
-        // Issue 19 item 3: the kiosk's layers below the CLI, each seeing only those under it.
+        // The kiosk's layers below the CLI, each seeing only those under it.
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",

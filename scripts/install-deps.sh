@@ -33,10 +33,10 @@ packages=(
   # arch-test, with which mmdebstrap checks that arm64 programs run here, and gpg for its keyring
   # (both only recommended by mmdebstrap)
   mmdebstrap arch-test gpg
-  # MQTT (issue 22): libmosquitto's headers; the broker, mosquitto_passwd and the CLI clients for
+  # MQTT: libmosquitto's headers; the broker, mosquitto_passwd and the CLI clients for
   # the real-broker tests; openssl makes their TLS certificate
   libmosquitto-dev mosquitto mosquitto-clients openssl
-  # speech and sound cues (issue 20): espeak-ng and ALSA headers, the voices (also for the VM
+  # speech and sound cues: espeak-ng and ALSA headers, the voices (also for the VM
   # guest, which runs the host's root), espeak-ng for the synthesis test, aplay/arecord
   libespeak-ng-dev libasound2-dev espeak-ng espeak-ng-data alsa-utils
   # the remote view: zlib's headers (ZRLE, Tight); noVNC, which `preview` serves; headless

@@ -116,7 +116,7 @@ swift_dep="libswiftlang (>= $swift_version), libswiftlang (<< ${upstream%.*}.$((
 depends="$(shlibdeps)"
 [ -n "$depends" ] || pkg_die "dpkg-shlibdeps found no dependencies"
 # Libraries the binary opens with dlopen the first time the configuration uses them, rather than
-# links (issue 23: speech, cues and MQTT; Sources/C*/include/*.h name them, DK_*_SONAME). They are
+# links (speech, cues and MQTT; Sources/C*/include/*.h name them, DK_*_SONAME). They are
 # not in NEEDED, so dpkg-shlibdeps does not see them: their packages go into Depends here, each
 # with the dependency its shlibs file gives for the SONAME (a minimum version for any user of
 # it), so Depends names the packages it named when they were linked.

@@ -26,7 +26,7 @@ start=$(date +%s.%N)
 echo "soak: $paint_frames painted frames in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 
 echo "== release soak at 1920x1080 with painting and a reload (a new painter) every 36,000 frames: $hd_frames frames"
-# The figures after the first minute (3600 frames at 60 Hz) against the end: issue 23 wants the
+# The figures after the first minute (3600 frames at 60 Hz) against the end: the memory goal wants the
 # process's own memory (anon_kb) within 1 MB of it after a million frames.
 .build/release/dialkiosk simulate --size 1920x1080 --generate-frames "$hd_frames" --memory-every 3600 \
   --reload-every 36000 --quiet --seed 42 --paint 2>&1 | tee /tmp/dialkiosk-soak-hd.txt

@@ -11,7 +11,7 @@ source scripts/swift-path.sh
 echo "== swift test"
 swift test 2>&1
 
-# MQTT (issue 22): 50 kiosks on the virtual display on one real mosquitto.
+# MQTT: 50 kiosks on the virtual display on one real mosquitto.
 echo "== MQTT fleet (tests/mqtt/fleet.py)"
 swift build --product dialkiosk 2>&1 | tail -n 1
 python3 tests/mqtt/fleet.py --binary .build/debug/dialkiosk --kiosks 50 --kill 10

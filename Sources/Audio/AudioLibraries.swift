@@ -5,7 +5,7 @@ import LinuxSystem
 
 /// libespeak-ng and libasound, opened (dlopen) the first time speech or a cue needs them, not
 /// linked: a kiosk without speech or cues never maps them nor what they pull in (PulseAudio,
-/// D-Bus, libsndfile, ...; issue 23). Each is loaded once per process; a library that is
+/// D-Bus, libsndfile, ...). Each is loaded once per process; a library that is
 /// missing stays missing, so the failure is kept and the worker's retries report it again.
 enum AudioLibraries {
     /// libespeak-ng.so.1: what `Espeak` calls.

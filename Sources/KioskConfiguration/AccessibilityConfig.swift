@@ -2,7 +2,7 @@ import Audio
 import DialCore
 import Yams
 
-/// The `accessibility:` section's speech and sound (issue 20). Absent: the kiosk is silent
+/// The `accessibility:` section's speech and sound. Absent: the kiosk is silent
 /// and starts no audio thread. Present: speech on unless `speech: off`; sound cues only with
 /// `sound_cues: on`.
 public struct AccessibilitySettings: Sendable, Equatable {

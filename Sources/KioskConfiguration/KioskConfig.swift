@@ -68,7 +68,7 @@ public struct KioskConfig: Sendable, Equatable {
     /// The configuration used when no file is given: the demo menu with every default.
     public static let demo = KioskConfig()
 
-    /// The ring's motion (see DESIGN.md, "Inertia, frame-rate independent"), decoded straight
+    /// The ring's motion (docs/architecture.md: the exact coast between flip timestamps), decoded straight
     /// into DialCore's types, whose defaults are the configuration's.
     public struct Physics: Sendable, Equatable {
         /// `decay` (velocity kept per 60 Hz frame), `min_fling_speed`, `snap_duration`.

@@ -18,7 +18,7 @@ public enum ControlCommand: Sendable, Equatable {
     case screen(ScreenRequest)
     /// The backlight's share in percent, 0-100 (0 blanks, 100 is full; painted dim without one).
     case brightness(Int)
-    /// Speak the last utterance again (issue 20).
+    /// Speak the last utterance again.
     case repeatSpeech
     /// Speech on or off until the kiosk has been idle for a while (then the configured default).
     case speech(Bool)

@@ -62,7 +62,7 @@ public final class MosquittoClient {
     private var events: [MosquittoEvent] = []
 
     /// libmosquitto, opened (dlopen) by the first client rather than linked: a kiosk without
-    /// MQTT never maps it nor OpenSSL (issue 23); then its global setup, once per process (it
+    /// MQTT never maps it nor OpenSSL; then its global setup, once per process (it
     /// initialises OpenSSL). A library that is missing stays missing: the error is kept.
     private static let library: MosquittoError? = {
         if let error = load(DK_MOSQUITTO_SONAME) { return error }

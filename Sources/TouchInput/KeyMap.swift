@@ -18,7 +18,7 @@ public enum KeyMap {
     public static let keyDown: UInt32 = 108
     /// BTN_MIDDLE: libinput reports it as a pointer button, a key-only device as a key.
     public static let buttonMiddle: UInt32 = 274
-    /// Speech (issue 20): R and the keypad's 0 repeat the last utterance, S and the keypad's
+    /// Speech: R and the keypad's 0 repeat the last utterance, S and the keypad's
     /// '.' turn speech on or off (a keypad is the usual extra keys beside an encoder).
     public static let keyR: UInt32 = 19
     public static let keyS: UInt32 = 31

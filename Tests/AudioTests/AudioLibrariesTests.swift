@@ -5,7 +5,7 @@ import Testing
 @testable import Audio
 import LinuxSystem
 
-/// Issue 23: libespeak-ng and libasound are opened on first use; a library that cannot be
+/// libespeak-ng and libasound are opened on first use; a library that cannot be
 /// opened is an error naming it and dlerror's reason, never a crash.
 @Suite struct AudioLibrariesTests {
     @Test func aMissingEspeakIsAnErrorNamingIt() throws {

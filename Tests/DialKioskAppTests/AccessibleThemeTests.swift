@@ -6,7 +6,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// Issue 20, item 4, checked on the picture `render` paints: the high-contrast preset's labels
+/// Checked on the picture `render` paints: the high-contrast preset's labels
 /// reach 7:1 (WCAG 2.x) on what is behind them, `label_scale` makes them larger, and the
 /// selected item is marked by a shape (an outline) that no other item has.
 @Suite struct AccessibleThemeTests {

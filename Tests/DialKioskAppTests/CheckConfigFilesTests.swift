@@ -7,7 +7,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// The command-line side of issue 10's file defects (8, 9, 13): `check-config` loads icons and
+/// The command-line side of the hostile-file checks: `check-config` loads icons and
 /// fonts as `run` does and warns about paths the unit's sandbox hides; a FIFO or a device where a
 /// file is expected is refused at once with a message saying so.
 @Suite struct CheckConfigFilesTests {

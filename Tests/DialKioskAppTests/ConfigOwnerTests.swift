@@ -7,7 +7,7 @@ import Testing
 @testable import KioskServiceKit
 import KioskTestSupport
 
-/// Issue 19 item 3: the running configuration has one owner (the service) and one place that
+/// The running configuration has one owner (the service) and one place that
 /// turns a file into it (`SceneBuilding.adjusted`), so what the service checks commands and
 /// names events against is what the dial shows, at the start and after every reload.
 @Suite struct ConfigOwnerTests {

@@ -204,7 +204,7 @@ import KioskTestSupport
         #expect(abs(dial.rotation - Double.pi / 2) < 1e-9)
     }
 
-    /// An up or cancel is never lost (issue 10, defect 7): one far off the screen (a digitizer's
+    /// An up or cancel is never lost: one far off the screen (a digitizer's
     /// overshoot), not finite, or without a usable time ends the drag where the finger was last
     /// seen, exactly as an up there would.
     @Test func anUnusableEndStillEndsTheDragAtTheLastPosition() {

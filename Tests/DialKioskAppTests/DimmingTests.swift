@@ -6,7 +6,7 @@ import Testing
 @testable import KioskLoop
 import KioskTestSupport
 
-/// The dim look without reading the scanout buffer (issue 10, "Also"): `Dimming.darken` used to
+/// The dim look without reading the scanout buffer: `Dimming.darken` used to
 /// halve the dumb buffer in place after the copy, reading write-combined memory.
 @Suite struct DimmingTests {
     @Test func dimmedFrameIsPaintedInRAMAndOnlyWrittenToTheTarget() throws {

@@ -74,7 +74,7 @@ func files(in directory: URL, ending: String) -> [URL] {
         #expect(findings.isEmpty, "\(findings.joined(separator: "\n"))")
     }
 
-    /// Huge item counts and labels, NULs and escapes (issue 10): refused with one located line,
+    /// Huge item counts and labels, NULs and escapes: refused with one located line,
     /// or accepted within the limits, which the oracle checks on whatever it accepts.
     @Test func hugeItemCountsAndLabelsKeepTheOraclesPromise() {
         func menu(_ count: Int, label: String = "x") -> String {

@@ -6,7 +6,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// Issue 18, item 1: the decoded pixels of a menu's icons are bounded, each distinct file
+/// The decoded pixels of a menu's icons are bounded, each distinct file
 /// counted once; more is refused at check-config, start and reload with the line of the icon
 /// that passes the budget.
 @Suite struct IconBudgetTests {

@@ -7,7 +7,7 @@ import TouchInput
 @testable import KioskLoop
 import KioskTestSupport
 
-/// Issue 20, item 5: a whole nested menu, every item of every ring, into each ring and back
+/// A whole nested menu, every item of every ring, into each ring and back
 /// out, with keys alone (and with a rotary encoder: wheel detents and its push), through the
 /// device's frame loop on the virtual display and clock. The presses go in as libinput would
 /// copy them (`DeviceRecord`) and through `EventTranslator` and `KeyMap`, as on a kiosk.

@@ -213,7 +213,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.notifications().contains("READY=1"))
     }
 
-    /// Issue 19, item 6: a reload that changed `input:` was applied silently although the seat
+    /// A reload that changed `input:` was applied silently although the seat
     /// is opened once; now it says at warning level that it takes effect at the next start.
     @Test func reloadOfChangedInputSettingsWarnsThatTheyNeedARestart() throws {
         let k = try KioskLoop(config: threeItems)
@@ -247,7 +247,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(!k.stdout().contains("reloaded"))
     }
 
-    /// Issue 10, defect 1: a reload whose rebuild fails (a missing font or icon) must leave one
+    /// A reload whose rebuild fails (a missing font or icon) must leave one
     /// menu running, the old one: picture, items, `select`, event ids and the hub tap's command.
     @Test func reloadWhoseRebuildFailsKeepsTheWholeOldMenu() throws {
         func menu(_ ids: [String]) -> String {
@@ -337,7 +337,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.dial.visibility == .shown)
     }
 
-    /// Issue 12: `select <path>` opens rings on the way, an unknown path is answered and
+    /// `select <path>` opens rings on the way, an unknown path is answered and
     /// changes nothing, `back` and Escape close the ring, the activated item's command is found
     /// by its path (the top ring has an item of the same id, without a command), and
     /// `return_after_seconds` goes back to the top ring.
@@ -415,7 +415,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.menuDial.selectedPath == ["b"], "on the top ring, on the item that opened b")
     }
 
-    /// Issue 10, defect 5: a client's flood of reloads ran in one turn (frames, input and the
+    /// A client's flood of reloads ran in one turn (frames, input and the
     /// watchdog waited 10 s). Now each turn runs at most one reload, frames go on between
     /// them, and poll does not sleep while lines wait.
     @Test func aFloodOfReloadsRunsOnePerTurnWhileFramesGoOn() throws {
@@ -459,7 +459,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         #expect(k.loop.schedule.awaitsFlip, "the last line, select c, turns the ring")
     }
 
-    /// Issue 10, defect 4: with stdout unread the loop goes on (frames, watchdog); once the
+    /// With stdout unread the loop goes on (frames, watchdog); once the
     /// reader drains the pipe, the loop's poll sees it writable and flushes the waiting lines.
     @Test func aStoppedStdoutReaderNeitherStopsTheLoopNorLosesWholeLinesOnceItReads() throws {
         let k = try KioskLoop(config: threeItems, watchdogUSec: "4000000")
@@ -703,7 +703,7 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.display.presents == presents + 1)
     }
 
-    /// Issue 18, item 3: inside a ring, the ring's slot index was read as a top-ring index, so
+    /// Inside a ring, the ring's slot index was read as a top-ring index, so
     /// `drinks/water` (slot 2 of drinks) came back on the third top item after a new mode.
     @Test func aNewModeInsideARingKeepsThePath() throws {
         let nested = readFile(repositoryRoot + "/tests/vm/cases/files/menu-nested.yaml")!
@@ -721,7 +721,7 @@ private final class FakeBacklight: BacklightDimming {
     }
 }
 
-/// Issue 18, item 1: a reload's icons are decoded on a worker while the loop keeps serving the
+/// A reload's icons are decoded on a worker while the loop keeps serving the
 /// old menu (input, commands, frames, the watchdog ping); the turn that sees the worker done
 /// swaps the new menu in. It was decoded in the reload's own turn: 20 s for 512 items, and
 /// systemd's watchdog (10 s) killed the kiosk.
@@ -915,7 +915,7 @@ private final class FakeBacklight: BacklightDimming {
     }
 }
 
-/// Issue 18, item 4: every state a client can see follows from the event lines it got. A client
+/// Every state a client can see follows from the event lines it got. A client
 /// model built only from `opened`, `closed` and `selected` lines must equal the dial's open ring
 /// and selected slot after every step of random navigation, reloads (also in the middle of a
 /// ring change, also ones that remove the open ring) and a start on a nested default item.

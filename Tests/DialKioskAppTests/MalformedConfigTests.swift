@@ -58,7 +58,7 @@ import KioskTestSupport
         ("theme: {ring: \"#000000\", ring: \"#111111\"}\n", "1: key 'ring' appears more than once"),
         ("42\n", "1: expected a mapping of keys, got '42'"),
         ("? [a]\n: b\n", "1: keys must be plain names, got a list"),
-        // Limits and control characters (issue 10, defects 6 and 11).
+        // Limits and control characters.
         ("items:\n  - id: a\n    label: \"" + String(repeating: "é", count: 201) + "\"\n",
          "3: items[0].label: at most 200 characters, got 201"),
         ("items:\n  - id: a\n    label: \"Tea\\0<0>x\"\n", "3: items[0].label: contains a NUL character"),
@@ -95,7 +95,7 @@ import KioskTestSupport
         }
     }
 
-    /// Issue 10, defect 6: 20,000 items without a colour took 45 s to parse (a numbered demo menu
+    /// 20,000 items without a colour took 45 s to parse (a numbered demo menu
     /// built per item), and nothing limited the list. The 65th item is refused at its line,
     /// before any item is read; 64 are fine and take the palette's colours in order.
     @Test func itemsPerRingAreLimitedAndDefaultColoursComeFromThePalette() throws {

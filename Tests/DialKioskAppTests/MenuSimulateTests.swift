@@ -3,7 +3,7 @@ import Testing
 @testable import DialKioskApp
 import KioskTestSupport
 
-/// Issue 12's acceptance for `simulate`: a scripted two-level visit through the real binary
+/// Nested menus through `simulate`: a scripted two-level visit through the real binary
 /// prints the ring events `run` prints, with paths.
 @Suite struct MenuSimulateTests {
     /// The VM case's menu (drinks with coffee, tea and water; food; help), so both tests drive

@@ -4,7 +4,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// Issue 12, item 1: any item may have `items:`, a ring of its own. The tree's rules are
+/// Any item may have `items:`, a ring of its own. The tree's rules are
 /// MenuTree's; each broken rule is one located line (file, line, key path) and status 78.
 @Suite struct NestedConfigTests {
     static let twoLevels = """

@@ -5,7 +5,7 @@ import Testing
 @testable import DialKioskApp
 import KioskTestSupport
 
-/// Issue 19 item 5: `--rotate`, `--size` and `--mode` are typed options, parsed by one type
+/// `--rotate`, `--size` and `--mode` are typed options, parsed by one type
 /// each, so every subcommand that has them takes the same values and words a refusal the same.
 @Suite struct SharedOptionsTests {
     private func outcome(_ arguments: [String]) -> (status: Int32, message: String) {

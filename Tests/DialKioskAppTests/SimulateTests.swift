@@ -84,7 +84,7 @@ func jsonLines(_ text: String) -> [[String: Any]] {
     }
 }
 
-/// Hostile and unusual scripts (issue 10, defects 7, 10, 12 and 13), through the binary.
+/// Hostile and unusual scripts, through the binary.
 @Suite struct HostileSimulateTests {
     static let tap = """
         {"t": 0.5, "type": "down", "x": 400, "y": 70}

@@ -5,7 +5,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// Issue 18, item 9: the smaller defects, each pinned.
+/// The smaller defects, each pinned.
 @Suite struct SmallDefectsTests {
     /// The exit status `dialkiosk ARGUMENTS` ends with, up to validation (parse errors and
     /// `validate()` come back as the usage status).

@@ -6,7 +6,7 @@ import Testing
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// `splash` (issue 21, item 3): a Plymouth theme whose picture is `render`'s at the same options.
+/// `splash`: a Plymouth theme whose picture is `render`'s at the same options.
 @Suite struct SplashCommandTests {
     private func bytes(_ path: String) -> [UInt8]? {
         guard let file = fopen(path, "rb") else { return nil }

@@ -4,7 +4,7 @@ import Testing
 @testable import DialKioskApp
 import KioskTestSupport
 
-/// Issue 19's acceptance on the virtual display: the same gesture script through `simulate`
+/// A kiosk on the virtual display: the same gesture script through `simulate`
 /// and through a whole kiosk (`run --display virtual:800x480@60 --input-script`, the built
 /// binary, in real time) gives the same ring events; blanking and waking work with no GPU.
 @Suite struct VirtualKioskTests {
@@ -27,7 +27,7 @@ import KioskTestSupport
                                     "--config", Self.config, "--exit-after", "8.5"])
         #expect(run.status == 0, "\(run.err)")
         #expect(ringEvents(simulated.out).count == 5)
-        // A kiosk starts by telling its clients where the dial rests (issue 18, item 4);
+        // A kiosk starts by telling its clients where the dial rests;
         // `simulate` prints only what the dial does. After that line the two agree.
         let kiosk = ringEvents(run.out)
         #expect(kiosk.first == "selected drinks", "\(run.out)")
@@ -60,7 +60,7 @@ import KioskTestSupport
         #expect(run.err.contains("--display"), "\(run.err)")
     }
 
-    /// Issue 18, item 5: a script that ends with the finger held on the hub inside a ring let
+    /// A script that ends with the finger held on the hub inside a ring let
     /// the long press go back after the script, exited 0 and printed neither `unfinished` nor
     /// the warning (the ring it went back to was at rest).
     @Test func aFingerHeldInANestedRingIsReported() throws {

@@ -10,7 +10,7 @@ import KioskTestSupport
         .touch(TouchEvent(slot: 0, phase: phase, x: x, y: y, time: t))
     }
 
-    /// Issue 10, defect 10: a sample at t=2e17 with a horizon of 1e18 s trapped converting the
+    /// A sample at t=2e17 with a horizon of 1e18 s trapped converting the
     /// vblank number to an Int (status 132). The run now stops at `maximumSeconds`, saying why.
     @Test func farFutureSamplesStopTheRunAtTheHorizonWithoutATrap() throws {
         let run = try VirtualRun(hz: 60).run(tenItemDial(), inputs: [touch(.down, 0.1), touch(.motion, 2e17), touch(.up, 2e17)],

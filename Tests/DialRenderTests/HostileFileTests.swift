@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Hostile input files for the renderer (issue 10, defects 2, 8, 9 and 13): decompression bombs,
+/// Hostile input files for the renderer: decompression bombs,
 /// FIFOs and devices where a file is expected, fonts FreeType refuses, and PNGs written in place.
 @Suite struct HostileFileTests {
     /// A fresh directory under /tmp, removed by the caller with `removeTree`.

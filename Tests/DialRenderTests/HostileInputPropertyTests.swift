@@ -3,7 +3,7 @@ import DialCore
 import Foundation
 import Testing
 
-/// Seeded property tests over the renderer's hostile inputs (issue 10: "huge headers in icons,
+/// Seeded property tests over the renderer's hostile inputs ("huge headers in icons,
 /// huge labels"): whatever the header or the text, the result is an error naming the file or a
 /// bounded picture, never a crash or work that grows with the input.
 @Suite struct HostileInputPropertyTests {

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 
-/// Issue 18, item 1: each distinct icon file is decoded once per painter build (it was decoded
+/// Each distinct icon file is decoded once per painter build (it was decoded
 /// once per item: 20 s for 512 items naming one 8-megapixel file), and the decoded pixels of a
 /// menu are bounded.
 @Suite struct IconCacheTests {
@@ -102,7 +102,7 @@ import Testing
         #expect(IconCache.declaredPixels(Array(repeating: dir + "/0.png", count: 17)) == 2048 * 2048)
     }
 
-    /// Issue 18, item 9: the message names the limit that was exceeded.
+    /// The message names the limit that was exceeded.
     @Test func theSizeMessageNamesTheLimitExceeded() throws {
         let pixels = try #require(PNGReader.sizeProblem(width: 4096, height: 4096))
         #expect(pixels.contains("8 megapixels") && !pixels.contains("4096x4096;"), "\(pixels)")

@@ -2,7 +2,7 @@ import DialCore
 @testable import DialRender
 import Testing
 
-/// Long labels (issue 10, defect 3): fitting used to reshape the whole remaining text once per
+/// Long labels: fitting used to reshape the whole remaining text once per
 /// removed character (a 2,000-character label took 12.8 s for one frame). The work is counted in
 /// shaped Unicode scalars, not timed.
 @Suite struct LongLabelTests {

@@ -187,7 +187,7 @@ private func recording(absinfo: String = "53: [0, 999, 0, 0, 0]\n      54: [0, 4
     }
 }
 
-/// Hostile recordings (issue 10, defects 10 and 12): values beyond what the kernel's structs
+/// Hostile recordings: values beyond what the kernel's structs
 /// hold are located errors, not traps, and files are streamed, not held.
 @Suite struct HostileLibinputRecordTests {
     private func failure(_ yaml: String) -> LibinputRecordError? { recordFailure(yaml) }

@@ -143,7 +143,7 @@ private final class FakeSysfs {
         return sys
     }
 
-    /// Issue 18, item 2: a kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop
+    /// A kiosk killed while dimmed (watchdog, OOM, SIGKILL at the stop
     /// timeout) never runs `restore`. Without the state file each start took the quarter as
     /// normal: 200, 50, 13, 3, 1 after four such restarts.
     @Test func restartsAfterAKillWhileDimmedKeepTheNormalBrightness() throws {
@@ -186,7 +186,7 @@ private final class FakeSysfs {
         #expect(access(state + "/backlight-intel_backlight", F_OK) != 0)
     }
 
-    /// Issue 18, item 9: a brightness that reads negative (a broken driver, a hand-edited state
+    /// A brightness that reads negative (a broken driver, a hand-edited state
     /// file) is never written back.
     @Test func aNegativeBrightnessIsNeverWrittenBack() throws {
         let sys = panelAt200()

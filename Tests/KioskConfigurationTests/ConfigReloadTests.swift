@@ -28,7 +28,7 @@ import KioskTestSupport
         #expect(changes.needsOutputRestart)
     }
 
-    /// Issue 12: a change only in a ring below the top is a change of the menu (it used to
+    /// A change only in a ring below the top is a change of the menu (it used to
     /// compare the top ring's items alone, so such a reload was "no change").
     @Test func aChangeBelowTheTopIsApplied() throws {
         guard let (new, changes, again) = try reload(from: "items:\n  - id: a\n    items: [{id: x, label: Old}]\n",

@@ -19,7 +19,7 @@ import KioskTestSupport
         #expect(config.behaviour.defaultItem == "coffee")
         #expect(config.behaviour.returnAfter == 60)
         #expect(config.physics == KioskConfig.Physics())
-        // Issue 12: the example shows a two-level menu.
+        // The example shows a two-level menu.
         #expect(config.menu.ringPaths == [.top, ["coffee"]])
         #expect(config.menu.items(ofRing: ["coffee"])?.map(\.id) == ["espresso", "latte", "americano"])
         #expect(config.menu.node(at: ["coffee", "latte"])?.item.command == ["/usr/bin/logger", "-t", "dialkiosk-demo", "latte chosen"])

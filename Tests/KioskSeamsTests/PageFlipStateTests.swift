@@ -100,7 +100,7 @@ import Testing
         #expect(PageFlipState.nothingPosted.writableBuffer(count: 0) == nil)
     }
 
-    /// Issue 19, item 6: KMSDisplay took an impossible step with `?? flipState` and went on
+    /// KMSDisplay took an impossible step with `?? flipState` and went on
     /// silently; `applying` says what happened and where the state went.
     @Test func anImpossibleStepIsReportedNotIgnored() {
         var said: [String] = []

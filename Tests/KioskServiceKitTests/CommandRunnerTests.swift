@@ -78,7 +78,7 @@ import KioskTestSupport
         #expect(logs == ["<6>item 'tea': started sh (pid \(pid))\n", "<6>item 'tea': sh (pid \(pid)) finished\n"])
     }
 
-    /// Issue 12: a command learns where its item is (`DIALKIOSK_ITEM_PATH`), and since ids
+    /// A command learns where its item is (`DIALKIOSK_ITEM_PATH`), and since ids
     /// repeat across rings, "still running" is decided by path: `small/large` running does
     /// not keep `big/large` from starting, a second tap on `small/large` does.
     @Test func commandsKnowTheirItemsPathAndRunOncePerPath() throws {
@@ -196,7 +196,7 @@ import KioskTestSupport
         #expect(ignored.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) } == 0)
     }
 
-    /// Issue 10, defect 11: a command that never exits disabled its item until a restart. Its
+    /// A command that never exits disabled its item until a restart. Its
     /// group now gets SIGTERM at the timeout and SIGKILL `grace` later, and the loop needs to
     /// wake only at those two times.
     @Test func aCommandThatNeverExitsIsTerminatedThenKilled() throws {

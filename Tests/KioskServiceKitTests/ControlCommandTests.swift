@@ -47,7 +47,7 @@ import KioskTestSupport
     }
 }
 
-/// `screen` and `brightness` (issue 22): the socket and MQTT's set/screen and set/brightness.
+/// `screen` and `brightness`: the socket and MQTT's set/screen and set/brightness.
 @Suite struct ScreenCommandTests {
     @Test func screenAndBrightnessParse() {
         #expect(ControlLine.parse("screen off") == .command(.screen(.off)))

@@ -111,7 +111,7 @@ import KioskTestSupport
         #expect(readAvailable(a).contains("line longer than 1024 bytes"))
     }
 
-    /// Issue 10, defect 5: one turn ran every line a client sent (9,000 reloads: 10 s). Now a
+    /// One turn ran every line a client sent (9,000 reloads: 10 s). Now a
     /// turn takes at most `linesPerTurn` lines per client and one reload; the rest waits.
     @Test func aFloodIsTakenAFewLinesPerTurnWithOneReloadEach() throws {
         try withOneClient { server, a in

@@ -79,7 +79,7 @@ import KioskTestSupport
         let pid = try #require(started.flatMap { Int32($0.split(separator: " ").last!.dropLast(2)) })
         var info = siginfo_t()
         waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-        // Issue 10, defect 11: no wake-up every second while it runs, only its timeout (30 s
+        // No wake-up every second while it runs, only its timeout (30 s
         // by default); its exit arrives as SIGCHLD.
         #expect(g.service.nextWakeup(now: 3) == 33)
         _ = g.service.tick(now: 3.5)
@@ -105,7 +105,7 @@ import KioskTestSupport
         #expect(f.stdout() == "")
     }
 
-    /// Issue 10, defect 1: a file that parses but cannot be built (a missing font or icon)
+    /// A file that parses but cannot be built (a missing font or icon)
     /// changes nothing, and the same file is tried again on the next reload.
     @Test func reloadWhoseBuildFailsChangesNothingAndIsTriedAgain() throws {
         struct MissingIcon: Error, CustomStringConvertible {

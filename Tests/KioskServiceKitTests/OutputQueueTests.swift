@@ -5,7 +5,7 @@ import Testing
 @testable import KioskReporting
 import KioskTestSupport
 
-/// Issue 10, defect 4: event and log lines on the frame loop went out with blocking write(2),
+/// Event and log lines on the frame loop went out with blocking write(2),
 /// so a reader that stopped froze the kiosk, and one that went away killed it (SIGPIPE).
 @Suite struct OutputQueueTests {
     /// A pipe whose buffer holds one page, so it fills after a few lines.
@@ -206,7 +206,7 @@ final class PipeRescuer: @unchecked Sendable {
         #expect(status == reference, "killed by signal \(status - 128)?")
     }
 
-    /// Issue 10, defect 13: `simulate > /dev/full` exited 0 with its output lost.
+    /// `simulate > /dev/full` exited 0 with its output lost.
     @Test(.enabled(if: access("/dev/full", W_OK) == 0)) func simulateReportsAFullDisk() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

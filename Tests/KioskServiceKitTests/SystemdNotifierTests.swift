@@ -89,7 +89,7 @@ import KioskTestSupport
         #expect(out == ["<3>config.yaml:3: bad\n", "<4>two\\nlines\n", "<6>started\n"])
     }
 
-    /// Issue 10, defect 11: a command's argv[0] with NUL, CR or LF must not end the journal
+    /// A command's argv[0] with NUL, CR or LF must not end the journal
     /// record and start a forged one (`<0>` would be read as the emergency priority).
     @Test func controlCharactersAreEscapedSoNoRecordCanBeForged() {
         var out: [String] = []

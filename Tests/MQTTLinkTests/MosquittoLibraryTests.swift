@@ -2,7 +2,7 @@ import CMosquitto
 import Testing
 @testable import MQTTLink
 
-/// Issue 23: libmosquitto is opened by the first client, not linked; a library that cannot be
+/// libmosquitto is opened by the first client, not linked; a library that cannot be
 /// opened is the module's error naming it and dlerror's reason.
 @Suite struct MosquittoLibraryTests {
     @Test func aMissingLibmosquittoIsAnErrorNamingIt() throws {

@@ -78,7 +78,7 @@ import KioskTestSupport
         #expect(missing.status == 66)
     }
 
-    /// A PREFIX with a character that sed or systemd's ExecStart= would read (issue 18, item 6):
+    /// A PREFIX with a character that sed or systemd's ExecStart= would read:
     /// refused with status 64 before anything is written (no DESTDIR created, no temporary file);
     /// the characters that are plain text everywhere still install, named verbatim in ExecStart=.
     @Test func unsafePrefixesAreRefusedBeforeAnythingIsTouched() {

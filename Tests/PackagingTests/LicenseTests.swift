@@ -1,7 +1,7 @@
 import Testing
 import KioskTestSupport
 
-/// The licence (issue 18, item 11): LICENSE is the Apache License 2.0, and the package's
+/// The licence: LICENSE is the Apache License 2.0, and the package's
 /// machine-readable copyright file names it for DialKiosk's own files and gives a licence for
 /// every Swift package Package.swift links statically into the binary.
 @Suite struct LicenseTests {

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import KioskTestSupport
 
-/// postinst's "is tty1 in use" decision (issue 18, item 7), run as the package's own shell code
+/// postinst's "is tty1 in use" decision, run as the package's own shell code
 /// (the block between `# BEGIN tty1 check` and `# END tty1 check`) on a fake /proc and a fake
 /// `loginctl` that prints what logind would.
 @Suite struct PostinstTests {

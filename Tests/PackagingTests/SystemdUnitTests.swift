@@ -3,7 +3,7 @@ import Testing
 import KioskTestSupport
 
 /// The shipped unit: `systemd-analyze verify` accepts it, its exposure stays at or below 3.0
-/// (issue 7), and the directives the service relies on are present.
+///, and the directives the service relies on are present.
 @Suite struct SystemdUnitTests {
     static let unitPath = repositoryRoot + "/systemd/dialkiosk.service"
     static let hasAnalyze = access("/usr/bin/systemd-analyze", X_OK) == 0
@@ -51,7 +51,7 @@ import KioskTestSupport
         #expect(!lines.contains("PrivateNetwork=yes"))
     }
 
-    /// Issue 18, item 8: no directory of /sys is writable, only the brightness files the
+    /// No directory of /sys is writable, only the brightness files the
     /// ExecStartPre links in the runtime directory at each start, as many as it links at most.
     @Test func onlyTheBacklightsBrightnessFilesAreWritable() throws {
         let text = try #require(readFile(Self.unitPath))
@@ -106,7 +106,7 @@ import KioskTestSupport
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Issue 21: the splash hands over like a display manager's (README "Boot"). Plymouth is
+    /// The splash hands over like a display manager's (README "Boot"). Plymouth is
     /// deactivated before the program opens the card and quit (keeping its last frame) only
     /// after READY=1; both ignore a missing or idle Plymouth ("-") and run as root ("+"), which
     /// plymouthd requires. Nothing waits for the splash to end or for udev to settle, and no tty

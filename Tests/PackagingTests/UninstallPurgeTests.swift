@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import KioskTestSupport
 
-/// Issue 18, item 9: `uninstall.sh --purge` removes the service's cache directory (fontconfig's
+/// `uninstall.sh --purge` removes the service's cache directory (fontconfig's
 /// cache under CacheDirectory=) with the configuration; a plain uninstall keeps both.
 @Suite struct UninstallPurgeTests {
     @Test func purgeRemovesTheCacheDirectory() {

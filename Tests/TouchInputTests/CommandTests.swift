@@ -17,7 +17,7 @@ import Testing
         #expect(KeyMap.command(code: 102, pressed: true) == .first)
     }
 
-    /// Issue 12: Escape, Backspace and the wheel's click (BTN_MIDDLE) go back a ring.
+    /// Escape, Backspace and the wheel's click (BTN_MIDDLE) go back a ring.
     @Test func escapeBackspaceAndTheWheelClickGoBack() {
         #expect(KeyMap.command(code: 1, pressed: true) == .back)
         #expect(KeyMap.command(code: 14, pressed: true) == .back)
@@ -27,7 +27,7 @@ import Testing
         #expect(KeyMap.command(code: 272, pressed: true) == nil)  // BTN_LEFT is the mouse finger's
     }
 
-    /// Issue 20: `input.wheel_click: activate` makes the click activate, so an encoder whose
+    /// `input.wheel_click: activate` makes the click activate, so an encoder whose
     /// push is BTN_MIDDLE reaches everything alone (back through the back items).
     @Test func theWheelClickCanActivate() {
         #expect(KeyMap.command(code: 274, pressed: true, wheelClick: .activate) == .activate)
@@ -42,7 +42,7 @@ import Testing
         #expect(out == [.command(.activate, time: 2), .command(.activate, time: 3)])
     }
 
-    /// Issue 20: R and keypad 0 repeat the last utterance, S and keypad '.' toggle speech
+    /// R and keypad 0 repeat the last utterance, S and keypad '.' toggle speech
     /// (evdev codes 19, 82, 31, 83).
     @Test func speechKeys() {
         #expect(KeyMap.command(code: 19, pressed: true) == .speech(.repeatLast))

@@ -125,7 +125,7 @@ private func frame(_ t: Double) -> InputEvent { ev(-1, .frame, 0, 0, t) }
         ])
     }
 
-    /// Issue 12: the wheel's click is `back`, once per press, and does not end or start a drag:
+    /// The wheel's click is `back`, once per press, and does not end or start a drag:
     /// a left-button drag goes on through it.
     @Test func theWheelClickGoesBackAndLeavesTheDragAlone() {
         var t = EventTranslator(transform: ScreenTransform(panelWidth: 800, panelHeight: 480))

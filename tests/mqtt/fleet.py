@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A fleet of DialKiosk processes on one real mosquitto (issue 22's fleet proof).
+"""A fleet of DialKiosk processes on one real mosquitto.
 
 Starts Debian's mosquitto on a free loopback port with a password file, N kiosks
 (`dialkiosk run --display virtual:...`, no GPU or touchscreen) each with its own client id and

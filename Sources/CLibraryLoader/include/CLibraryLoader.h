@@ -1,4 +1,4 @@
-/* Shared libraries opened on first use instead of linked (issue 23): a kiosk whose
+/* Shared libraries opened on first use instead of linked: a kiosk whose
    configuration has no speech, cues or MQTT never maps libespeak-ng, libasound or
    libmosquitto, nor the chains they pull in (PulseAudio, D-Bus, libsndfile, OpenSSL, ...).
 

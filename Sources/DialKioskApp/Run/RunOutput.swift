@@ -97,7 +97,7 @@ struct RunOutput {
         }
     }
 
-    /// Logs how the first frame reached the screen and when (issue 21's figure): "run: first
+    /// Logs how the first frame reached the screen and when: "run: first
     /// frame: flip onto the running mode; on the glass 0.412 s after process start", once, at
     /// its flip event (the clock of `processStart`, CLOCK_MONOTONIC); the same as a `stats:`
     /// line with --stats.

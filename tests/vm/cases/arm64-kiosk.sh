@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24: the arm64 package on a real arm64 kernel. Debian 13's arm64 kernel in
+# The arm64 package on a real arm64 kernel. Debian 13's arm64 kernel in
 # qemu-system-aarch64 -M virt (TCG, cortex-a72) with qemu's virtio-gpu as the KMS device and
 # uinput for touch; a clean Debian 13 arm64 root (mmdebstrap through qemu-user binfmt, cached)
 # that already holds the package's dependency closure, systemd as PID 1, no network. In one boot:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21: from the boot splash to the dial without one black frame. One boot of the systemd
+# From the boot splash to the dial without one black frame. One boot of the systemd
 # guest into graphical.target with Plymouth (Debian's, script plugin, DRM renderer) showing the
 # theme `dialkiosk splash` wrote, and the shipped dialkiosk.service enabled; a watcher holding
 # the card open records every change of the CRTC's framebuffer, mode and ACTIVE.
@@ -11,7 +11,7 @@
 #    from the console's framebuffer to the dial's, same checks;
 #  - the figures: kernel start (CLOCK_MONOTONIC 0) to Plymouth's first frame and to the dial's.
 # BOOT_HANDOVER_UNIT=FILE boots another unit in place of systemd/dialkiosk.service (e.g. the one
-# before issue 21, to measure the boot without the hand-over; its checks then fail);
+# before the hand-over existed, to measure the boot without the hand-over; its checks then fail);
 # BOOT_HANDOVER_THEME=NAME makes Plymouth show another installed theme (e.g. spinner, from
 # plymouth-themes, to compare what the dial's theme costs; the pixel check then fails).
 source "$(dirname "$0")/../lib/case.sh"

@@ -1,4 +1,4 @@
-# Issue 14's proof for the amd64 package on a clean Debian 13 root (debootstrap'ed once and
+# The amd64 package on a clean Debian 13 root (debootstrap'ed once and
 # cached; no Swift, no compiler, no -dev package), systemd as PID 1, no network in the guest:
 # `apt-get install ./dialkiosk_VERSION_amd64.deb` together with the dependency .debs beside it
 # (the closure of its Depends that the root lacks, libswiftlang among them) creates the user,

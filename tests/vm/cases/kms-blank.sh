@@ -1,4 +1,4 @@
-# `idle: blank` switches the output off (issue 11, item 4), on vkms through the atomic path and
+# `idle: blank` switches the output off, on vkms through the atomic path and
 # with --kms-api legacy: while blank the CRTC is inactive (ACTIVE 0, the connector's DPMS Off)
 # and the kernel delivers no flips; a uinput tap switches it on again, and the screen then equals
 # `dialkiosk render` of the same state (the tap only wakes: the ring stays where it was).

@@ -1,4 +1,4 @@
-# Issue 7's device faults on a real kernel: SIGTERM in the middle of a fling ends `dialkiosk run`
+# Device faults on a real kernel: SIGTERM in the middle of a fling ends `dialkiosk run`
 # at once with the CRTC back on the framebuffer that was there before (the card is held open by
 # `drmtool hold`, so the kernel's own console restore cannot mask a missing restore); removing
 # the card under a running fling (the bochs PCI device: vkms has no driver to unbind) ends `run`

@@ -1,5 +1,5 @@
 # A connector that comes back with a different preferred mode gets a new modeset at that size and
-# the dial laid out again (issue 11, item 5). qemu's virtio-gpu changes its connector's preferred
+# the dial laid out again. qemu's virtio-gpu changes its connector's preferred
 # mode (through the EDID it generates) when a display client resizes it, and sends a hotplug:
 # the host resizes it through qemu's VNC server (vnc-resize.py, RFB SetDesktopSize) while `run`
 # shows the dial. The screen after the change equals `dialkiosk render` at the new size.
@@ -46,7 +46,7 @@ for run in "atomic 800x600" "legacy 1024x768"; do
       python3 "$vm_dir/cases/kms-compare.py" "$api.$shot.ppm" "$api.$shot.png" --max-channel 0 --max-fraction 0
   done
 done
-# A mode change inside a ring (issue 18, item 3): the drinks ring stays open, laid out anew.
+# A mode change inside a ring: the drinks ring stays open, laid out anew.
 echo "--- ring.err"; cat ring.err 2>/dev/null
 kms_check "ring: exit 0 on SIGTERM" test "$(cat ring.status 2>/dev/null)" = 0
 kms_check "ring: the control socket opened drinks" grep -q '"event": "opened".*"drinks"' ring.log

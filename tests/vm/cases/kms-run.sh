@@ -24,7 +24,7 @@ kms_check "both runs drove the output with the $api API (--stats)" \
   test "$(grep -c "^stats: frame clock .*, KMS API $api" flat.err run.err | awk -F: '{ s += $2 } END { print s }')" = 2
 kms_check "list-outputs says run would use the $api API" grep -q "KMS API: $api" list-outputs.txt
 # Both runs start on the console's CRTC (fbcon holds Virtual-1 at 1024x768, the preferred mode
-# run chooses): the first frame is a flip onto it, no modeset (issue 21), said by run: and stats:.
+# run chooses): the first frame is a flip onto it, no modeset, said by run: and stats:.
 for f in flat run; do
   kms_check "$f: the first frame went onto the running mode without a modeset" \
     grep -q '^run: first frame: flip onto the running mode; on the glass [0-9.]* s after process start' "$f.err"

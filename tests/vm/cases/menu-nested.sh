@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's acceptance on the real stack: `dialkiosk run` with a two-level menu on vkms, driven
+# Nested menus on the real stack: `dialkiosk run` with a two-level menu on vkms, driven
 # by uinput devices through udev and libinput (menu-nested.guest):
 #   - a hub tap opens the child ring (`opened`), a drag selects a child (`selected` with its
 #     path), a long press on the hub goes back (`closed`); Escape and the wheel's click
@@ -27,7 +27,7 @@ for line in open(sys.argv[1]):
             print(e["event"], "/".join(e.get("path", [])))
 PY
 echo "--- ring events"; cat events.txt
-# The first line is the start's: where the dial rests (every start says it, issue 18 item 4).
+# The first line is the start's: where the dial rests (every start says it).
 expected="selected drinks
 opened drinks
 selected drinks/coffee

@@ -1,4 +1,4 @@
-# Issue 6's acceptance with systemd as PID 1 and the real `dialkiosk run` as the installed unit
+# The service with systemd as PID 1 and the real `dialkiosk run` as the installed unit
 # (one boot, in order): scripts/install.sh --enable starts it and it becomes active as the
 # dialkiosk user only after its first page flip (READY=1); no watchdog timeout in 20 s; a swipe
 # from a uinput touchscreen gives `selected` in the journal and the hub tap runs the item's

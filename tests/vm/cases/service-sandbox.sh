@@ -18,7 +18,7 @@ for ok in stdin-tty drm-master input-open udev-netlink udev-database vt-graphics
 done
 case_grep '^probe inet-socket: error Address family not supported' "$probe" "refusal of an IP socket"
 case_grep '^probe write-etc: error Read-only file system' "$probe" "read-only /etc"
-# Issue 18, item 8: the brightness file the unit's ExecStartPre linked is writable, a file of the
+# The brightness file the unit's ExecStartPre linked is writable, a file of the
 # same kind and permissions elsewhere under /sys/devices is not.
 case_grep '^brightness-link /sys/devices/platform/.*/power/control$' "$start" "ExecStartPre's link to the backlight's file"
 case_grep '^probe write-linked-sysfs: ok' "$probe" "the linked brightness file writable"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speech and sound cues on a real ALSA driver (issue 20): the guest loads snd-aloop, `run` plays
+# Speech and sound cues on a real ALSA driver: the guest loads snd-aloop, `run` plays
 # to the loopback's playback side (plughw:Loopback,0,0) while arecord records the capture side,
 # every 10 ms chunk timestamped on CLOCK_MONOTONIC, the clock of run's event lines:
 #   - cues: with `speech: off` and `sound_cues: on`, a slow drag across three slots gives one

@@ -1,4 +1,4 @@
-# Issue 10, defect 4: a `run` whose stdout pipe nobody reads must keep flipping and pinging the
+# A `run` whose stdout pipe nobody reads must keep flipping and pinging the
 # watchdog, and leave on SIGTERM; one whose stdout reader goes away must not die of SIGPIPE
 # (status 141) but say so in its log and run on to --exit-after (status 0).
 source "$(dirname "$0")/../lib/case.sh"

@@ -1,6 +1,6 @@
 /*
  * drmtool watch DIR: records every change of a CRTC's framebuffer, mode and ACTIVE while it
- * holds the card open (never master), for the boot hand-over case (issue 21): splash, console
+ * holds the card open (never master), for the boot hand-over case: splash, console
  * and program each show their own framebuffer, and a modeset or a blank shows as a change of
  * the mode or of ACTIVE.
  *
