@@ -21,6 +21,8 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// Its icons, fonts or painter could not be built.
     case build(String)
+    /// It was built and swapped in, but painting its first frame failed.
+    case firstFrame(String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .commands(let item): return "item '\(item)' has a command and fleet.allow_commands is false"
         case .invalid(let located): return located
         case .build(let why): return "cannot build: \(why)"
+        case .firstFrame(let why): return "its first frame failed: \(why)"
         }
     }
 }

@@ -77,6 +77,13 @@ package enum LoopMessage {
     case dialReplaced(previousMenu: MenuTree?)
     /// SIGHUP.
     case hangUp
+    /// The first frame of a scene swapped in (a reload, a pushed configuration, a new mode) is
+    /// on the glass (at the message's time, the flip's).
+    case sceneShown
+    /// Painting the first frame of a scene swapped in failed (the painter's own error, not the
+    /// display's): nothing of it was queued, the glass still shows the frame before. The
+    /// service puts a working scene back in this turn; until it does the loop paints nothing.
+    case sceneFailed(String)
 }
 
 /// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
@@ -90,7 +97,10 @@ package final class NoService: LoopService {
             for e in events { try loop.carryOut(.log(Self.line(e)), at: time) }
         case .hangUp:
             try loop.refresh(at: time)
-        case .firstFrameShown, .dialReplaced:
+        case .firstFrameShown, .dialReplaced, .sceneShown:
+            break
+        case .sceneFailed(let why):
+            try loop.carryOut(.log("display: a new scene's first frame failed: \(why)"), at: time)
             break
         }
     }

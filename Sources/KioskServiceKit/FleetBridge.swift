@@ -18,8 +18,9 @@ package final class FleetBridge {
     private let logger: JournalLogger
     /// The confirmed pushed bundle that runs (nil: the local file's configuration).
     package private(set) var confirmed: ConfigBundle?
-    /// Running but not confirmed: reverted at `deadline` unless confirmed.
-    package private(set) var pending: (bundle: ConfigBundle, deadline: Double)?
+    /// Running but not confirmed: reverted at `deadline` unless confirmed. The deadline is
+    /// nil until the new menu's first frame is on the glass (the wait counts from there).
+    package private(set) var pending: (bundle: ConfigBundle, deadline: Double?)?
     /// Taken and being built (icons, painter) off the loop; stored as `pending.bundle`.
     package private(set) var building: ConfigBundle?
     /// The latest bundle that came while another was being built; offered when that one is done.
@@ -111,8 +112,8 @@ package final class FleetBridge {
         }
     }
 
-    /// The build of `building` ended: it runs now (pending until `now + confirm_seconds`, or
-    /// confirmed at once when confirm_seconds is 0), or it failed and is refused.
+    /// The build of `building` ended: it runs now and waits for its first frame (then
+    /// `firstFrameShown` starts the confirmation's wait), or it failed and is refused.
     package func built(_ failure: String?, now: Double) {
         guard let bundle = building else { return }
         building = nil
@@ -124,9 +125,37 @@ package final class FleetBridge {
         if let old = pending, old.bundle.serial != bundle.serial {
             logger.info("fleet: serial \(old.bundle.serial) was replaced by \(bundle.serial) before its confirmation")
         }
-        pending = (bundle, now + settings.confirmSeconds)
+        pending = (bundle, nil)
         (lastStatus, offered, reason) = (.pending, bundle.serial, nil)
-        if settings.confirmSeconds == 0 { _ = confirm(bundle.serial) }
+    }
+
+    /// The pending configuration's first frame is on the glass at `now`: the wait for its
+    /// confirmation starts (confirmed at once when confirm_seconds is 0). False when no pushed
+    /// configuration waited for its first frame.
+    package func firstFrameShown(now: Double) -> Bool {
+        guard let pending, pending.deadline == nil else { return false }
+        self.pending = (pending.bundle, now + settings.confirmSeconds)
+        if settings.confirmSeconds == 0 { _ = confirm(pending.bundle.serial) }
+        return true
+    }
+
+    /// The first frame of the configuration being built or just swapped in failed: it is
+    /// refused at once (true: the caller puts the confirmed one back); false when no pushed
+    /// configuration waited for its first frame.
+    package func firstFrameFailed(_ why: String) -> Bool {
+        let bundle: ConfigBundle
+        if let building {
+            bundle = building
+            self.building = nil
+        } else if let pending, pending.deadline == nil {
+            bundle = pending.bundle
+            self.pending = nil
+        } else {
+            return false
+        }
+        try? store.remove(.pending)
+        _ = refuse(bundle.serial, FleetRefusal.firstFrame(why).description)
+        return true
     }
 
     /// `confirm N`: the pending bundle N becomes the confirmed one. nil, or why not.
@@ -151,7 +180,7 @@ package final class FleetBridge {
 
     /// The deadline passed: the pending bundle goes (the caller reloads the confirmed one).
     package func revertIfDue(now: Double) -> Bool {
-        guard let pending, now >= pending.deadline else { return false }
+        guard let pending, let deadline = pending.deadline, now >= deadline else { return false }
         self.pending = nil
         try? store.remove(.pending)
         (lastStatus, offered, reason) = (.reverted, pending.bundle.serial,

@@ -31,6 +31,10 @@ extension KioskService: LoopService {
             liveReplaced(previousMenu: previousMenu, on: loop)
         case .hangUp:
             try reload(at: time, on: loop)
+        case .sceneShown:
+            fleetFrameShown(at: time)
+        case .sceneFailed(let why):
+            try sceneFailed(why, at: time, on: loop)
         }
     }
 

@@ -21,6 +21,8 @@ extension KioskService {
             // in `fleetBuilt`).
             if let worker = reloadWorker, worker.isBusy {
                 worker.pending = true
+                // Read again even when the file did not change: what goes over it did.
+                settledStamp = nil
                 return
             }
             let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
@@ -36,7 +38,7 @@ extension KioskService {
                 try finishReload(decided, at: time, on: loop)
                 try fleetBuilt(lastReloadFailure, at: time, on: loop)
             } else {
-                try fleetBuilt(nil, at: time, on: loop)
+                try fleetReadEnded(decided, at: time, on: loop)
             }
         }
     }
@@ -49,6 +51,19 @@ extension KioskService {
         fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
         reportFleet(now: time)
         if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+    }
+
+    /// A read of the configuration that a taken bundle waited for gave nothing to swap in: the
+    /// menu on the glass is already the pushed one (its wait starts now), or the local file it
+    /// goes over is broken (refused).
+    package func fleetReadEnded(_ decided: ConfigReload.Outcome, at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.building != nil else { return }
+        switch decided {
+        case .keep(let error): try fleetBuilt(error.description, at: time, on: loop)
+        case .unchanged, .apply:
+            try fleetBuilt(nil, at: time, on: loop)
+            fleetFrameShown(at: time)
+        }
     }
 
     /// `confirm N` from the control socket or `<base>/set/config_confirm`.
@@ -65,7 +80,27 @@ extension KioskService {
     package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
         guard let fleet, fleet.revertIfDue(now: time) else { return }
         reportFleet(now: time)
+        // The file may be unchanged since it was last read: it is read again all the same,
+        // since what goes over it changed.
+        settledStamp = nil
         try reload(at: time, on: loop)
+    }
+
+    /// A scene's first frame is on the glass: a pushed configuration's wait starts now.
+    package func fleetFrameShown(at time: Double) {
+        guard let fleet, fleet.firstFrameShown(now: time) else { return }
+        // confirm_seconds 0 confirmed it; else the state still says pending (with no news).
+        if fleet.lastStatus == .confirmed { reportFleet(now: time) }
+    }
+
+    /// A new scene could not paint its first frame. A pushed configuration's is refused and the
+    /// confirmed one (or the file) built again in this turn, since the loop has no working
+    /// scene until then; any other scene's failure ends the run as a failed frame always did.
+    package func sceneFailed(_ why: String, at time: Double, on loop: any LoopControl) throws {
+        guard let fleet, fleet.firstFrameFailed(why) else { throw SceneFailure(reason: why) }
+        reportFleet(now: time)
+        settledStamp = nil
+        try finishReload(readForReload(now: time), at: time, on: loop)
     }
 
     /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
@@ -96,6 +131,12 @@ extension KioskService {
         emit(fleet.eventLine(now: now))
         if let mqtt { mqtt.publishRetained(topic: mqtt.topics.base + "/config/state", payload: fleet.stateLine.text) }
     }
+}
+
+/// The first frame of a new scene that is not a pushed configuration failed.
+package struct SceneFailure: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "the new menu's first frame failed: \(reason)" }
 }
 
 /// The confirmation deadline of a pushed configuration: no descriptor, a wake-up time.

@@ -18,7 +18,8 @@ extension KioskService {
         }
         let decided = readForReload(now: time)
         guard case .apply(let config, let changes) = decided else {
-            return endReload(decided, now: time)
+            endReload(decided, now: time)
+            return try fleetReadEnded(decided, at: time, on: loop)
         }
         do {
             try worker.start(config: config, changes: changes)

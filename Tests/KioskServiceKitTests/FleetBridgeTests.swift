@@ -38,6 +38,9 @@ import KioskTestSupport
         }
         #expect(config.items.map(\.id) == ["a", "b"])
         fleet.built(nil, now: 100)
+        // The wait starts with the new menu's first frame, not at the swap.
+        #expect(fleet.nextDeadline == nil)
+        #expect(fleet.firstFrameShown(now: 100))
         #expect(fleet.nextDeadline == 160)
         #expect(!fleet.revertIfDue(now: 159.9))
         #expect(fleet.confirm(1) == nil)
@@ -45,6 +48,7 @@ import KioskTestSupport
         // Serial 2, never confirmed: reverted at its deadline, serial 1 runs again.
         guard case .take = fleet.offer(try bundle(2, ["c"]), local: KioskConfig()) else { Issue.record("2 not taken"); return }
         fleet.built(nil, now: 200)
+        _ = fleet.firstFrameShown(now: 200)
         #expect(fleet.stateLine.text.contains("\"serial\": 2, "))
         #expect(fleet.revertIfDue(now: 260))
         #expect(fleet.active?.serial == 1)
@@ -72,7 +76,9 @@ import KioskTestSupport
         let one = try bundle(1, ["a"])
         _ = fleet.offer(one, local: KioskConfig())
         fleet.built(nil, now: 0)
-        #expect(fleet.confirmed?.serial == 1)  // confirm_seconds 0: confirmed at once
+        #expect(fleet.confirmed == nil)
+        _ = fleet.firstFrameShown(now: 0)
+        #expect(fleet.confirmed?.serial == 1)  // confirm_seconds 0: confirmed at its first frame
         guard case .ignored = fleet.offer(one, local: KioskConfig()) else { Issue.record("running bundle not ignored"); return }
         _ = fleet.offer(try bundle(2, ["b"]), local: KioskConfig())
         fleet.built("missing icon", now: 1)

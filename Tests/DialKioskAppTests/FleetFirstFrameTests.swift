@@ -1,0 +1,141 @@
+import DialCore
+import FleetConfig
+import Glibc
+import Testing
+@testable import DialKioskApp
+@testable import KioskConfiguration
+@testable import KioskLoop
+@testable import KioskReporting
+@testable import KioskServiceKit
+import KioskSeams
+import KioskTestSupport
+
+/// A pushed configuration on the run loop with a fake display and clock: the confirmation's wait
+/// counts from the new menu's first frame on the glass, and a configuration whose first frame
+/// fails is refused at once, the confirmed menu (here the local file) back in the same turn.
+@Suite(.serialized) struct FleetFirstFrameTests {
+    static let seed = [UInt8](repeating: 7, count: 32)
+
+    /// An item with this id makes the scene's paint throw, as a painter that cannot paint would.
+    struct CannotPaint: Error, CustomStringConvertible {
+        var description: String { "the painter cannot paint this menu" }
+    }
+
+    final class Rig {
+        let dir = TemporaryDirectory()
+        let display = PipeDisplay(width: 160, height: 120)
+        let time = FakeClock(now: 100)
+        let service: KioskService
+        let loop: FrameLoop
+        var configPath: String { dir.path + "/config.yaml" }
+        var stateDir: String { dir.path + "/state" }
+
+        init(confirm: Double) throws {
+            writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}, {id: b, label: B}]\n")
+            let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
+            let build = { (config: KioskConfig, index: Int?) throws -> Scene in
+                var scene = try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
+                if config.items.contains(where: { $0.id == "broken" }) { scene.paint = { _, _ in throw CannotPaint() } }
+                return scene
+            }
+            let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
+            let devNull = open("/dev/null", O_WRONLY)
+            service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
+                                       logger: logger, eventsFD: devNull, now: time.now, scenes: ClosureScenes(build: build))
+            let keys = [try Sodium.keyPair(seed: FleetFirstFrameTests.seed).publicKey]
+            let store = FleetStore(directory: dir.path + "/state")
+            let startup = FleetStartup.choose(store: store, keys: keys, local: config, allowCommands: false)
+            service.fleet = FleetBridge(settings: FleetSettings(trustedKeys: [], confirmSeconds: confirm), store: store,
+                                        clientID: "k1", keys: keys, startup: startup, logger: logger)
+            loop = FrameLoop(output: LoopOutput(presenter: display, power: .painted(), resize: LoopOutput.fixedMode),
+                             sources: FrameLoop.sources(displays: [display], service: service.pollSources),
+                             scene: try build(config, nil), now: { [time] in time.now }, service: service, log: { _ in })
+        }
+
+        deinit {
+            service.stop(reason: "test", now: .nan)
+            dir.remove()
+        }
+
+        func bundle(_ serial: UInt64, _ ids: [String]) throws -> [UInt8] {
+            var b = ConfigBundle(serial: serial, targets: [], config: Array(("items:\n" + ids.map { "  - {id: \($0)}\n" }.joined()).utf8))
+            b.signature = try Sodium.sign(b.signedBytes, seed: FleetFirstFrameTests.seed)
+            return b.encoded
+        }
+
+        func step() throws { _ = try loop.step(timeoutMS: 0) }
+
+        /// The queued frame's flip event at `time`, and flips at 60 Hz until nothing is queued.
+        func flip(at time: Double) throws {
+            self.time.now = time
+            var frames = 0
+            while loop.schedule.awaitsFlip && frames < 1000 {
+                display.report(.frameShown(time: self.time.now))
+                try step()
+                self.time.now += 1.0 / 60
+                frames += 1
+            }
+        }
+
+        var shownIDs: [String] { (loop.dial as! MenuDial).dial.items.map(\.id) }
+    }
+
+    @Test func theConfirmationsWaitCountsFromTheFirstFrameOfTheNewMenu() throws {
+        let k = try Rig(confirm: 10)
+        try k.loop.start(at: k.time.now)
+        try k.flip(at: 100)
+        // A reload of the local file first, settled (its times older than the file system's
+        // tick): the revert below must read the file again, though it did not change since.
+        usleep(100_000)
+        try k.service.reload(at: k.time.now, on: k.loop)
+        try k.flip(at: 101)
+
+        try k.service.takeBundle(try k.bundle(1, ["x", "y"]), at: 102, on: k.loop)
+        #expect(k.shownIDs == ["x", "y"])
+        #expect(k.service.fleet?.pending?.bundle.serial == 1)
+        // Swapped in at 102; its first frame on the glass only at 105 (a slow first flip).
+        #expect(k.service.fleet?.nextDeadline == nil)
+        try k.flip(at: 105)
+        #expect(k.service.fleet?.nextDeadline == 115)
+        // Not reverted at 112 (10 s after the swap), reverted at 115.
+        k.time.now = 112
+        try k.step()
+        #expect(k.service.fleet?.pending?.bundle.serial == 1)
+        k.time.now = 115
+        try k.step()
+        #expect(k.service.fleet?.pending == nil)
+        #expect(k.service.fleet?.lastStatus == .reverted)
+        #expect(k.shownIDs == ["a", "b"])
+        #expect(k.service.config.items.map(\.id) == ["a", "b"])
+    }
+
+    @Test func aConfigurationWhoseFirstFrameFailsIsRefusedAndTheConfirmedOneRunsAgain() throws {
+        let k = try Rig(confirm: 10)
+        try k.loop.start(at: k.time.now)
+        try k.flip(at: 100)
+        let presents = k.display.presents
+
+        try k.service.takeBundle(try k.bundle(1, ["broken", "z"]), at: 101, on: k.loop)
+        let fleet = try #require(k.service.fleet)
+        #expect(fleet.lastStatus == .refused)
+        #expect(fleet.offered == 1)
+        #expect(fleet.reason == "its first frame failed: the painter cannot paint this menu", "\(fleet.reason ?? "nil")")
+        #expect(fleet.pending == nil && fleet.active == nil)
+        #expect(!FileManagerLess.exists(k.stateDir + "/pending.bundle"))
+        // The local menu is back, and its frame was queued in the same turn.
+        #expect(k.shownIDs == ["a", "b"])
+        #expect(k.service.config.items.map(\.id) == ["a", "b"])
+        #expect(k.display.presents == presents + 1)
+        try k.flip(at: 102)
+        // The loop goes on: a later good bundle is taken (serial 1 counts as taken).
+        try k.service.takeBundle(try k.bundle(2, ["c"]), at: 103, on: k.loop)
+        try k.flip(at: 103)
+        #expect(k.shownIDs == ["c"])
+        #expect(k.service.fleet?.nextDeadline == 113)
+    }
+}
+
+/// access(2) without Foundation.
+enum FileManagerLess {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}
