@@ -19,7 +19,9 @@ public enum ConfigParser {
                                 "wake_on_touch", "command_timeout_seconds", "language_return_after_seconds"]
 
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
-    public static func parse(_ text: String, file: String) throws -> KioskConfig {
+    /// `blobDirectory`: where a pushed configuration's `icon: sha256:HEX` icons are (nil: a local
+    /// file, which may not name icons so).
+    public static func parse(_ text: String, file: String, blobDirectory: String? = nil) throws -> KioskConfig {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: Node?
         do {
@@ -35,7 +37,8 @@ public enum ConfigParser {
         let languages = try LanguageTable.read(document)
         let warnings = ConfigWarnings()
         config.languages = languages.languages
-        if let menu = try ConfigItemReader.menu(of: document, languages: languages, warnings: warnings) { config.menu = menu }
+        if let menu = try ConfigItemReader.menu(of: document, languages: languages, warnings: warnings,
+                                                 blobDirectory: blobDirectory) { config.menu = menu }
         if let text = try document.section("text", known: textKeys) {
             config.texts = try parseTexts(text, languages: languages, warnings: warnings)
         }

@@ -12,34 +12,56 @@ extension KioskService {
             logger.warning("fleet: a configuration bundle came, but the local file has no fleet: section; ignored")
             return
         }
-        switch fleet.offer(bytes, local: config) {
+        switch fleet.offer(bytes, local: config, now: time) {
         case .ignored: return
         case .refused: return reportFleet(now: time)
+        case .fetch(let sha256s):
+            mqtt?.wantBlobs(sha256s)
         case .take(let pushed, _):
-            // A reload being prepared was read before this bundle: drop it and read again once
-            // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
-            // in `fleetBuilt`).
-            if let worker = reloadWorker, worker.isBusy {
-                worker.pending = true
-                // Read again even when the file did not change: what goes over it did.
-                settledStamp = nil
-                return
+            try build(pushed, at: time, on: loop)
+        }
+    }
+
+    /// An icon blob came for the bundle that waits for its blobs.
+    package func takeBlob(_ sha256: String, _ payload: [UInt8]?, at time: Double, on loop: any LoopControl) throws {
+        guard let fleet else { return }
+        switch fleet.blobArrived(sha256, payload: payload) {
+        case .ignored, .fetch: return
+        case .refused:
+            mqtt?.wantBlobs([])
+            reportFleet(now: time)
+            if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+        case .take(let pushed, _):
+            mqtt?.wantBlobs([])
+            try build(pushed, at: time, on: loop)
+        }
+    }
+
+    /// Builds a taken bundle's configuration like a reload and swaps it in.
+    private func build(_ pushed: KioskConfig, at time: Double, on loop: any LoopControl) throws {
+        // A reload being prepared was read before this bundle: drop it and read again once
+        // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
+        // in `fleetBuilt`).
+        if let worker = reloadWorker, worker.isBusy {
+            worker.pending = true
+            // Read again even when the file did not change: what goes over it did.
+            settledStamp = nil
+            return
+        }
+        let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
+        if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
+            do {
+                // Done in `reloadPrepared`, which calls `fleetBuilt`.
+                return try worker.start(config: new, changes: changes)
+            } catch {
+                logger.warning("fleet: \(error); building in the loop instead")
             }
-            let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
-            if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
-                do {
-                    // Done in `reloadPrepared`, which calls `fleetBuilt`.
-                    return try worker.start(config: new, changes: changes)
-                } catch {
-                    logger.warning("fleet: \(error); building in the loop instead")
-                }
-            }
-            if case .apply = decided {
-                try finishReload(decided, at: time, on: loop)
-                try fleetBuilt(lastReloadFailure, at: time, on: loop)
-            } else {
-                try fleetReadEnded(decided, at: time, on: loop)
-            }
+        }
+        if case .apply = decided {
+            try finishReload(decided, at: time, on: loop)
+            try fleetBuilt(lastReloadFailure, at: time, on: loop)
+        } else {
+            try fleetReadEnded(decided, at: time, on: loop)
         }
     }
 
@@ -49,7 +71,8 @@ extension KioskService {
         // The reload words its failure after the local file; the bundle's is what failed.
         let prefix = (configPath ?? "demo menu") + ": "
         fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
-        reportFleet(now: time)
+        // Refused now; else `pending` is reported with its first frame (fleetFrameShown).
+        if failure != nil { reportFleet(now: time) }
         if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
     }
 
@@ -78,7 +101,14 @@ extension KioskService {
 
     /// The confirmation did not come: back to the last confirmed configuration (or the file).
     package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
-        guard let fleet, fleet.revertIfDue(now: time) else { return }
+        guard let fleet else { return }
+        // The blobs a taken bundle waits for did not all come: it is refused.
+        if fleet.blobsOverdue(now: time) {
+            mqtt?.wantBlobs([])
+            reportFleet(now: time)
+            if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+        }
+        guard fleet.revertIfDue(now: time) else { return }
         reportFleet(now: time)
         // The file may be unchanged since it was last read: it is read again all the same,
         // since what goes over it changed.
@@ -89,8 +119,8 @@ extension KioskService {
     /// A scene's first frame is on the glass: a pushed configuration's wait starts now.
     package func fleetFrameShown(at time: Double) {
         guard let fleet, fleet.firstFrameShown(now: time) else { return }
-        // confirm_seconds 0 confirmed it; else the state still says pending (with no news).
-        if fleet.lastStatus == .confirmed { reportFleet(now: time) }
+        // `pending` (or `confirmed` with confirm_seconds 0), at the flip's time.
+        reportFleet(now: time)
     }
 
     /// A new scene could not paint its first frame. A pushed configuration's is refused and the

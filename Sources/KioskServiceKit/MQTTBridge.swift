@@ -117,7 +117,7 @@ package final class MQTTBridge {
     package func wakeUp(now: Double) -> Double? {
         var times = [nextMetrics]
         if let t = connection.wakeUp(now: now) { times.append(t) }
-        if !inbox.isEmpty || !bundles.isEmpty { times.append(now) }
+        if !inbox.isEmpty || !bundles.isEmpty || !blobs.isEmpty { times.append(now) }
         return times.min()
     }
 
@@ -133,7 +133,9 @@ package final class MQTTBridge {
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
         let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: bundles.removeFirst())]
-        return ControlServer.coalescingReloads(turn) + bundle + takeLiveRequests(now: now)
+        // One blob a turn: hashing one at its bound takes tens of milliseconds.
+        let blob = blobs.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: blobs.removeFirst())]
+        return ControlServer.coalescingReloads(turn) + bundle + blob + takeLiveRequests(now: now)
     }
 
     /// Whether configuration bundles are taken (the local file has a `fleet:` section).
@@ -148,8 +150,32 @@ package final class MQTTBridge {
         resubscribe()
         // Bundles are configurations: their topics take up to a bundle's bound, every other
         // topic keeps the commands' small one.
+        setPayloadLimits()
+    }
+
+    /// The icon blobs a taken bundle waits for: `<topic>/blob/<sha256>` on the fleet topic and
+    /// on `<base>/set/config`, each by its topic (none: the fetch is over).
+    private(set) var blobTopics: [String: String] = [:]
+    /// Blobs waiting for the loop (their topics are only the ones asked for, so few).
+    private var blobs: [ControlCommand] = []
+
+    /// Subscribes to the blobs `sha256s` (hex) from now on; an empty list ends the fetch.
+    package func wantBlobs(_ sha256s: [String]) {
+        blobTopics = [:]
+        for base in [fleetTopic, topics.setPrefix + "config"].compactMap({ $0 }) {
+            for hex in sha256s { blobTopics[base + "/blob/" + hex] = hex }
+        }
+        if sha256s.isEmpty { blobs.removeAll() }
+        resubscribe()
+        setPayloadLimits()
+    }
+
+    /// Bundles and blobs are configurations: their topics take up to their own bound, every
+    /// other topic keeps the commands' small one.
+    private func setPayloadLimits() {
         var limits = [topics.setPrefix + "config": ConfigBundle.maxBytes + 1]
-        if let topic { limits[topic] = ConfigBundle.maxBytes + 1 }
+        if let fleetTopic { limits[fleetTopic] = ConfigBundle.maxBytes + 1 }
+        for topic in blobTopics.keys { limits[topic] = ConfigBundle.maxBlobBytes + 1 }
         connection.payloadLimits = limits
     }
 
@@ -158,10 +184,16 @@ package final class MQTTBridge {
     /// (`bindLive` at a reload, `enableFleet` at start); none may drop the others'.
     func resubscribe() {
         connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"]
-                             + live.topics + (fleetTopic.map { [$0] } ?? []))
+                             + live.topics + (fleetTopic.map { [$0] } ?? []) + blobTopics.keys.sorted())
     }
 
     private func receive(_ message: MQTTMessage, now: Double) {
+        if let hex = blobTopics[message.topic] {
+            if message.payload.isEmpty && message.retained && !message.isOversized { return }  // a retained blob cleared
+            guard blobs.count < 2 * blobTopics.count else { return }  // a flood on one topic: the wait's end refuses
+            blobs.append(.configBlob(sha256: hex, payload: message.isOversized ? nil : message.payload))
+            return
+        }
         // Signed configurations: retained ones too (a configuration is not a command); the
         // service bounds and checks them.
         if message.topic == fleetTopic || message.topic == topics.setPrefix + "config" {
