@@ -125,13 +125,14 @@ package final class FleetBridge {
         }
     }
 
-    /// An icon blob came (`payload` nil: over its bound). Checked against its name, kept in
-    /// the state folder; the last one missing makes the bundle `take`n. A blob with the wrong
-    /// bytes refuses the bundle at once.
-    package func blobArrived(_ sha256: String, payload: [UInt8]?) -> Offer {
+    /// An icon blob of `length` bytes came (`payload` nil: over its bound, never copied).
+    /// Checked against its name, kept in the state folder; the last one missing makes the
+    /// bundle `take`n. A blob with the wrong bytes refuses the bundle at once.
+    package func blobArrived(_ sha256: String, payload: [UInt8]?, length: Int? = nil) -> Offer {
         guard var fetch = fetching, let index = fetch.missing.firstIndex(of: sha256) else { return .ignored }
-        guard let payload else {
-            return failFetch(FleetRefusal.blobTooLarge(sha256: sha256, bytes: ConfigBundle.maxBlobBytes + 1).description)
+        guard let payload, payload.count <= ConfigBundle.maxBlobBytes else {
+            let bytes = payload?.count ?? length ?? ConfigBundle.maxBlobBytes + 1
+            return failFetch(FleetRefusal.blobTooLarge(sha256: sha256, bytes: bytes).description)
         }
         let got = (try? Sodium.sha256Hex(payload)) ?? "unknown (libsodium)"
         guard got == sha256 else { return failFetch(FleetRefusal.blobHash(expected: sha256, got: got).description) }

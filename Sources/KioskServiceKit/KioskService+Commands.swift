@@ -97,8 +97,8 @@ extension KioskService: LoopService {
             }
         case .configBundle(let bytes):
             try takeBundle(bytes, at: time, on: loop)
-        case .configBlob(let sha256, let payload):
-            try takeBlob(sha256, payload, at: time, on: loop)
+        case .configBlob(let sha256, let payload, let length):
+            try takeBlob(sha256, payload, length: length, at: time, on: loop)
         }
         publishState()
         try loop.frameIfDue(at: time)

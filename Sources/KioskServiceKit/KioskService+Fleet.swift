@@ -23,9 +23,9 @@ extension KioskService {
     }
 
     /// An icon blob came for the bundle that waits for its blobs.
-    package func takeBlob(_ sha256: String, _ payload: [UInt8]?, at time: Double, on loop: any LoopControl) throws {
+    package func takeBlob(_ sha256: String, _ payload: [UInt8]?, length: Int, at time: Double, on loop: any LoopControl) throws {
         guard let fleet else { return }
-        switch fleet.blobArrived(sha256, payload: payload) {
+        switch fleet.blobArrived(sha256, payload: payload, length: length) {
         case .ignored, .fetch: return
         case .refused:
             mqtt?.wantBlobs([])

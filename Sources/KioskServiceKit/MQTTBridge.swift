@@ -191,7 +191,7 @@ package final class MQTTBridge {
         if let hex = blobTopics[message.topic] {
             if message.payload.isEmpty && message.retained && !message.isOversized { return }  // a retained blob cleared
             guard blobs.count < 2 * blobTopics.count else { return }  // a flood on one topic: the wait's end refuses
-            blobs.append(.configBlob(sha256: hex, payload: message.isOversized ? nil : message.payload))
+            blobs.append(.configBlob(sha256: hex, payload: message.isOversized ? nil : message.payload, length: message.payloadLength))
             return
         }
         // Signed configurations: retained ones too (a configuration is not a command); the

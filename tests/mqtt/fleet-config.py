@@ -15,10 +15,12 @@ config keygen`, each with its own state folder. Then:
      hash: refused by every kiosk with the reason in `config/state`, the running serial and
      menu untouched;
   5. bad input to one kiosk (0 bytes, 10 MB, random bytes, a valid signature over other text,
-     a signature of the wrong length): refused with the reason, resident memory flat;
-  6. crash safety: one kiosk SIGKILLed at random points of receiving, storing, building,
-     applying and confirming (and at fixed points inside the state folder's writes), restarted
-     each time: it always comes up on a confirmed configuration or the local file.
+     a signature of the wrong length, a blob whose bytes do not match its hash, a 10 MB blob):
+     refused with the reason, resident memory flat, and a good bundle after it still shown;
+  6. crash safety: one kiosk SIGKILLed at random points of receiving, storing (the bundle and
+     its icon blob), building, applying and confirming (and at fixed points inside the state
+     folder's writes), restarted each time: it always comes up on a confirmed configuration or
+     the local file.
 Usage: tests/mqtt/fleet-config.py [--binary .build/debug/dialkiosk] [--kiosks 50] [--crashes 12]
 Exit 0 when every check holds, 1 otherwise.
 """
@@ -240,11 +242,30 @@ for what, (payload, reason) in bad.items():
     ok = wait_all([one], lambda s: s.get("status") == "refused" and reason in (s.get("reason") or "") and s.get("serial") == 1, 15)
     with lock: got = state.get(one, {}).get("reason")
     check(ok, f"{what}: refused ({got!r})")
+# Blobs on the kiosk's own topic: bytes that are not the ones named, and 10 MB (never copied).
+blob_cases = {
+    "a blob whose hash does not match": (21, dkimage.png_bytes(8, 8, (1, 2, 3, 255)), dkimage.png_bytes(8, 8, (3, 2, 1, 255)),
+                                         "came with other bytes"),
+    "a 10 MB blob": (22, dkimage.png_bytes(8, 8, (9, 9, 9, 255)), os.urandom(10 << 20), "is larger than"),
+}
+for what, (serial, named_bytes, sent_bytes, reason) in blob_cases.items():
+    sha = hashlib.sha256(named_bytes).hexdigest()
+    publish(f"fc/{one}/set/config/blob/{sha}", sent_bytes, retain=True)
+    publish(f"fc/{one}/set/config", sign(menu(["pic", "x"], icon=sha), serial))
+    ok = wait_all([one], lambda s: s.get("status") == "refused" and s.get("offered") == serial and reason in (s.get("reason") or "")
+                  and s.get("serial") == 1, 15)
+    with lock: got = state.get(one, {}).get("reason")
+    check(ok, f"{what}: refused ({got!r})")
+    publish(f"fc/{one}/set/config/blob/{sha}", b"", retain=True)
 time.sleep(1)
 rss_after = rss(kiosks[one].pid)
 check(kiosks[one].poll() is None, "the kiosk kept running through the bad input")
 print(f"fleet-config: resident memory of the kiosk fed bad input: {rss_before} kB before, {rss_after} kB after", flush=True)
-check(rss_after - rss_before < 16 << 10, f"memory flat after a 10 MB bundle (+{rss_after - rss_before} kB, < 16 MB)")
+check(rss_after - rss_before < 16 << 10, f"memory flat after a 10 MB bundle and blob (+{rss_after - rss_before} kB, < 16 MB)")
+# Frames go on: a good bundle after all that is taken, and `pending` comes with its first frame.
+publish(f"fc/{one}/set/config", sign(menu(["after", "bad"]), 23))
+check(wait_all([one], lambda s: s.get("serial") == 23 and s.get("status") == "pending", 15),
+      "after the bad input, a good bundle is shown (its first frame reported) on that kiosk")
 
 for p in kiosks.values(): p.send_signal(signal.SIGTERM)
 for p in kiosks.values(): p.wait()
@@ -273,7 +294,13 @@ for i in range(args.crashes):
     if s.get("status") == "pending":
         bad_starts.append((i, s))
     serial += 1
-    publish(f"fc/{crash}/set/config", sign(menu([f"m{serial}", "x"]), serial))
+    # Every other bundle with an icon blob of its own, published just before it.
+    icon = None
+    if serial % 2:
+        blob = dkimage.png_bytes(8, 8, (serial % 256, 7, 7, 255))
+        icon = hashlib.sha256(blob).hexdigest()
+        publish(f"fc/{crash}/set/config/blob/{icon}", blob, retain=True)
+    publish(f"fc/{crash}/set/config", sign(menu([f"m{serial}", "x"], icon=icon), serial))
     time.sleep(random.uniform(0, 0.6))
     if random.random() < 0.6:
         confirmed.add(serial)
