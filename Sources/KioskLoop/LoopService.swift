@@ -86,6 +86,14 @@ package enum LoopMessage {
     case sceneFailed(String)
 }
 
+/// The first frame of a new scene failed and nothing puts a working one back: the run ends,
+/// as with any frame that cannot be shown.
+package struct SceneFailure: Error, CustomStringConvertible {
+    package var reason: String
+    package init(reason: String) { self.reason = reason }
+    package var description: String { "the new menu's first frame failed: \(reason)" }
+}
+
 /// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
 /// and SIGHUP repaints.
 package final class NoService: LoopService {
@@ -100,8 +108,7 @@ package final class NoService: LoopService {
         case .firstFrameShown, .dialReplaced, .sceneShown:
             break
         case .sceneFailed(let why):
-            try loop.carryOut(.log("display: a new scene's first frame failed: \(why)"), at: time)
-            break
+            throw SceneFailure(reason: why)
         }
     }
 

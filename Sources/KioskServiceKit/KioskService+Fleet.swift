@@ -163,12 +163,6 @@ extension KioskService {
     }
 }
 
-/// The first frame of a new scene that is not a pushed configuration failed.
-package struct SceneFailure: Error, CustomStringConvertible {
-    package var reason: String
-    package var description: String { "the new menu's first frame failed: \(reason)" }
-}
-
 /// The confirmation deadline of a pushed configuration: no descriptor, a wake-up time.
 package struct FleetDeadline: PollSource {
     package let service: KioskService
