@@ -24,12 +24,13 @@ pkg_elapsed() { awk -v a="$1" -v b="$(pkg_now)" 'BEGIN { printf "%.1f", b - a }'
 
 # The packages a build root holds: Debian's Swift, the C libraries' -dev packages, and what the
 # test suite calls (git for SwiftPM, python3 and util-linux's setpriv, systemd-analyze, which
-# also runs kill and man for the unit's commands and Documentation=, the fonts), and Debian 13's
-# own lintian for the packages (package.sh runs the host's too).
+# also runs kill and man for the unit's commands and Documentation=, the fonts: the language
+# golden pictures draw a CJK label through fontconfig's fallback, fonts-droid-fallback, as on the
+# host), and Debian 13's own lintian for the packages (package.sh runs the host's too).
 pkg_build_packages=(
   swiftlang pkg-config git ca-certificates
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
-  fonts-dejavu-core fonts-noto-core python3-minimal procps systemd man-db dpkg-dev file
+  fonts-dejavu-core fonts-noto-core fonts-droid-fallback python3-minimal procps systemd man-db dpkg-dev file
   lintian
   libmosquitto-dev mosquitto openssl
   libespeak-ng-dev libasound2-dev espeak-ng

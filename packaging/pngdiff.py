@@ -6,6 +6,7 @@ import os
 import sys
 import zlib
 
+sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
 import dkimage  # noqa: E402  (the one PNG reader of the Python tools)
 

@@ -61,7 +61,7 @@ package final class MQTTBridge {
             case .error: logger.error(text)
             }
         }
-        connection.subscribe([topics.commands])
+        resubscribe()
         logger.info("mqtt: broker \(settings.host):\(settings.port)\(settings.tls == nil ? "" : " (TLS)"), client id \(clientID), topics \(topics.base)/...")
     }
 
@@ -145,12 +145,20 @@ package final class MQTTBridge {
     package func enableFleet(topic: String?) {
         takesBundles = true
         fleetTopic = topic
-        connection.subscribe([topics.commands] + (topic.map { [$0] } ?? []))
+        resubscribe()
         // Bundles are configurations: their topics take up to a bundle's bound, every other
         // topic keeps the commands' small one.
         var limits = [topics.setPrefix + "config": ConfigBundle.maxBytes + 1]
         if let topic { limits[topic] = ConfigBundle.maxBytes + 1 }
         connection.payloadLimits = limits
+    }
+
+    /// The one list of topics the kiosk subscribes to (on every connect from now): commands,
+    /// live items' `set` and bound topics, and the fleet topic. Each part changes on its own
+    /// (`bindLive` at a reload, `enableFleet` at start); none may drop the others'.
+    func resubscribe() {
+        connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"]
+                             + live.topics + (fleetTopic.map { [$0] } ?? []))
     }
 
     private func receive(_ message: MQTTMessage, now: Double) {

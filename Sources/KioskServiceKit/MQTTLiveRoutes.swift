@@ -124,7 +124,7 @@ extension MQTTBridge {
     /// Subscribes to the bindings of `menu` (on every connect from now) and `<base>/set/item/#`.
     package func bindLive(_ menu: MenuTree) {
         live = MQTTLiveRoutes(menu: menu)
-        connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"] + live.topics)
+        resubscribe()
         if let prefix = discoveryPrefix {
             for (topic, payload) in HomeAssistantDiscovery.numbers(prefix: prefix, topics: topics, menu: menu) {
                 publishRetained(topic: topic, payload: payload.text)

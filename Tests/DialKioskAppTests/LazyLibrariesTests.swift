@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import KioskTestSupport
 
-/// Libespeak-ng, libasound and libmosquitto are opened on first use, not linked. A
+/// libespeak-ng, libasound and libmosquitto are opened on first use, not linked. A
 /// kiosk whose configuration has no speech, cues or MQTT never maps them (nor OpenSSL); one
 /// with speech or MQTT maps what it uses. Read from /proc/PID/maps of the built binary while
 /// it runs (`run` on the virtual display with the two-level visit of VirtualKioskTests).

@@ -23,18 +23,13 @@ def figure(what):
     results.append(f"check figure {what}")
 
 
-def _kms_compare():
-    """kms-compare.py (beside this file) as a module: its PPM reader."""
-    import importlib.util
-    sys.dont_write_bytecode = True  # no __pycache__ in the clone
-    spec = importlib.util.spec_from_file_location(
-        "kms_compare", os.path.join(os.path.dirname(os.path.abspath(__file__)), "kms-compare.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.dont_write_bytecode = True  # no __pycache__ in the clone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import dkimage  # noqa: E402  (the one PNG and PPM reader of the Python tools)
 
 
-read_ppm = _kms_compare().read_ppm
+def read_ppm(path):
+    return dkimage.rgb(dkimage.read_ppm(path))
 
 
 def max_channel_difference(a, b):

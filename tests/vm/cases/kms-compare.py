@@ -11,6 +11,7 @@ the mean channel difference exceeds 0.5. Standard library only (tests/lib/dkimag
 import os
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import dkimage  # noqa: E402  (the one PNG and PPM reader of the Python tools)
 
