@@ -68,7 +68,7 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language", "power"]
+    package static let eventTypes = EventVocabulary.homeAssistantTypes
 
     /// `languages`: the configured language codes (a `select` of them when there are two or more).
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
