@@ -8,6 +8,8 @@
 //                 else (the seams, input events, rotation, rectangles, mode request,
 //                 calibration, frame pacing, latency), so they need not know of dials.
 //   DialCore      KioskSeams + Swift only: geometry, tracking, physics, selection.
+//   KioskVocabulary DialCore only: the control commands and the one table of verbs (socket
+//                 grammar, usage, MQTT set topics, Home Assistant entities) they are parsed by.
 //   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error,
 //                 regular files and the line reader.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
@@ -83,6 +85,8 @@ let package = Package(
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
         .target(name: "KioskSeams"),
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
+        // The control vocabulary: one table the socket, MQTT and discovery are built from.
+        .target(name: "KioskVocabulary", dependencies: ["DialCore"]),
         .target(name: "LinuxSystem"),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
@@ -104,7 +108,7 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
@@ -116,7 +120,7 @@ let package = Package(
         ),
         .target(
             name: "KioskServiceKit",
-            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
+            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskVocabulary", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
                            "LinuxSystem", "MQTTLink", "Audio", "FleetConfig"]
         ),
         // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
@@ -150,6 +154,7 @@ let package = Package(
         .testTarget(name: "KioskSeamsTests", dependencies: ["KioskSeams"]),
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
+        .testTarget(name: "KioskVocabularyTests", dependencies: ["KioskVocabulary", "DialCore"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "CZlib"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),

@@ -79,34 +79,19 @@ package enum LoopMessage {
     case hangUp
 }
 
-/// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
-/// and SIGHUP repaints.
+/// No service: the dial's events go nowhere (simulate writes its own event lines; bench and the
+/// display tests need none), no timer dims or blanks, every input passes, and SIGHUP repaints.
 package final class NoService: LoopService {
+    package init() {}
+
     package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
 
     package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
         switch message {
-        case .dialEvents(let events, _):
-            for e in events { try loop.carryOut(.log(Self.line(e)), at: time) }
         case .hangUp:
             try loop.refresh(at: time)
-        case .firstFrameShown, .dialReplaced:
+        case .dialEvents, .firstFrameShown, .dialReplaced:
             break
-        }
-    }
-
-    package static func line(_ event: DialEvent) -> String {
-        switch event {
-        case .selected(let index, let path, let time):
-            return "selected index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
-        case .activated(let index, let path, let time):
-            return "activated index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
-        case .opened(let path, let time):
-            return "opened path=\(path) time=\(fixed(time, 3))"
-        case .closed(let path, let time):
-            return "closed path=\(path) time=\(fixed(time, 3))"
-        case .rest(let time, let rotation, let index):
-            return "rest rotation=\(fixed(rotation, 6)) index=\(index.map(String.init) ?? "none") time=\(fixed(time, 3))"
         }
     }
 }

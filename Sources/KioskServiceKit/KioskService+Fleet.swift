@@ -85,9 +85,14 @@ extension KioskService {
             ("latest_version_topic", .string(stateTopic)),
             ("latest_version_template", .string("{{ value_json.offered | default(value_json.serial, true) | default('local', true) }}")),
         ]).text)
-        mqtt.publishRetained(topic: "\(prefix)/button/\(id)/config_confirm/config", payload: EventLine(common("config_confirm", "Confirm configuration") + [
-            ("command_topic", .string(topics.setPrefix + "config_confirm")), ("payload_press", .string("PRESS")),
-        ]).text)
+        // The fleet's command entities, from the vocabulary's table (the confirm button).
+        for (_, input) in ControlVocabulary.mqttInputs {
+            guard let entity = input.homeAssistant, entity.when == .fleet,
+                  let fields = HomeAssistantDiscovery.commandFields(entity, topic: topics.setPrefix + input.topic, topics: topics, options: [])
+            else { continue }
+            mqtt.publishRetained(topic: "\(prefix)/\(entity.component)/\(id)/\(entity.object)/config",
+                                 payload: EventLine(common(entity.object, entity.name) + fields).text)
+        }
     }
 
     /// The retained `<base>/config/state` and the `config` event line.

@@ -157,7 +157,7 @@ package final class MQTTBridge {
     /// live items' `set` and bound topics, and the fleet topic. Each part changes on its own
     /// (`bindLive` at a reload, `enableFleet` at start); none may drop the others'.
     func resubscribe() {
-        connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"]
+        connection.subscribe(ControlVocabulary.subscriptions.map { topics.setPrefix + $0 }
                              + live.topics + (fleetTopic.map { [$0] } ?? []))
     }
 
@@ -250,69 +250,5 @@ package struct MQTTTopics: Equatable {
     package init(base: String, clientID: String) {
         self.base = base
         self.clientID = clientID
-    }
-}
-
-/// `<base>/set/<name>` with its payload, as a control command; the control socket's own
-/// parser checks select's path, so both accept exactly the same.
-package enum MQTTCommand {
-    package static func parse(name: String, payload: String) -> Result<ControlCommand, MQTTCommandError> {
-        let argument = payload.trimmingWhitespace()
-        switch name {
-        case "select", "screen", "brightness", "language":
-            guard !argument.isEmpty else { return .failure(MQTTCommandError("set/\(name) needs a payload")) }
-            guard !argument.contains(" "), !argument.contains("\n") else {
-                return .failure(MQTTCommandError("payload '\(argument.logExcerpt(64))' is not one word"))
-            }
-        case "config_confirm":
-            if argument == "PRESS" { return .success(.confirmConfig(serial: nil)) }
-            guard let serial = UInt64(argument), serial > 0 else {
-                return .failure(MQTTCommandError("set/config_confirm needs the serial, a whole number from 1"))
-            }
-            return .success(.confirmConfig(serial: serial))
-        case "back", "activate", "reload", "show", "hide":
-            // The payload is ignored: Home Assistant's buttons send PRESS.
-            break
-        default:
-            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm, language"))
-        }
-        let line = ["select", "screen", "brightness", "language"].contains(name) ? "\(name) \(argument)" : name
-        switch ControlLine.parse(line) {
-        case .command(let command): return .success(command)
-        case .invalid(let message): return .failure(MQTTCommandError(message))
-        case .blank: return .failure(MQTTCommandError("empty command"))
-        }
-    }
-}
-
-package struct MQTTCommandError: Error, Equatable, CustomStringConvertible {
-    package var description: String
-    package init(_ description: String) { self.description = description }
-}
-
-extension String {
-    /// At most `scalars` Unicode scalars of the text, control characters shown as `?` and an
-    /// ellipsis when cut: what a log line may quote of hostile input. Counting scalars, not
-    /// characters, bounds the work and the length (one character may hold any number of
-    /// combining marks).
-    package func logExcerpt(_ scalars: Int) -> String {
-        var out = String.UnicodeScalarView()
-        var taken = 0
-        for scalar in unicodeScalars {
-            guard taken < scalars else {
-                out.append("\u{2026}")
-                break
-            }
-            out.append(scalar.properties.generalCategory == .control ? "?" : scalar)
-            taken += 1
-        }
-        return String(out)
-    }
-
-    package func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
-        while let c = s.last, c.isWhitespace { s = s.dropLast() }
-        return String(s)
     }
 }
