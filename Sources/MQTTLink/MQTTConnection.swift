@@ -66,6 +66,11 @@ public final class MQTTConnection {
     public let endpoint: MQTTEndpoint
     public private(set) var state: State
     public private(set) var backoff = ReconnectBackoff()
+    /// How soon the broker ended the last sessions (another client with the same id).
+    public private(set) var sessions = SessionWatch()
+    /// Another client keeps taking the session (same client id): retries wait the longest
+    /// backoff, and the journal said so once.
+    public var takenOver: Bool { sessions.takenOver }
     public private(set) var backlog: EventBacklog
     private var client: MosquittoClient?
     private var inflight: [Int32: String] = [:]
@@ -157,7 +162,10 @@ public final class MQTTConnection {
                 return []
             }
         case .connected:
-            break
+            if sessions.healthy(at: now) { backoff.connected() }
+            if sessions.held(at: now) {
+                log(.info, "mqtt: the session as \(endpoint.clientID) has held for \(Int(SessionWatch.shortSession)) s; no other client takes it now")
+            }
         }
         guard let client, client.socket != nil else { return [] }
         var messages: [MQTTMessage] = []
@@ -295,9 +303,11 @@ public final class MQTTConnection {
     private func accepted(now: Double) {
         guard let client else { return }
         state = .connected
-        backoff.connected()
+        // The backoff is reset only by a session that lasts (`lost`): one the broker ends at
+        // once, again and again, must not be retried every second.
+        sessions.accepted(at: now)
         lastMisc = now
-        log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)")
+        if !takenOver { log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)") }
         let dropped = backlog.takeDroppedSinceReport()
         if dropped > 0 {
             log(.warning, "mqtt: dropped \(dropped) event lines while the broker was away (the queue holds \(backlog.capacity))")
@@ -334,8 +344,27 @@ public final class MQTTConnection {
     }
 
     private func lost(_ why: String, now: Double) {
-        let retryAt = backoff.failed(at: now)
         let was = state
+        var retryAt: Double
+        if was == .connected {
+            let wasTakenOver = takenOver
+            if !sessions.lost(at: now) { backoff.connected() }
+            retryAt = backoff.failed(at: now)
+            if takenOver {
+                retryAt = max(retryAt, now + ReconnectBackoff.longest)
+                if !wasTakenOver {
+                    log(.error, "mqtt: \(endpoint.host):\(endpoint.port) ended \(sessions.shortInARow) sessions in a row within "
+                        + "\(Int(SessionWatch.shortSession)) s of accepting them: another client is probably connected with "
+                        + "the client id '\(endpoint.clientID)' (a cloned image with the same /etc/machine-id?); give each kiosk "
+                        + "its own mqtt.client_id. Retrying every \(Int(ReconnectBackoff.longest)) s, quietly")
+                }
+                state = .waiting(retryAt: retryAt)
+                if let fd = client?.socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+                return
+            }
+        } else {
+            retryAt = backoff.failed(at: now)
+        }
         state = .waiting(retryAt: retryAt)
         let delay = Int((retryAt - now).rounded())
         switch was {

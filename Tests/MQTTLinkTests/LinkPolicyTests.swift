@@ -42,3 +42,26 @@ import Testing
         #expect(numbers.count + backlog.droppedTotal == 2000)
     }
 }
+
+@Suite struct SessionWatchTests {
+    @Test func shortSessionsInARowMeanATakeoverAndALastingOneClearsIt() {
+        var watch = SessionWatch()
+        for i in 0..<SessionWatch.suspectAfter {
+            #expect(!watch.takenOver)
+            watch.accepted(at: Double(i) * 100)
+            let short = watch.lost(at: Double(i) * 100 + 0.5)
+            #expect(short)
+        }
+        #expect(watch.takenOver)
+        watch.accepted(at: 1000)
+        let early = watch.held(at: 1000 + SessionWatch.shortSession / 2)
+        #expect(!early && watch.takenOver)
+        let lasted = watch.held(at: 1000 + SessionWatch.shortSession)
+        #expect(lasted && !watch.takenOver)
+        // A long session lost is no sign of a takeover.
+        watch.accepted(at: 2000)
+        let short = watch.lost(at: 2000 + SessionWatch.shortSession + 1)
+        #expect(!short)
+        #expect(watch.shortInARow == 0)
+    }
+}
