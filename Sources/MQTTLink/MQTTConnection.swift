@@ -73,6 +73,11 @@ public final class MQTTConnection {
     public var takenOver: Bool { sessions.takenOver }
     public private(set) var backlog: EventBacklog
     private var client: MosquittoClient?
+    /// A broker given by name: the connect (and its lookup) running on a thread of its own.
+    private var lookup: ConnectAttempt?
+    /// A lookup given up on (connect timeout): it keeps its handle until it ends, and no other
+    /// attempt starts before.
+    private var abandoned: ConnectAttempt?
     private var inflight: [Int32: String] = [:]
     private var retained: [(topic: String, payload: String)] = []
     /// Event lines the broker acknowledged (for tests and metrics).
@@ -97,7 +102,10 @@ public final class MQTTConnection {
         state = .waiting(retryAt: now)
     }
 
-    deinit { client?.close() }
+    deinit {
+        // A lookup's thread still holds the handle: it goes when that thread lets go of it.
+        if lookup == nil { client?.close() }
+    }
 
     public var isConnected: Bool { state == .connected }
 
@@ -129,6 +137,7 @@ public final class MQTTConnection {
         case .connecting, .connected: break
         case .waiting, .stopped: return nil
         }
+        if let lookup { return lookup.pollDescriptor }
         guard let client, let fd = client.socket else { return nil }
         let events = Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0)
         return pollfd(fd: fd, events: events, revents: 0)
@@ -157,6 +166,14 @@ public final class MQTTConnection {
             guard now >= retryAt else { return [] }
             attempt(now: now)
         case .connecting(let since):
+            if let lookup, !lookup.isDone, now - since >= Self.connectTimeout {
+                // The thread keeps the handle until its lookup ends; the next attempt makes a new one.
+                abandoned = lookup
+                self.lookup = nil
+                client = nil
+                lost("no answer from DNS for \(endpoint.host) within \(Int(Self.connectTimeout)) s", now: now)
+                return []
+            }
             if now - since >= Self.connectTimeout {
                 lost("no answer from \(endpoint.host):\(endpoint.port) within \(Int(Self.connectTimeout)) s", now: now)
                 return []
@@ -165,6 +182,16 @@ public final class MQTTConnection {
             if sessions.healthy(at: now) { backoff.connected() }
             if sessions.held(at: now) {
                 log(.info, "mqtt: the session as \(endpoint.clientID) has held for \(Int(SessionWatch.shortSession)) s; no other client takes it now")
+            }
+        }
+        var revents = revents
+        if let lookup {
+            guard let result = lookup.result else { return [] }
+            self.lookup = nil
+            revents = 0  // they were the pipe's
+            if case .failure(let error) = result {
+                lost(Self.words(error), now: now)
+                return []
             }
         }
         guard let client, client.socket != nil else { return [] }
@@ -241,6 +268,11 @@ public final class MQTTConnection {
     /// them without waiting, then the handle goes. Safe to call twice.
     public func stop() {
         guard state != .stopped else { return }
+        if lookup != nil {
+            // The handle is the lookup thread's until it ends; it goes with that thread.
+            lookup = nil
+            client = nil
+        }
         if isConnected, let client {
             pump()
             _ = try? client.publish(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
@@ -254,15 +286,27 @@ public final class MQTTConnection {
 
     /// Cuts the connection without DISCONNECT, as a killed process would (tests).
     public func dropWithoutGoodbye() {
+        guard lookup == nil else { return }
         client?.dropConnection()
     }
 
     // MARK: steps
 
     private func attempt(now: Double) {
+        if let abandoned {
+            guard abandoned.isDone else {
+                return lost("the last lookup of \(endpoint.host) has not ended", now: now)
+            }
+            self.abandoned = nil
+        }
         do {
             let client = try self.client ?? makeClient()
             self.client = client
+            if ConnectAttempt.needsLookup(endpoint.host) {
+                lookup = try ConnectAttempt.start(client: client, host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
+                state = .connecting(since: now)
+                return
+            }
             try client.connectAsync(host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
             state = .connecting(since: now)
         } catch {
