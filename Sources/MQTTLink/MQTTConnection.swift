@@ -79,7 +79,14 @@ public final class MQTTConnection {
     /// attempt starts before.
     private var abandoned: ConnectAttempt?
     private var inflight: [Int32: String] = [:]
+    /// The latest payload of each retained topic (what the broker must end up holding).
     private var retained: [(topic: String, payload: String)] = []
+    /// Retained publishes handed to libmosquitto and not yet acknowledged, by message id: at
+    /// most one per topic, so a broker that stalls holds at most one payload per topic in
+    /// libmosquitto's queue, however often the state changes (the latest waits here).
+    private var retainedInFlight: [Int32: (topic: String, payload: String)] = [:]
+    /// Retained publishes in flight (at most one per topic).
+    public var retainedUnacknowledged: Int { retainedInFlight.count }
     /// Event lines the broker acknowledged (for tests and metrics).
     public private(set) var acknowledged = 0
     /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
@@ -231,7 +238,9 @@ public final class MQTTConnection {
         flushWrites()
     }
 
-    /// A retained topic: published now when connected, and again on every connect.
+    /// A retained topic: published when it changed and none of it is in flight (else its
+    /// latest payload goes when the broker acknowledges the one in flight), and again on every
+    /// connect.
     public func publishRetained(topic: String, payload: String) {
         if let i = retained.firstIndex(where: { $0.topic == topic }) {
             guard retained[i].payload != payload else { return }
@@ -239,7 +248,20 @@ public final class MQTTConnection {
         } else {
             retained.append((topic, payload))
         }
-        send(topic: topic, payload: payload, qos: 1, retain: true)
+        sendRetained(topic)
+        flushWrites()
+    }
+
+    /// Hands `topic`'s latest payload to libmosquitto unless one of it is in flight or already sent.
+    private func sendRetained(_ topic: String) {
+        guard isConnected, let client, let latest = retained.first(where: { $0.topic == topic }),
+              !retainedInFlight.values.contains(where: { $0.topic == topic }) else { return }
+        do {
+            let mid = try client.publish(topic: topic, payload: latest.payload, qos: 1, retain: true)
+            retainedInFlight[mid] = latest
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
     }
 
     /// A value dial's commit: QoS 1, not retained (a retained setpoint would be sent again to
@@ -251,6 +273,8 @@ public final class MQTTConnection {
 
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
     public func publishNow(topic: String, payload: String) {
+        // Not while earlier bytes still wait to go out: a stalled broker would let them pile up.
+        guard client?.wantsWrite == false else { return }
         send(topic: topic, payload: payload, qos: 0, retain: false)
     }
 
@@ -339,6 +363,10 @@ public final class MQTTConnection {
                 messages.append(message)
             case .published(let mid):
                 if inflight.removeValue(forKey: mid) != nil { acknowledged += 1 }
+                if let sent = retainedInFlight.removeValue(forKey: mid),
+                   retained.contains(where: { $0.topic == sent.topic && $0.payload != sent.payload }) {
+                    sendRetained(sent.topic)  // it changed meanwhile: the latest goes now
+                }
             }
         }
         return messages
@@ -359,7 +387,10 @@ public final class MQTTConnection {
         do {
             try client.publish(topic: endpoint.availabilityTopic, payload: "online", qos: 1, retain: true)
             for pattern in subscriptions { try client.subscribe(pattern, qos: 1) }
-            for (topic, payload) in retained { try client.publish(topic: topic, payload: payload, qos: 1, retain: true) }
+            // A new session: what was in flight is sent again by libmosquitto or lost with the
+            // old one; every topic's latest goes now.
+            retainedInFlight = [:]
+            for (topic, _) in retained { sendRetained(topic) }
         } catch {
             log(.warning, "mqtt: \(error)")
         }

@@ -1,4 +1,5 @@
 import Testing
+import CMosquitto
 @testable import MQTTLink
 
 @Suite struct LinkPolicyTests {
@@ -63,5 +64,14 @@ import Testing
         let short = watch.lost(at: 2000 + SessionWatch.shortSession + 1)
         #expect(!short)
         #expect(watch.shortInARow == 0)
+    }
+}
+
+@Suite struct KeepaliveWordsTests {
+    /// libmosquitto 2.0's own text for its keepalive code is "Unknown error.".
+    @Test func aKeepaliveTimeoutIsSaidInWords() {
+        let error = MosquittoError("keep the MQTT connection alive", result: Int32(MOSQ_ERR_KEEPALIVE.rawValue))
+        #expect(error.description.contains("did not answer within the keepalive time"), "\(error)")
+        #expect(!error.description.contains("Unknown error"))
     }
 }
