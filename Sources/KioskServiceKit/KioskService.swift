@@ -109,17 +109,14 @@ package final class KioskService {
         }
         idle = Self.timers(config.behaviour, start: now)
         speech = SpeechBridge(logger: logger)
-        mqtt = config.mqtt.flatMap { settings in
-            do {
-                let password = try MQTTBridge.password(settings, environment: environment)
-                let bridge = MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
-                                        logger: logger, now: now)
-                bridge.bindLive(config.menu)
-                return bridge
-            } catch {
-                logger.error("mqtt: off: \(error)")
-                return nil
-            }
+        mqtt = config.mqtt.map { settings in
+            // A password that cannot be read holds the connection until a reload reads it.
+            let password = Result { try MQTTBridge.password(settings, environment: environment) }
+            let bridge = MQTTBridge(settings: settings, password: try? password.get(), machineID: MQTTBridge.machineID(),
+                                    logger: logger, now: now)
+            if case .failure(let error) = password { bridge.holdForPassword(settings, environment: environment, why: error) }
+            bridge.bindLive(config.menu)
+            return bridge
         }
         mqtt?.guardedReports = { [live] in live.guardedReports }
     }
@@ -345,6 +342,7 @@ package final class KioskService {
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
         reloadsRead += 1
+        mqtt?.retryPassword(now: now)
         let stamp = configPath.flatMap(ReloadStamp.of)
         if let stamp, stamp.matches(settledStamp) { return .unchanged }
         reloadsParsed += 1

@@ -63,7 +63,7 @@ public final class MQTTConnection {
     /// A connect (TCP, TLS, CONNACK) not finished in this time is given up.
     public static let connectTimeout = 10.0
 
-    public let endpoint: MQTTEndpoint
+    public private(set) var endpoint: MQTTEndpoint
     public private(set) var state: State
     public private(set) var backoff = ReconnectBackoff()
     /// How soon the broker ended the last sessions (another client with the same id).
@@ -306,6 +306,20 @@ public final class MQTTConnection {
         client?.close()
         client = nil
         state = .stopped
+    }
+
+    /// Makes no attempt until `resume` (the password could not be read). Before the first
+    /// attempt only.
+    public func hold() {
+        guard client == nil, lookup == nil else { return }
+        state = .stopped
+    }
+
+    /// After `hold`: the password read at last; the first attempt is made at the next turn.
+    public func resume(password: String?, now: Double) {
+        guard state == .stopped, client == nil else { return }
+        endpoint.password = password
+        state = .waiting(retryAt: now)
     }
 
     /// Cuts the connection without DISCONNECT, as a killed process would (tests).
