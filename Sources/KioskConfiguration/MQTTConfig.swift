@@ -91,7 +91,28 @@ extension MQTTSettings {
                 return "\(key): \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----); TLS would fail at every connect"
             }
             return nil
+        } + (Self.hostProblem(host).map { [$0] } ?? [])
+    }
+
+    /// A `host` that is a name `hostsFile` does not list: it needs DNS at every connect, which
+    /// the shipped unit denies. Reads the file only (no lookup: a validator must not ask the
+    /// network).
+    public static func hostProblem(_ host: String, hostsFile: String = "/etc/hosts") -> String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, host, &v4) != 1, inet_pton(AF_INET6, host, &v6) != 1 else { return nil }
+        var listed = false
+        if let file = try? RegularFile.open(hostsFile) {
+            var bytes = [UInt8](repeating: 0, count: 256 * 1024)
+            if let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get() {
+                for line in String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n") {
+                    let fields = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    if fields.dropFirst().contains(where: { $0.lowercased() == host.lowercased() }) { listed = true }
+                }
+            }
         }
+        guard !listed else { return nil }
+        return "mqtt.host: '\(host)' is a name \(hostsFile) does not list: it is looked up in DNS at every connect "
+            + "(off the frame loop); the unit's MQTT drop-in must allow the DNS servers' addresses, or give an address"
     }
 
     /// Whether the first 64 KiB of `path` hold a PEM certificate's header (read only).

@@ -254,7 +254,10 @@ extension KioskService {
             case .stop(let atMaximum):
                 speech.say(atMaximum ? "maximum" : "minimum", settings: config.accessibility, now: time)
             case .clamped(let reported, let to):
-                logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)")
+                if let heldBack = remoteLog.admit(now: time) {
+                    logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)"
+                                   + LogRateLimit.suffix(heldBack))
+                }
             }
         }
         if live.open == path { live.dialDirty = true }

@@ -57,7 +57,11 @@ package final class KioskService {
     var readingStamp: ReloadStamp?
     /// Lines a remote input can cause at will (an MQTT command for an unknown item, a reload of an
     /// unchanged file): at most one per 10 s, with the count held back.
-    private var remoteLog = LogRateLimit(interval: 10)
+    /// Lines a remote input can cause (MQTT, the control socket): at most one per 10 s.
+    var remoteLog = LogRateLimit(interval: 10)
+    /// The reason of the last refused reload: the same again is rate-limited.
+    private var lastRefusal: String?
+    private var refusalLog = LogRateLimit(interval: 10)
     /// Reload requests whose file was parsed, and all reload requests read (the flood tests
     /// count them).
     package private(set) var reloadsParsed = 0
@@ -105,17 +109,14 @@ package final class KioskService {
         }
         idle = Self.timers(config.behaviour, start: now)
         speech = SpeechBridge(logger: logger)
-        mqtt = config.mqtt.flatMap { settings in
-            do {
-                let password = try MQTTBridge.password(settings, environment: environment)
-                let bridge = MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
-                                        logger: logger, now: now)
-                bridge.bindLive(config.menu)
-                return bridge
-            } catch {
-                logger.error("mqtt: off: \(error)")
-                return nil
-            }
+        mqtt = config.mqtt.map { settings in
+            // A password that cannot be read holds the connection until a reload reads it.
+            let password = Result { try MQTTBridge.password(settings, environment: environment) }
+            let bridge = MQTTBridge(settings: settings, password: try? password.get(), machineID: MQTTBridge.machineID(),
+                                    logger: logger, now: now)
+            if case .failure(let error) = password { bridge.holdForPassword(settings, environment: environment, why: error) }
+            bridge.bindLive(config.menu)
+            return bridge
         }
         mqtt?.guardedReports = { [live] in live.guardedReports }
     }
@@ -300,7 +301,7 @@ package final class KioskService {
         lastReloadFailure = nil
         switch decided {
         case .keep(let error):
-            return refuseReload(error.description)
+            return refuseReload(error.description, now: now)
         case .unchanged:
             if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(source): no change" + LogRateLimit.suffix(heldBack)) }
             return nil
@@ -309,7 +310,7 @@ package final class KioskService {
             do {
                 built = try build(new, changes)
             } catch {
-                return refuseReload("\(source): \(error)")
+                return refuseReload("\(source): \(error)", now: now)
             }
             let mqttChanged = new.mqtt != config.mqtt
             config = new
@@ -341,6 +342,7 @@ package final class KioskService {
     package func readForReload(now: Double) -> ConfigReload.Outcome {
         notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
         reloadsRead += 1
+        mqtt?.retryPassword(now: now)
         let stamp = configPath.flatMap(ReloadStamp.of)
         if let stamp, stamp.matches(settledStamp) { return .unchanged }
         reloadsParsed += 1
@@ -357,7 +359,7 @@ package final class KioskService {
     package func endReload(_ decided: ConfigReload.Outcome, now: Double) {
         defer { notify([.ready]) }
         switch decided {
-        case .keep(let error): let _: Void? = refuseReload(error.description)
+        case .keep(let error): let _: Void? = refuseReload(error.description, now: now)
         case .unchanged:
             if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(configPath ?? "demo menu"): no change" + LogRateLimit.suffix(heldBack)) }
         case .apply: break
@@ -380,9 +382,17 @@ package final class KioskService {
         publishState()
     }
 
-    private func refuseReload<Built>(_ reason: String) -> Built? {
+    private func refuseReload<Built>(_ reason: String, now: Double) -> Built? {
         lastReloadFailure = reason
-        logger.error("reload: \(reason); keeping the running configuration")
+        // A flood of reloads of one broken file: the same reason once per 10 s.
+        if reason != lastRefusal {
+            refusalLog = LogRateLimit(interval: 10)
+            _ = refusalLog.admit(now: now)
+            logger.error("reload: \(reason); keeping the running configuration")
+        } else if let heldBack = refusalLog.admit(now: now) {
+            logger.error("reload: \(reason); keeping the running configuration" + LogRateLimit.suffix(heldBack))
+        }
+        lastRefusal = reason
         notify([.status("Reload failed: \(reason)")])
         return nil
     }

@@ -65,6 +65,33 @@ package final class MQTTBridge {
         logger.info("mqtt: broker \(settings.host):\(settings.port)\(settings.tls == nil ? "" : " (TLS)"), client id \(clientID), topics \(topics.base)/...")
     }
 
+    /// A password that could not be read at start: the connection waits, and every reload
+    /// reads it again (`retryPassword`).
+    private var pendingPassword: (settings: MQTTSettings, environment: [String: String])?
+    private var passwordLog = LogRateLimit(interval: 10)
+
+    /// The connection waits for a password that could not be read (`why`).
+    package func holdForPassword(_ settings: MQTTSettings, environment: [String: String], why: Error) {
+        pendingPassword = (settings, environment)
+        connection.hold()
+        logger.error("mqtt: not connecting: \(why); a reload reads it again")
+    }
+
+    /// At a reload: the password that could not be read, read again; connects when it can.
+    package func retryPassword(now: Double) {
+        guard let pending = pendingPassword else { return }
+        do {
+            let password = try Self.password(pending.settings, environment: pending.environment)
+            pendingPassword = nil
+            connection.resume(password: password, now: now)
+            logger.info("mqtt: the password was read; connecting")
+        } catch {
+            if let heldBack = passwordLog.admit(now: now) {
+                logger.error("mqtt: still not connecting: \(error)" + LogRateLimit.suffix(heldBack))
+            }
+        }
+    }
+
     /// The password `settings` names, read now: from `password_file`, or from the credential
     /// systemd placed in `$CREDENTIALS_DIRECTORY`. Trailing newlines are not part of it.
     package static func password(_ settings: MQTTSettings, environment: [String: String]) throws -> String? {

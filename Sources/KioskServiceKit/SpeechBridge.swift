@@ -68,15 +68,21 @@ package final class SpeechBridge {
         play(AudioJob(text: text, voice: settings.espeakVoice, device: settings.device))
     }
 
+    private var toggleLog = LogRateLimit(interval: 10)
+
     /// The S key (`on` nil: the other way) or `speech on|off`; turning it on says so.
     package func setSpeech(_ on: Bool?, settings: AccessibilitySettings?, now: Double) {
+        // A client may send `speech on|off` at will: one line per 10 s, with the count.
+        let heldBack = toggleLog.admit(now: now)
         guard let settings else {
-            logger.warning("speech: no accessibility section in the configuration; nothing to turn on or off")
+            if let heldBack {
+                logger.warning("speech: no accessibility section in the configuration; nothing to turn on or off" + LogRateLimit.suffix(heldBack))
+            }
             return
         }
         let target = on ?? !speechOn(settings, now: now)
         override = (target, now + Self.overrideLasts)
-        logger.info("speech: \(target ? "on" : "off") until \(Int(Self.overrideLasts)) s without input")
+        if let heldBack { logger.info("speech: \(target ? "on" : "off") until \(Int(Self.overrideLasts)) s without input" + LogRateLimit.suffix(heldBack)) }
         if target {
             play(AudioJob(text: lastUtterance ?? settings.words.topRing, voice: settings.espeakVoice, device: settings.device))
         } else {

@@ -107,7 +107,16 @@ struct SimulateCommand: ParsableCommand {
             let display = VirtualDisplay(width: size.width, height: size.height,
                                          timing: .init(refresh: refresh, jitter: jitter / 1000, seed: seed)) { clock.now }
             var frames = { 0 }
-            let dial = ReportingDial(setup.makeDial()) { events in
+            let made = setup.makeDial()
+            // A start on a nested default item: the rings that lead to it are announced first,
+            // as `run` does, so a later `closed` closes a ring the stream opened.
+            if !quiet, made.ring != .top {
+                for e in EventStreamView().events(toReach: made.ring, selected: made.selectedPath, at: clock.now,
+                                                  index: { menu.index(of: $0) }) {
+                    try out.write(EventLine.dialEvent(e, menu: menu, frames: 0).text)
+                }
+            }
+            let dial = ReportingDial(made) { events in
                 guard !quiet else { return }
                 for e in events { try out.write(EventLine.dialEvent(e, menu: menu, frames: frames()).text) }
             }
