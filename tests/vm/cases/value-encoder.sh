@@ -12,7 +12,7 @@ cd "$case_out"
 echo "--- run.log"; cat run.log
 echo "--- run.err"; cat run.err
 echo "--- broker.txt"; cat broker.txt
-kms_check "check-config accepts the value item" grep -q '^OK' check-config.txt
+kms_check "check-config accepts the value item" grep -q 'value.yaml: OK: 2 items' check-config.txt
 kms_check "run exits 0 on SIGTERM" test "$(cat run.status 2>/dev/null)" = 0
 
 python3 - run.log >values.txt <<'PY'
