@@ -28,6 +28,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public var keepalive: Int
     /// Home Assistant discovery under this prefix (`homeassistant`); nil: none.
     public var discoveryPrefix: String?
+    /// While the broker is away, items bound to its topics say how old their state is once it
+    /// is this many seconds old (`stale_after_seconds`, 10 minutes); nil: never.
+    public var staleAfter: Double? = 600
 
     public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
                 clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = 60,
@@ -126,7 +129,7 @@ extension MQTTSettings {
 
 extension ConfigParser {
     package static let mqttKeys = ["host", "port", "tls", "username", "password", "password_file", "credential", "client_id",
-                           "base_topic", "keepalive_seconds", "discovery_prefix"]
+                           "base_topic", "keepalive_seconds", "discovery_prefix", "stale_after_seconds"]
     package static let mqttTLSKeys = ["ca_file", "cert_file", "key_file"]
 
     package static func parseMQTT(_ section: ConfigSection) throws -> MQTTSettings {
@@ -207,8 +210,13 @@ extension ConfigParser {
                 discovery = prefix
             }
         }
-        return MQTTSettings(host: host, port: port, tls: tls, username: username, password: password, clientID: clientID,
-                            baseTopic: baseTopic, keepalive: keepalive, discoveryPrefix: discovery)
+        var settings = MQTTSettings(host: host, port: port, tls: tls, username: username, password: password, clientID: clientID,
+                                    baseTopic: baseTopic, keepalive: keepalive, discoveryPrefix: discovery)
+        if let s = try section.number("stale_after_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 604_800) },
+                                      "of seconds: 0 (never), or between 1 and 604800") {
+            settings.staleAfter = s > 0 ? s : nil
+        }
+        return settings
     }
 
     private static func absolutePath(_ section: ConfigSection, _ key: String) throws -> String? {

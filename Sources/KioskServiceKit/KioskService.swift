@@ -144,7 +144,13 @@ package final class KioskService {
     /// ids repeat across rings).
     package func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
-            emit(.dial(event, frames: frames))
+            // Behind a resync line still held for `started`: clients read where the dial rested
+            // first, then what moved it (input can come before the first flip).
+            if let held = beforeStart, !held.isEmpty {
+                beforeStart!.append((.dial(event, frames: frames), shownMenu))
+            } else {
+                emit(.dial(event, frames: frames))
+            }
             told.apply(event)
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
