@@ -79,6 +79,8 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
+        // linux/cec.h: the kernel's CEC framework (HDMI-CEC), ioctls on /dev/cecN.
+        .systemLibrary(name: "CCEC"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
         .target(name: "KioskSeams"),
@@ -86,6 +88,8 @@ let package = Package(
         .target(name: "LinuxSystem"),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
+        // HDMI-CEC through the kernel's CEC framework: the only module that opens /dev/cec*.
+        .target(name: "CECLink", dependencies: ["LinuxSystem", "CCEC"]),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         // The udev context and monitor's one owner, shared by the display and input modules.
         .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
@@ -130,7 +134,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -170,6 +174,7 @@ let package = Package(
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# HDMI-CEC on a real kernel driver: vivid's emulated HDMI output with CEC, the TV side played
+# by cec-ctl and cec-follower on the paired input adapter (cec-power.guest). The messages are
+# read from the bus (cec-ctl's monitor on the TV's adapter), not from the kiosk's log: Image
+# View On, Active Source and Give Device Power Status at the start and when the hours open,
+# Standby when they close and at `screen off`, Image View On at `screen on`; the TV's own
+# Standby darkens the screen without a Standby echoed back; a TV that stops answering is
+# reported as a `power` event with reason `failed` within 5 s.
+source "$(dirname "$0")/../lib/case.sh"
+case_boot
+cd "$case_out"
+for f in tz.txt marks.txt run.err failed-times.txt; do echo "--- $f"; cat "$f" 2>/dev/null; done
+echo "--- bus (kiosk's messages)"; grep -E '^(Received|Transmitted)' monitor.txt | grep -v 'REPORT_FEATURES\|REPORT_PHYSICAL_ADDR\|DEVICE_VENDOR_ID' || true
+monitor="$(case_file monitor.txt)"
+log="$(case_file run.log)"
+test "$(cat status 2>/dev/null)" = 0 || case_fail "the kiosk did not exit 0 on SIGTERM (status $(cat status 2>/dev/null))"
+# The bus between two marks (line numbers of monitor.txt the guest noted).
+line_at() { awk -v m="$1" '$1 == m { print $2 }' "$case_out/marks.txt"; }
+between() { sed -n "$(( $(line_at "$1") + 1 )),$(line_at "$2")p" "$monitor"; }
+IVO='(4 to 0): IMAGE_VIEW_ON'
+AS='(4 to 15): ACTIVE_SOURCE'
+SB='(4 to 0): STANDBY'
+GDPS='(4 to 0): GIVE_DEVICE_POWER_STATUS'
+has() { grep -qF -- "$2" <<<"$1" || case_fail "$3"; }
+hasnt() { ! grep -qF -- "$2" <<<"$1" || case_fail "$3"; }
+start=$(sed -n "1,$(line_at start)p" "$monitor")
+has "$start" "$IVO" "no Image View On at the start"
+has "$start" "$AS" "no Active Source at the start"
+has "$start" "$GDPS" "no Give Device Power Status at the start"
+hasnt "$start" "$SB" "a Standby at the start"
+grep -q 'phys-addr: 1.0.0.0' monitor.txt || case_fail "Active Source did not carry 1.0.0.0"
+closed=$(between start closed)
+has "$closed" "$SB" "no Standby when the hours closed"
+hasnt "$closed" "$IVO" "an Image View On while the hours closed"
+open=$(between closed open)
+has "$open" "$IVO" "no Image View On when the hours opened"
+has "$open" "$AS" "no Active Source when the hours opened"
+has "$(between open off)" "$SB" "no Standby at screen off"
+has "$(between off on)" "$IVO" "no Image View On at screen on"
+tvstandby=$(between on tvstandby)
+has "$tvstandby" "(0 to 15): STANDBY" "the TV's Standby is not on the bus"
+hasnt "$tvstandby" "$SB" "the kiosk echoed the TV's Standby"
+has "$(between tvstandby on2)" "$IVO" "no Image View On at screen on after the TV's Standby"
+active() { sed -n 's/^power crtc [0-9]* active \([-0-9]*\)$/\1/p' "$1" | head -n1; }
+test "$(active power-start.txt)" = 1 || case_fail "the CRTC is not active at the start"
+test "$(active power-closed.txt)" = 0 || case_fail "the CRTC is active while the hours are closed"
+test "$(active power-tv-standby.txt)" = 0 || case_fail "the CRTC is active after the TV's Standby"
+grep -q '"event": "power", "state": "off", "reason": "failed", "detail": "cec: ' "$log" \
+  || case_fail "no power event with reason failed"
+read -r t0 t1 <failed-times.txt
+python3 -c "import sys; d = float(sys.argv[2]) - float(sys.argv[1]); print(f'failed reported {d:.1f} s after screen off'); sys.exit(0 if d <= 5.5 else 1)" "$t0" "$t1" \
+  || case_fail "failed came later than 5 s after screen off"
+n=$(grep -c 'warning: cec:\|cec: .*not acknowledged' run.err || true)
+echo "cec warnings: $n"
+exit 0
