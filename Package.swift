@@ -20,6 +20,8 @@
 //                 events, for `simulate` (no device, no C module).
 //   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
 //                 wall-clock instant", in local time as localtime_r/mktime compute it.
+//   CECLink       LinuxSystem + linux/cec.h: HDMI-CEC through the kernel's CEC framework, the only
+//                 module that opens /dev/cec* (typed ioctls, the pure power link).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
@@ -159,7 +161,7 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:

@@ -162,6 +162,14 @@ public struct CECAdapterListing: Sendable, Equatable {
     public var card: UInt32?
     public var connectorID: UInt32?
 
+    public init(path: String, name: String, physicalAddress: CECPhysicalAddress, card: UInt32?, connectorID: UInt32?) {
+        self.path = path
+        self.name = name
+        self.physicalAddress = physicalAddress
+        self.card = card
+        self.connectorID = connectorID
+    }
+
     /// Every /dev/cecN that opens, probed without claiming anything.
     public static func probe(devDirectory: String = "/dev") -> [CECAdapterListing] {
         CECAdapterChoice.nodes(in: devDirectory).compactMap { path in

@@ -32,6 +32,8 @@ final class RunSession {
         case power = "screen power"
         case input, service
         case remoteView = "remote view"
+        /// The wall clock's watch: a clock set while the loop sleeps wakes it.
+        case clockWatch = "clock watch"
         /// The HDMI-CEC adapter (`power.cec`): the TV follows the screen.
         case cec = "HDMI-CEC"
         case exitTimer = "exit timer"
@@ -100,6 +102,11 @@ final class RunSession {
                     remote, config: config, rotation: rotation, tap: scenes.tap,
                     service: service, logger: logger)) { $0.close() }
                 serviceSources.last.append(view)
+            }
+            // A wall clock set while the loop sleeps (NTP at boot, a resumed VM) wakes it, so the
+            // opening hours are looked at again at once rather than at the next deadline.
+            if let watch = try? resources.acquire(Step.clockWatch.rawValue, try ClockSetWatch(), release: { $0.close() }) {
+                serviceSources.last.append(watch)
             }
             if let setting = config.power.cec {
                 serviceSources.last.append(contentsOf: Self.openCEC(setting, output: output, service: service,

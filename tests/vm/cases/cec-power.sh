@@ -9,7 +9,7 @@
 source "$(dirname "$0")/../lib/case.sh"
 case_boot
 cd "$case_out"
-for f in tz.txt marks.txt run.err failed-times.txt; do echo "--- $f"; cat "$f" 2>/dev/null; done
+for f in tz.txt marks.txt run.err failed-times.txt wakeups.txt jump-times.txt; do echo "--- $f"; cat "$f" 2>/dev/null; done
 echo "--- bus (kiosk's messages)"; grep -E '^(Received|Transmitted)' monitor.txt | grep -v 'REPORT_FEATURES\|REPORT_PHYSICAL_ADDR\|DEVICE_VENDOR_ID' || true
 monitor="$(case_file monitor.txt)"
 log="$(case_file run.log)"
@@ -32,6 +32,12 @@ grep -q 'phys-addr: 1.0.0.0' monitor.txt || case_fail "Active Source did not car
 closed=$(between start closed)
 has "$closed" "$SB" "no Standby when the hours closed"
 hasnt "$closed" "$IVO" "an Image View On while the hours closed"
+read -r w0 w1 u0 u1 <"$(case_file wakeups.txt)"
+echo "wake-ups while closed: $((w1 - w0)) in $(python3 -c "print(round($u1 - $u0, 1))") s"
+[ $((w1 - w0)) -le 2 ] || case_fail "$((w1 - w0)) wake-ups of the kiosk in 10 s while closed (at most 2)"
+read -r j0 j1 <"$(case_file jump-times.txt)"
+python3 -c "import sys; d = $j1 - $j0; print(f'hours opened {d:.1f} s after the clock was set'); sys.exit(0 if d <= 5 else 1)" \
+  || case_fail "the clock set past the opening was noticed only at the old deadline"
 open=$(between closed open)
 has "$open" "$IVO" "no Image View On when the hours opened"
 has "$open" "$AS" "no Active Source when the hours opened"
