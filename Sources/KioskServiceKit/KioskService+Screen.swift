@@ -166,7 +166,12 @@ extension KioskService {
     /// dark as if `screen off` had been asked, until `screen on`, `screen auto` or a touch.
     package func displayStandby(now: Double) -> [BehaviourAction] {
         let changed = screen.change { $0.request(.off) }
-        screenNews(at: now)
+        let state = screen.state
+        if hours.told.map({ $0 != state }) ?? true {
+            hours.told = state
+            emit(.power(time: now, state: state.state.rawValue, reason: state.reason.rawValue, detail: "cec: Standby from the TV"))
+        }
+        publishState()
         return changed ? [.repaint] : []
     }
 }

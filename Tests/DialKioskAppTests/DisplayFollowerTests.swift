@@ -34,7 +34,8 @@ import Testing
         _ = service.setScreen(.off, now: 5)
         service.displayFailed("cec: Standby was not acknowledged", now: 5.2)
         service.displayFollowed(now: 9)
-        _ = service.displayStandby(now: 10)
+        _ = service.setScreen(.on, now: 10)
+        #expect(service.displayStandby(now: 11) == [.repaint])
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = read(fds[0], &buffer, buffer.count)
         let lines = String(decoding: buffer[0..<max(n, 0)], as: UTF8.self).split(separator: "\n").filter { $0.contains("\"power\"") }
@@ -44,5 +45,7 @@ import Testing
         let last = lines.last { $0.contains("\"t\": 9") }
         #expect(last?.contains("\"reason\": \"requested\"") == true, "\(lines)")
         #expect(power.state == (.off, .requested))
+        #expect(lines.last?.contains("\"state\": \"off\", \"reason\": \"requested\", \"detail\": \"cec: Standby from the TV\"") == true,
+                "\(lines)")
     }
 }
