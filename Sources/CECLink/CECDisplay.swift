@@ -43,7 +43,7 @@ public final class CECDisplay {
                 log("cec: \(candidate) (\(caps.driver) \(caps.name)), physical address \(address); claiming a playback address")
                 return CECDisplay(adapter: adapter, physicalAddress: address, log: log)
             } catch {
-                refusals.append(error.description)
+                refusals.append("\(error)")
             }
         }
         let why = refusals.isEmpty ? "no /dev/cec* adapter" : refusals.joined(separator: "; ")
@@ -115,7 +115,8 @@ public final class CECDisplay {
                 link.queued(out, sequence: sequence)
                 log("cec: sent \(out.message)")
             } catch {
-                reports += link.refused(out, why: "\(error.errno)")
+                // The kernel's refusal (ENONET: no logical address; EINVAL; ENODEV: unplugged).
+                reports += link.refused(out, why: "\(error)")
             }
         }
         return reports

@@ -132,7 +132,7 @@ public struct CECPowerLink: Sendable {
     /// The kernel refused to transmit `outgoing` (`why`: its error): a failure now.
     public mutating func refused(_ outgoing: Outgoing, why: String) -> [Report] {
         let name = outgoing.message.opcode.map { CECOpcode(rawValue: $0).map { "\($0)" } ?? "message" } ?? "poll"
-        return fail("\(name) could not be sent: \(why)")
+        return fail("\(name) could not be sent (\(why))")
     }
 
     /// A transmit's result came back (`txStatus`, `rxStatus`: the kernel's bits; `reply`: the
