@@ -12,6 +12,11 @@ cd "$case_out"
 for f in tz.txt marks.txt run.err failed-times.txt wakeups.txt jump-times.txt; do echo "--- $f"; cat "$f" 2>/dev/null; done
 echo "--- bus (kiosk's messages)"; grep -E '^(Received|Transmitted)' monitor.txt | grep -v 'REPORT_FEATURES\|REPORT_PHYSICAL_ADDR\|DEVICE_VENDOR_ID' || true
 monitor="$(case_file monitor.txt)"
+lo="$(case_file list-outputs.txt)"
+echo "--- list-outputs"; cat "$lo"
+grep -A2 '^  connector Virtual-1' "$lo" | grep -q '^    backlight: none$' || case_fail "list-outputs has no backlight line for Virtual-1"
+grep -A2 '^  connector Virtual-1' "$lo" | grep -q '^    CEC: none$' || case_fail "list-outputs has no CEC line for Virtual-1"
+grep -q '^CEC adapter /dev/cec1 (vivid-000-vid-out0): physical address 1.0.0.0' "$lo" || case_fail "list-outputs does not list vivid's output adapter"
 log="$(case_file run.log)"
 test "$(cat status 2>/dev/null)" = 0 || case_fail "the kiosk did not exit 0 on SIGTERM (status $(cat status 2>/dev/null))"
 # The bus between two marks (line numbers of monitor.txt the guest noted).
