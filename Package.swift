@@ -22,6 +22,8 @@
 //                 events, for `simulate` (no device, no C module).
 //   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
 //                 wall-clock instant", in local time as localtime_r/mktime compute it.
+//   CECLink       LinuxSystem + linux/cec.h: HDMI-CEC through the kernel's CEC framework, the only
+//                 module that opens /dev/cec* (typed ioctls, the pure power link).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
@@ -81,6 +83,8 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
+        // linux/cec.h: the kernel's CEC framework (HDMI-CEC), ioctls on /dev/cecN.
+        .systemLibrary(name: "CCEC"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
         .target(name: "KioskSeams"),
@@ -90,6 +94,8 @@ let package = Package(
         .target(name: "LinuxSystem"),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
+        // HDMI-CEC through the kernel's CEC framework: the only module that opens /dev/cec*.
+        .target(name: "CECLink", dependencies: ["LinuxSystem", "CCEC"]),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         // The udev context and monitor's one owner, shared by the display and input modules.
         .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
@@ -134,7 +140,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -160,7 +166,7 @@ let package = Package(
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
@@ -175,6 +181,7 @@ let package = Package(
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],

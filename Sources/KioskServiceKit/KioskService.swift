@@ -39,6 +39,8 @@ package final class KioskService {
     package var remoteChanged: ((RemoteSettings?) -> Void)?
     /// The opening hours on the wall clock, and the last power state told (KioskService+Screen).
     var hours: HoursWatch
+    /// Why the display behind the output (an HDMI-CEC TV) did not follow; nil while it does.
+    var displayFailure: String?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
@@ -245,7 +247,7 @@ package final class KioskService {
         guard let mqtt else { return }
         var state = MQTTState(path: told.selected, menu: shownMenu, screen: screen.state.state, brightness: screen.brightness)
         state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
-        state.reason = screen.state.reason
+        state.reason = displayFailure == nil ? screen.state.reason : .failed
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
