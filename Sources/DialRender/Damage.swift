@@ -10,18 +10,32 @@ public enum Damage {
     /// it covers, with equal neighbouring bands merged (pixman's banded region). Copying the
     /// result writes every covered pixel exactly once, however much the inputs overlap.
     public static func union(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
-        // A rectangle inside another one adds band edges and no pixel (a painter's labels lie
-        // inside their discs): each is kept only when no kept one holds it, and drops those it holds.
+        // A rectangle inside another one adds band edges and no pixel: among a few, each is kept
+        // only when no kept one holds it, and drops those it holds. Among many (a buffer's age
+        // worth of a painter's frames: the same rectangles two or three times) that search is
+        // quadratic, and only the same rectangle twice is dropped.
         var pending: [PixelRect] = []
         pending.reserveCapacity(rects.count)
+        let few = rects.count <= 32
         for rect in rects {
             let r = rect.clipped(width: width, height: height)
-            guard !r.isEmpty, !pending.contains(where: { $0.holds(r) }) else { continue }
-            if pending.contains(where: { r.holds($0) }) { pending.removeAll { r.holds($0) } }
+            guard !r.isEmpty else { continue }
+            if few {
+                guard !pending.contains(where: { $0.holds(r) }) else { continue }
+                if pending.contains(where: { r.holds($0) }) { pending.removeAll { r.holds($0) } }
+            }
             pending.append(r)
         }
         guard pending.count > 1 else { return pending }
-        pending.sort { $0.y0 < $1.y0 }
+        pending.sort { ($0.y0, $0.y1, $0.x0, $0.x1) < ($1.y0, $1.y1, $1.x0, $1.x1) }
+        if !few {
+            var kept = 0
+            for i in pending.indices where kept == 0 || pending[kept - 1] != pending[i] {
+                pending[kept] = pending[i]
+                kept += 1
+            }
+            pending.removeLast(pending.count - kept)
+        }
         var ys = pending.flatMap { [$0.y0, $0.y1] }
         ys.sort()
         var out: [PixelRect] = []
