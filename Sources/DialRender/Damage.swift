@@ -12,8 +12,8 @@ public enum Damage {
     public static func union(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
         // A rectangle inside another one adds band edges and no pixel: among a few, each is kept
         // only when no kept one holds it, and drops those it holds. Among many (a buffer's age
-        // worth of a painter's frames: the same rectangles two or three times) that search is
-        // quadratic, and only the same rectangle twice is dropped.
+        // worth of a painter's frames) that search is quadratic and is left out: a rectangle
+        // twice, or one inside another, costs the sweep a few band edges, never a pixel.
         var pending: [PixelRect] = []
         pending.reserveCapacity(rects.count)
         let few = rects.count <= 32
@@ -27,15 +27,7 @@ public enum Damage {
             pending.append(r)
         }
         guard pending.count > 1 else { return pending }
-        pending.sort { ($0.y0, $0.y1, $0.x0, $0.x1) < ($1.y0, $1.y1, $1.x0, $1.x1) }
-        if !few {
-            var kept = 0
-            for i in pending.indices where kept == 0 || pending[kept - 1] != pending[i] {
-                pending[kept] = pending[i]
-                kept += 1
-            }
-            pending.removeLast(pending.count - kept)
-        }
+        pending.sort { $0.y0 < $1.y0 }
         var ys = pending.flatMap { [$0.y0, $0.y1] }
         ys.sort()
         var out: [PixelRect] = []
