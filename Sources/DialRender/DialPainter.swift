@@ -468,7 +468,11 @@ public final class DialPainter {
         for op in ops {
             if case .disc(let s, let x, let y, _, _) = op {
                 bands.removeAll(keepingCapacity: true)
-                s.inkBands(atX: x, y: y, grid: Self.damageGrid, into: &bands)
+                // Cut on the frame's rows: a turned copy goes in strips of 16 panel columns
+                // (frame rows) from a multiple of 16, and a band that straddles strips leaves
+                // narrow ones, copied a pixel at a time.
+                s.inkBands(atX: x, y: y + by, grid: Self.damageGrid, into: &bands)
+                for i in bands.indices { bands[i].y0 -= by; bands[i].y1 -= by }
                 bands.forEach(add)
             } else if !Self.held(op.rect, by: bands) {
                 add(op.rect)
@@ -477,7 +481,8 @@ public final class DialPainter {
         return out
     }
 
-    /// Rows of the grid a disc's bands are cut on (`DiscSprite.inkBands`).
+    /// Rows of the grid a disc's bands are cut on (`DiscSprite.inkBands`), a multiple of the
+    /// turned copy's 16-column strips.
     static let damageGrid = 32
 
     /// True when the bands (top to bottom, disjoint) hold every pixel of `r`.
