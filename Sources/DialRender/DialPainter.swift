@@ -471,8 +471,14 @@ public final class DialPainter {
                 // Cut on the frame's rows: a turned copy goes in strips of 16 panel columns
                 // (frame rows) from a multiple of 16, and a band that straddles strips leaves
                 // narrow ones, copied a pixel at a time.
-                s.inkBands(atX: x, y: y + by, grid: Self.damageGrid, into: &bands)
-                for i in bands.indices { bands[i].y0 -= by; bands[i].y1 -= by }
+                // A disc of a few grid rows keeps its square: on a small frame its corners save
+                // less than the extra rectangles cost the unions and the restore's rows.
+                if s.size < 4 * Self.damageGrid {
+                    bands.append(s.rect(atX: x, y: y))
+                } else {
+                    s.inkBands(atX: x, y: y + by, grid: Self.damageGrid, into: &bands)
+                    for i in bands.indices { bands[i].y0 -= by; bands[i].y1 -= by }
+                }
                 bands.forEach(add)
             } else if !Self.held(op.rect, by: bands) {
                 add(op.rect)
