@@ -10,8 +10,10 @@ extension FrameLoop: LoopControl {
         case .frameIfDue: try frameIfDue(at: time)
         case .repaint: try repaint(at: time)
         case .refresh: try refresh(at: time)
-        case .replaceScene(let scene, let previousMenu):
-            replaceScene(scene)
+        case .replaceScene(let make, let previousMenu):
+            // The top item on the glass now, by id: inside a ring its ring's, else the one at 12.
+            let kept = dial.pose.ring.ids.first ?? dial.selectedPath?.ids.first
+            replaceScene(try make(kept))
             resyncEvents(at: time, previousMenu: previousMenu)
         case .log(let line): log(line)
         case .language(let code):
@@ -21,4 +23,8 @@ extension FrameLoop: LoopControl {
             try repaint(at: time)
         }
     }
+}
+
+extension FrameLoop {
+    package func carryOut(reporting events: [DialEvent]) { report(events) }
 }
