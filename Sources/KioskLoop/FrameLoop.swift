@@ -88,6 +88,8 @@ package final class FrameLoop {
     package private(set) var renderLate: RenderLateSchedule?
     /// Which frame first shows which input sample (`--stats`' latency).
     private var inputFrames = InputFrameTracker()
+    /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
+    package var turns: TurnStats?
 
     package init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
@@ -141,7 +143,11 @@ package final class FrameLoop {
             var fds = Array(requested.joined())
             let start = now()
             let ending = try waiter.wait(&fds, until: deadline(now: start), now: start)
-            if let ending = try ending ?? serve(fds, requested) {
+            let began = turns.map { _ in TurnStats.read() }
+            let served = try ending ?? serve(fds, requested)
+            if let began { turns?.turnEnded(since: began) }
+            if let ending = served {
+                if let line = turns?.line { log(line) }
                 if let line = stats?.sinceStart { log(line) }
                 return ending
             }

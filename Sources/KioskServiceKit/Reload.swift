@@ -50,6 +50,8 @@ package final class Reload {
         let current: KioskConfig
         let language: String?
         let adjust: (KioskConfig) -> KioskConfig
+        /// Log lines the preparation leaves for the loop (the worker never logs itself).
+        let notes: Notes
         let scene: ((KioskConfig, String?) throws -> PreparedScene)?
 
         /// Reads (again while newer requests came meanwhile), then builds.
@@ -80,6 +82,11 @@ package final class Reload {
                 }
             }
         }
+    }
+
+    /// Log lines a preparation leaves for the loop.
+    final class Notes: Sendable {
+        let lines = Mutex<[String]>([])
     }
 
     /// What the worker and the loop share: the request count (bumped by the loop), the count
@@ -161,14 +168,14 @@ package final class Reload {
 
     /// The outcome once the worker is done (its pipe hung up), else nil; `again`: one more
     /// preparation should follow.
-    func finished(_ polled: [pollfd]) -> (outcome: Outcome, pushed: Bool, again: Bool)? {
+    func finished(_ polled: [pollfd]) -> (outcome: Outcome, pushed: Bool, again: Bool, notes: [String])? {
         guard let inFlight, polled.contains(where: { $0.fd == inFlight.done.rawValue && $0.revents != 0 }),
               let outcome = inFlight.shared.outcome.withLock({ $0 }) else { return nil }
         self.inFlight = nil
         parsedBefore += inFlight.shared.parsed.withLock { $0 }
         let newer = inFlight.shared.generation.withLock { $0 } != inFlight.shared.readAt.withLock { $0 }
         defer { again = false }
-        return (outcome, inFlight.job.pushed != nil, again || newer)
+        return (outcome, inFlight.job.pushed != nil, again || newer, inFlight.job.notes.lines.withLock { $0 })
     }
 
     /// One preparation on its own thread: the job, then the outcome left in `shared` and the
@@ -201,6 +208,7 @@ package struct ReloadCompletion: PollSource {
     package var pollDescriptors: [pollfd] { service.reloads.pollDescriptors }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard let done = service.reloads.finished(polled) else { return [] }
+        for line in done.notes { service.logger.warning(line) }
         return [.requests(service.reloadPrepared(done.outcome, pushed: done.pushed, again: done.again, at: now))]
     }
 
@@ -226,28 +234,35 @@ extension KioskService {
         if pushed == nil, let stamp = configPath.flatMap(ReloadStamp.of), stamp.matches(reloads.settled) {
             return reloadPrepared(.unchanged(stamp: stamp), pushed: false, again: false, at: time)
         }
+        let notes = Reload.Notes()
         let job = Reload.Job(pushed: pushed, path: configPath, current: config, language: language,
-                             adjust: reloadAdjustment(), scene: scenes.preparation())
+                             adjust: reloadAdjustment(notes), notes: notes, scene: scenes.preparation())
+        var outcome: Reload.Outcome
         do {
-            guard let outcome = try reloads.start(job) else { return [] }
-            return reloadPrepared(outcome, pushed: pushed != nil, again: false, at: time)
+            guard let inline = try reloads.start(job) else { return [] }
+            outcome = inline
         } catch {
             logger.warning("reload: \(error); preparing it in the loop instead")
-            return reloadPrepared(job.run(Reload.Shared()), pushed: pushed != nil, again: false, at: time)
+            outcome = job.run(Reload.Shared())
         }
+        for line in notes.lines.withLock({ $0 }) { logger.warning(line) }
+        return reloadPrepared(outcome, pushed: pushed != nil, again: false, at: time)
     }
 
     /// What turns a file's configuration into the running one, for the worker: `run --items`,
     /// and the fleet's active bundle over it as it is now.
-    private func reloadAdjustment() -> (KioskConfig) -> KioskConfig {
+    private func reloadAdjustment(_ notes: Reload.Notes) -> (KioskConfig) -> KioskConfig {
         let adjusted = scenes.adjusted
         guard let fleet, let active = fleet.active else { return adjusted }
         let allow = fleet.settings.allowCommands
         return { local in
             switch FleetAcceptance.content(active, local: local, allowCommands: allow) {
             case .success(let config): return adjusted(config)
-            // Said by the fleet's own check on the loop (`FleetBridge.overlay`) when it runs.
-            case .failure: return adjusted(local)
+            case .failure(let refusal):
+                notes.lines.withLock {
+                    $0.append("fleet: serial \(active.serial) does not fit the local file any more (\(refusal)); running the local file")
+                }
+                return adjusted(local)
             }
         }
     }

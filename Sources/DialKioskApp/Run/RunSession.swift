@@ -131,6 +131,7 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
+        if options.stats { loop.turns = TurnStats() }
         service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
             (flips(), loop?.stats?.latencySummary)
         }
