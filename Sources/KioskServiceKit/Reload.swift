@@ -114,6 +114,9 @@ package final class Reload {
     package internal(set) var requests = 0
     private var parsedBefore = 0
 
+    /// The worker thread's nice value (the loop's is the process's, 0 under the unit).
+    static let workerNice: Int32 = 10
+
     package init(offTheLoop: Bool) {
         self.offTheLoop = offTheLoop
     }
@@ -194,6 +197,10 @@ package final class Reload {
         }
 
         func run() {
+            // Below the loop: the two share the cores, and a reload prepared a little later is
+            // better than a dial that stutters while it is (Linux keeps a nice value per thread;
+            // raising one's own needs no privilege).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Reload.workerNice)
             let outcome = job.run(shared)
             shared.outcome.withLock { $0 = outcome }
             finished.close()

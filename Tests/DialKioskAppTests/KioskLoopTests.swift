@@ -732,8 +732,11 @@ private final class FakeBacklight: BacklightDimming {
         let entered = DispatchSemaphore(value: 0)
         let opened = DispatchSemaphore(value: 0)
         let decodes = Mutex(0)
+        /// The nice value of the thread that decoded last.
+        let nice = Mutex<Int32>(0)
         func decode(_ path: String) throws -> RGBAImage {
             decodes.withLock { $0 += 1 }
+            nice.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
             entered.signal()
             _ = opened.wait(timeout: .now() + 10)
             return try PNGReader.readRGBA(path)
@@ -792,6 +795,8 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.stdout().contains("\"event\": \"reloaded\""))
         #expect(k.notifications().contains("READY=1"))
         #expect(gate.decodes.withLock { $0 } == 1, "one file, one decode")
+        #expect(gate.nice.withLock { $0 } == 10, "the worker runs below the loop")
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == 0, "and the loop where it was")
         #expect(!k.service.reloads.isBusy)
     }
 
