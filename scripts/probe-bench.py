@@ -96,6 +96,12 @@ class Kiosk:
     def flips(self):
         return [float(m.group(1)) for line in self.log for m in [re.search(r"stats: ([0-9.]+) flips/s", line)] if m]
 
+    def loop_cpu(self):
+        """CPU seconds the main thread (the loop's) has run, from /proc/PID/task/PID/schedstat."""
+        pid = self.process.pid
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+
     def longest_turn(self):
         """The loop's own longest turn (ms, and ms of its thread's CPU), said at the end of the run."""
         for line in self.log:
@@ -110,12 +116,14 @@ class Kiosk:
         time.sleep(0.2)  # the reader thread takes the last lines
 
 
-def longest_while(kiosk, seconds, action=None):
+def longest_while(kiosk, seconds, action=None, counted=None):
     longest, start = 0.0, time.monotonic()
     while time.monotonic() - start < seconds:
         if action:
             action()
         longest = max(longest, kiosk.client.round_trip())
+        if counted is not None:
+            counted.append(1)
         time.sleep(0.002)
     return longest * 1000
 
@@ -179,19 +187,28 @@ def main():
     # 3. stand-still per applied reload
     kiosk = Kiosk(args, work)
     time.sleep(2)
-    stalls = []
+    # The loop thread's CPU in the same window without a reload (the probe's own commands).
+    before, trips = kiosk.loop_cpu(), []
+    longest_while(kiosk, 3.0, counted=trips)
+    per_trip = (kiosk.loop_cpu() - before) / max(1, len(trips))
+    stalls, cpu = [], []
     for n in range(1, args.reloads + 1):
         with open(kiosk.config, "w") as f:
             f.write(menu(n))
+        before, trips = kiosk.loop_cpu(), []
         kiosk.client.send("reload")
-        stalls.append(longest_while(kiosk, 3.0))
+        stalls.append(longest_while(kiosk, 3.0, counted=trips))
+        cpu.append((kiosk.loop_cpu() - before - per_trip * len(trips)) * 1000)
     kiosk.stop()
+    cpu.sort()
     stalls.sort()
     turn = kiosk.longest_turn()
     print(f"probe-bench: 512 items at {args.size}: loop stood still per applied reload: "
           f"median {stalls[len(stalls) // 2]:.0f} ms, max {stalls[-1]:.0f} ms over {len(stalls)} reloads"
           + (f"; the loop's longest turn {turn[0]:.1f} ms, {turn[1]:.1f} ms of its thread's CPU" if turn else
              " (the binary does not say its longest turn)"))
+    print(f"probe-bench: 512 items at {args.size}: the loop thread's CPU per applied reload (less the probe's commands): "
+          f"median {cpu[len(cpu) // 2]:.0f} ms, max {cpu[-1]:.0f} ms")
 
 
 if __name__ == "__main__":
