@@ -6,49 +6,32 @@ import KioskLoop
 /// there is a worker) and swapped in in one transaction; a failed build is refused at once;
 /// the confirmation or its deadline decide whether it stays.
 extension KioskService {
-    /// A bundle arrived over MQTT.
-    package func takeBundle(_ bytes: [UInt8], at time: Double, on loop: any LoopControl) throws {
+    /// A bundle arrived over MQTT: taken, it is prepared like a reload and committed or
+    /// refused (`fleetBuilt`); returns what the loop must do now.
+    package func takeBundle(_ bytes: [UInt8], at time: Double) -> [LoopRequest] {
         guard let fleet else {
             logger.warning("fleet: a configuration bundle came, but the local file has no fleet: section; ignored")
-            return
+            return []
         }
         switch fleet.offer(bytes, local: config) {
-        case .ignored: return
-        case .refused: return reportFleet(now: time)
+        case .ignored: return []
+        case .refused: reportFleet(now: time); return []
         case .take(let pushed, _):
-            // A reload being prepared was read before this bundle: drop it and read again once
-            // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
-            // in `fleetBuilt`).
-            if let worker = reloadWorker, worker.isBusy {
-                worker.pending = true
-                return
-            }
-            let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
-            if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
-                do {
-                    // Done in `reloadPrepared`, which calls `fleetBuilt`.
-                    return try worker.start(config: new, changes: changes)
-                } catch {
-                    logger.warning("fleet: \(error); building in the loop instead")
-                }
-            }
-            if case .apply = decided {
-                try finishReload(decided, at: time, on: loop)
-                try fleetBuilt(lastReloadFailure, at: time, on: loop)
-            } else {
-                try fleetBuilt(nil, at: time, on: loop)
-            }
+            // A reload being prepared was read before this bundle: the file is read again once
+            // it is done, with this bundle over it (Reload.supersede).
+            return requestReload(at: time, pushed: scenes.adjusted(pushed))
         }
     }
 
     /// The build of a taken bundle ended (`failure`: why it was not swapped in).
-    package func fleetBuilt(_ failure: String?, at time: Double, on loop: any LoopControl) throws {
-        guard let fleet, fleet.building != nil else { return }
+    package func fleetBuilt(_ failure: String?, at time: Double) -> [LoopRequest] {
+        guard let fleet, fleet.building != nil else { return [] }
         // The reload words its failure after the local file; the bundle's is what failed.
         let prefix = (configPath ?? "demo menu") + ": "
         fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
         reportFleet(now: time)
-        if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+        if let queued = fleet.takeQueued() { return takeBundle(queued, at: time) }
+        return []
     }
 
     /// `confirm N` from the control socket or `<base>/set/config_confirm`.
@@ -62,10 +45,10 @@ extension KioskService {
     }
 
     /// The confirmation did not come: back to the last confirmed configuration (or the file).
-    package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
-        guard let fleet, fleet.revertIfDue(now: time) else { return }
+    package func revertFleetIfDue(at time: Double) -> [LoopRequest] {
+        guard let fleet, fleet.revertIfDue(now: time) else { return [] }
         reportFleet(now: time)
-        try reload(at: time, on: loop)
+        return requestReload(at: time)
     }
 
     /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
@@ -110,7 +93,7 @@ package struct FleetDeadline: PollSource {
     package func wakeUp(now: Double) -> Double? { service.fleet?.nextDeadline }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard let deadline = service.fleet?.nextDeadline, now >= deadline else { return [] }
-        return [.service { [service] loop in try service.revertFleetIfDue(at: now, on: loop) }]
+        return [.requests(service.revertFleetIfDue(at: now))]
     }
 
     package init(service: KioskService) {

@@ -18,7 +18,7 @@ import KioskTestSupport
         #expect(kiosk.service.mqtt?.connection.isConnected != true)
         #expect(kiosk.logs.contains { $0.contains("mqtt: not connecting") && $0.contains("a reload reads it again") }, "\(kiosk.logs)")
         writeFile(missing, TestBroker.password + "\n")
-        kiosk.service.endReload(kiosk.service.readForReload(now: kiosk.time.now), now: kiosk.time.now)
+        _ = kiosk.service.requestReload(at: kiosk.time.now)
         let connected = try kiosk.settle(5) { kiosk.service.mqtt?.connection.isConnected == true }
         #expect(connected, "\(kiosk.logs.suffix(4))")
     }

@@ -47,13 +47,13 @@ import KioskTestSupport
         writeFile(path, "items: [{id: a, label: A}, {id: a, label: Again}]\n")
         for i in 0..<1000 {
             let now = Double(i) * 0.005
-            service.endReload(service.readForReload(now: now), now: now)
+            _ = service.requestReload(at: now)
         }
         let refusals = lines.filter { $0.contains("keeping the running configuration") }
         #expect(refusals.count == 1, "\(refusals.count) lines")
         // Another reason is said at once.
         writeFile(path, "items: [{id: b, label: B}, {id: b, label: Again}]\n")
-        service.endReload(service.readForReload(now: 5.1), now: 5.1)
+        _ = service.requestReload(at: 5.1)
         #expect(lines.filter { $0.contains("keeping the running configuration") }.count == refusals.count + 1)
     }
 }

@@ -145,6 +145,7 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
+        if options.stats { loop.turns = TurnStats() }
         service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
             (flips(), loop?.stats?.latencySummary)
         }
@@ -199,10 +200,10 @@ final class RunSession {
 
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
     /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
-    /// whose frame and background the new painter takes (a reload holds one frame, not two);
-    /// `prepared`: where a reload's worker left the painter it built for `setup`, if it did.
+    /// whose frame and background a painter built here takes (a new mode holds one frame, not
+    /// two); `prepared`: the painter a reload's worker built and prepared for `setup`.
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil,
+                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: DialPainter? = nil,
                       tap: FrameTap? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
@@ -211,9 +212,7 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let built = prepared?.take(config: setup.config, width: setup.width, height: setup.height)
-            let painter = try built.map { setup.finish($0, replacing: shown?.painter) }
-                ?? setup.makePainter(icons: icons, replacing: shown?.painter)
+            let painter = try prepared ?? setup.makePainter(icons: icons, replacing: shown?.painter)
             shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
             var scene = Scene(dial: dial) { pose, target in
