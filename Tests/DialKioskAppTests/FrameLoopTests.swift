@@ -39,8 +39,9 @@ private final class ScriptedDial: DialDriving {
 private final class EventsHeard: LoopService {
     var events: [DialEvent] = []
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
-    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
+    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest] {
         if case .dialEvents(let news, _) = message { events += news }
+        return []
     }
     var rested: Bool { events.contains { if case .rest = $0 { return true } else { return false } } }
 }
