@@ -123,7 +123,7 @@ final class DiscSprite {
         var sy = ink.y0
         while sy < ink.y1 {
             let fy = top + sy
-            // The first multiple of `grid` below row fy (rounding down for negative rows too).
+            // The band ends at the next multiple of `grid` after row fy (negative rows too).
             let next = (fy >= 0 ? fy / grid : -((-fy - 1) / grid) - 1) * grid + grid
             let end = min(ink.y1, next - top)
             var start = half
