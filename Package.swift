@@ -8,6 +8,8 @@
 //                 else (the seams, input events, rotation, rectangles, mode request,
 //                 calibration, frame pacing, latency), so they need not know of dials.
 //   DialCore      KioskSeams + Swift only: geometry, tracking, physics, selection.
+//   KioskVocabulary DialCore only: the control commands and the one table of verbs (socket
+//                 grammar, usage, MQTT set topics, Home Assistant entities) they are parsed by.
 //   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error,
 //                 regular files and the line reader.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
@@ -20,6 +22,8 @@
 //                 events, for `simulate` (no device, no C module).
 //   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
 //                 wall-clock instant", in local time as localtime_r/mktime compute it.
+//   CECLink       LinuxSystem + linux/cec.h: HDMI-CEC through the kernel's CEC framework, the only
+//                 module that opens /dev/cec* (typed ioctls, the pure power link).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
 //   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
@@ -79,13 +83,19 @@ let package = Package(
         .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
+        // linux/cec.h: the kernel's CEC framework (HDMI-CEC), ioctls on /dev/cecN.
+        .systemLibrary(name: "CCEC"),
 
         // Elementary functions come from swift-numerics' RealModule, so the core names no libc.
         .target(name: "KioskSeams"),
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
+        // The control vocabulary: one table the socket, MQTT and discovery are built from.
+        .target(name: "KioskVocabulary", dependencies: ["DialCore"]),
         .target(name: "LinuxSystem"),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
+        // HDMI-CEC through the kernel's CEC framework: the only module that opens /dev/cec*.
+        .target(name: "CECLink", dependencies: ["LinuxSystem", "CCEC"]),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),
         // The udev context and monitor's one owner, shared by the display and input modules.
         .target(name: "UdevLink", dependencies: ["LinuxSystem", "CUdev"]),
@@ -104,7 +114,7 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
@@ -116,7 +126,7 @@ let package = Package(
         ),
         .target(
             name: "KioskServiceKit",
-            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
+            dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskVocabulary", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
                            "LinuxSystem", "MQTTLink", "Audio", "FleetConfig"]
         ),
         // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
@@ -130,7 +140,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -150,12 +160,13 @@ let package = Package(
         .testTarget(name: "KioskSeamsTests", dependencies: ["KioskSeams"]),
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
+        .testTarget(name: "KioskVocabularyTests", dependencies: ["KioskVocabulary", "DialCore"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "CZlib"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
+        .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport",
                                                                    "FleetConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
@@ -171,6 +182,7 @@ let package = Package(
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],

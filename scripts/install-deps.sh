@@ -17,6 +17,9 @@ packages=(
   # ... vkms.ko built out of tree and the guest tools (gcc + libdrm-dev), xz for linux-source,
   # udev and libinput debug-events inside the guest (which runs the host's root)
   gcc make libc6-dev xz-utils udev libinput-tools
+  # ... cec-ctl and cec-follower, the TV side of the HDMI-CEC case (tests/vm/cases/cec-power);
+  # linux/cec.h itself comes with linux-libc-dev (libc6-dev)
+  v4l-utils
   # systemd-analyze verify/security for the unit
   systemd
   # the boot splash the unit takes over from (the VM case boot-handover; its script plugin and

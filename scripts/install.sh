@@ -72,6 +72,10 @@ esac
 bindir="$PREFIX/bin"
 confdir="/etc/dialkiosk"
 
+# The user, the backlight rule and the enabling: the steps the package's postinst takes too.
+# shellcheck source=packaging/system-setup.sh
+. "$here/packaging/system-setup.sh"
+
 # systemd is the init system and running (sd_booted(3)'s test); DESTDIR installs never touch it.
 systemd_running() { [ -z "$DESTDIR" ] && [ -d /run/systemd/system ]; }
 
@@ -106,11 +110,8 @@ fi
 
 if [ -z "$DESTDIR" ]; then
   # systemd-sysusers works without a running systemd (it only edits /etc/passwd and /etc/group).
-  systemd-sysusers "$sysusersdir/dialkiosk.conf"
-  if [ -d /run/udev ]; then
-    udevadm control --reload || true
-    udevadm trigger --subsystem-match=backlight --action=add || true
-  fi
+  dk_create_user "$sysusersdir/dialkiosk.conf"
+  dk_trigger_backlights
   "$bindir/dialkiosk" check-config "$confdir/config.yaml" ||
     echo "install.sh: warning: $confdir/config.yaml does not validate; the service will exit with status 78" >&2
 fi
@@ -123,10 +124,11 @@ fi
 
 if [ "$enable" = 1 ]; then
   if systemd_running; then
-    systemctl enable --now dialkiosk.service
+    dk_enable_unit source
+    systemctl start dialkiosk.service
     systemctl --no-pager --lines=0 status dialkiosk.service || true
   else
-    systemctl --root="${DESTDIR:-/}" enable dialkiosk.service
+    dk_enable_unit source "${DESTDIR:-/}"
     echo "install.sh: enabled; it starts at the next boot (systemd is not running here)"
   fi
 fi

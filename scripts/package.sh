@@ -187,6 +187,8 @@ stage() {
     || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
   install -m 0644 "$pkg_repo/systemd/dialkiosk.conf" "$s/usr/lib/sysusers.d/dialkiosk.conf"
   install -m 0644 "$pkg_repo/packaging/udev/70-dialkiosk-backlight.rules" "$s/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules"
+  # What postinst sources: the steps it shares with scripts/install.sh.
+  install -D -m 0644 "$pkg_repo/packaging/system-setup.sh" "$s/usr/lib/dialkiosk/system-setup.sh"
   install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/etc/dialkiosk/config.yaml"
   gzip -9n <"$docs/dialkiosk.1" >"$s/usr/share/man/man1/dialkiosk.1.gz"
   # The configuration's page is written by hand (ConfigReferenceTests checks it names every key).

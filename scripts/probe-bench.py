@@ -7,7 +7,9 @@ not start). Needs mosquitto and mosquitto_pub.
    answer to a cheap control-socket command sent every 2 ms.
 2. flips/s (`--stats`) during a demo fling of a 512-item menu, with and without a flood of
    `reload` lines (the file unchanged) on the control socket.
-3. How long the loop stands still per applied reload of that menu (new labels each time).
+3. How long the loop stands still per applied reload of that menu (new labels each time), and
+   the loop's own longest turn (`run --stats` says it at the end, by the clock and by the loop
+   thread's CPU time: a stand-still longer than that turn is the scheduler's, not the loop's).
 
 Usage: scripts/probe-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080]
 """
@@ -94,17 +96,34 @@ class Kiosk:
     def flips(self):
         return [float(m.group(1)) for line in self.log for m in [re.search(r"stats: ([0-9.]+) flips/s", line)] if m]
 
+    def loop_cpu(self):
+        """CPU seconds the main thread (the loop's) has run, from /proc/PID/task/PID/schedstat."""
+        pid = self.process.pid
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+
+    def longest_turn(self):
+        """The loop's own longest turn (ms, and ms of its thread's CPU), said at the end of the run."""
+        for line in self.log:
+            m = re.search(r"stats: longest turn ([0-9.]+) ms, ([0-9.]+) ms of", line)
+            if m:
+                return float(m.group(1)), float(m.group(2))
+        return None
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=20)
+        time.sleep(0.2)  # the reader thread takes the last lines
 
 
-def longest_while(kiosk, seconds, action=None):
+def longest_while(kiosk, seconds, action=None, counted=None):
     longest, start = 0.0, time.monotonic()
     while time.monotonic() - start < seconds:
         if action:
             action()
         longest = max(longest, kiosk.client.round_trip())
+        if counted is not None:
+            counted.append(1)
         time.sleep(0.002)
     return longest * 1000
 
@@ -149,7 +168,7 @@ def main():
           f"20 payloads of 4095 bytes (combining marks) {at_limit:.1f} ms, 5 payloads of 2 MB (refused undecoded) {past_limit:.1f} ms")
 
     # 2. flips/s under a reload flood (unchanged file)
-    rates = {}
+    rates, turns = {}, {}
     for flood in (False, True):
         kiosk = Kiosk(args, work, fling=200)
         start = time.monotonic()
@@ -160,22 +179,36 @@ def main():
         kiosk.stop()
         seen = kiosk.flips()
         rates[flood] = sum(seen) / len(seen) if seen else 0.0
+        turns[flood] = kiosk.longest_turn()
     print(f"probe-bench: 512 items, demo fling: {rates[False]:.1f} flips/s without reloads, "
-          f"{rates[True]:.1f} flips/s under a flood of reload lines (unchanged file)")
+          f"{rates[True]:.1f} flips/s under a flood of reload lines (unchanged file)"
+          + (f"; longest loop turn {turns[False][0]:.1f} / {turns[True][0]:.1f} ms" if turns[False] and turns[True] else ""))
 
     # 3. stand-still per applied reload
     kiosk = Kiosk(args, work)
     time.sleep(2)
-    stalls = []
+    # The loop thread's CPU in the same window without a reload (the probe's own commands).
+    before, trips = kiosk.loop_cpu(), []
+    longest_while(kiosk, 3.0, counted=trips)
+    per_trip = (kiosk.loop_cpu() - before) / max(1, len(trips))
+    stalls, cpu = [], []
     for n in range(1, args.reloads + 1):
         with open(kiosk.config, "w") as f:
             f.write(menu(n))
+        before, trips = kiosk.loop_cpu(), []
         kiosk.client.send("reload")
-        stalls.append(longest_while(kiosk, 3.0))
+        stalls.append(longest_while(kiosk, 3.0, counted=trips))
+        cpu.append((kiosk.loop_cpu() - before - per_trip * len(trips)) * 1000)
     kiosk.stop()
+    cpu.sort()
     stalls.sort()
+    turn = kiosk.longest_turn()
     print(f"probe-bench: 512 items at {args.size}: loop stood still per applied reload: "
-          f"median {stalls[len(stalls) // 2]:.0f} ms, max {stalls[-1]:.0f} ms over {len(stalls)} reloads")
+          f"median {stalls[len(stalls) // 2]:.0f} ms, max {stalls[-1]:.0f} ms over {len(stalls)} reloads"
+          + (f"; the loop's longest turn {turn[0]:.1f} ms, {turn[1]:.1f} ms of its thread's CPU" if turn else
+             " (the binary does not say its longest turn)"))
+    print(f"probe-bench: 512 items at {args.size}: the loop thread's CPU per applied reload (less the probe's commands): "
+          f"median {cpu[len(cpu) // 2]:.0f} ms, max {cpu[-1]:.0f} ms")
 
 
 if __name__ == "__main__":

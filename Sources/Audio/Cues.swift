@@ -1,9 +1,10 @@
 import Glibc
 
 /// The sound cues, made in code (no sound files to install): a short click for each detent
-/// crossed, a rising pair of tones on activation and a falling pair on back. 16-bit mono.
+/// crossed, a rising pair of tones on activation, a falling pair on back, and a low double
+/// knock when a value dial runs into its minimum or maximum. 16-bit mono.
 public enum Cue: String, Sendable, Equatable, CaseIterable {
-    case detent, activate, back
+    case detent, activate, back, stop
 
     /// The cue's samples at `sampleRate`, `volume` 0-1 of full scale.
     public func samples(sampleRate: Int, volume: Double) -> [Int16] {
@@ -17,6 +18,10 @@ public enum Cue: String, Sendable, Equatable, CaseIterable {
         case .back:
             return Self.tone(hz: 990, seconds: 0.06, decay: 20, sampleRate: sampleRate, volume: volume)
                 + Self.tone(hz: 660, seconds: 0.08, decay: 20, sampleRate: sampleRate, volume: volume)
+        case .stop:
+            // Two short knocks at 220 Hz: lower than every other cue, so a stop is not a detent.
+            let knock = Self.tone(hz: 220, seconds: 0.04, decay: 40, sampleRate: sampleRate, volume: volume)
+            return knock + [Int16](repeating: 0, count: sampleRate * 3 / 100) + knock
         }
     }
 

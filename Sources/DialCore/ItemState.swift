@@ -15,6 +15,9 @@ public struct ItemState: Sendable, Equatable {
     public var current: Double?
     /// When the state last changed (the loop's clock), for "how old is it".
     public var updated: Double?
+    /// How old the state is, in whole minutes, once its source went quiet past the configured
+    /// time (the broker away); nil while it is fresh.
+    public var staleMinutes: Int?
 
     public init(text: String? = nil, available: Bool = true, value: Double? = nil, updated: Double? = nil) {
         self.text = text
@@ -26,6 +29,44 @@ public struct ItemState: Sendable, Equatable {
     /// What a painter and a speaker need to know changed (the time does not count).
     public func looksLike(_ other: ItemState) -> Bool {
         text == other.text && available == other.available && value == other.value && current == other.current
+            && staleMinutes == other.staleMinutes
+    }
+
+    /// The badge's age suffix ("12 min old"), nil while fresh.
+    public var ageText: String? { staleMinutes.map { ItemAge.text(minutes: $0) } }
+}
+
+/// How old an item's state is once its source went quiet: pure, time is an argument.
+public enum ItemAge {
+    /// Whole minutes since `heard` when the source has been away and `now - heard` is at least
+    /// `after` seconds; nil otherwise (fresh, or the source is there).
+    public static func staleMinutes(heard: Double, now: Double, after: Double?, away: Bool) -> Int? {
+        guard away, let after, now - heard >= after else { return nil }
+        return Int(((now - heard) / 60).rounded(.down))
+    }
+
+    /// The next time `staleMinutes` changes for a state heard at `heard` (nil: never, the
+    /// source is there or staleness is off).
+    public static func nextChange(heard: Double, now: Double, after: Double?, away: Bool) -> Double? {
+        guard away, let after else { return nil }
+        if now - heard < after { return heard + after }
+        let minutes = ((now - heard) / 60).rounded(.down)
+        return heard + (minutes + 1) * 60
+    }
+
+    /// "12 min old", "3 h old" (from 120 minutes), "2 d old" (from 48 hours).
+    public static func text(minutes: Int) -> String {
+        if minutes < 120 { return "\(minutes) min old" }
+        if minutes < 48 * 60 { return "\(minutes / 60) h old" }
+        return "\(minutes / (24 * 60)) d old"
+    }
+
+    /// The same in words for speech: "12 minutes old", "3 hours old".
+    public static func spoken(minutes: Int) -> String {
+        func unit(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s") old" }
+        if minutes < 120 { return unit(minutes, "minute") }
+        if minutes < 48 * 60 { return unit(minutes / 60, "hour") }
+        return unit(minutes / (24 * 60), "day")
     }
 }
 
@@ -35,6 +76,8 @@ public enum ItemChange: Sendable, Equatable {
     case available(Bool)
     case value(Double)
     case current(Double)
+    /// How old the state is (`ItemState.staleMinutes`); not a change of the thing itself.
+    case stale(Int?)
 }
 
 /// Where an item's live text comes from (the `live:` key): a topic, optionally a dotted key
@@ -117,9 +160,13 @@ public struct LiveItems: Sendable, Equatable {
         case .available(let available): state.available = available
         case .value(let value): state.value = value
         case .current(let value): state.current = value
+        case .stale(let minutes): state.staleMinutes = minutes
         }
+        // News about the thing makes it fresh again; only a change of the age leaves `updated`.
+        let aged: Bool
+        if case .stale = change { aged = true } else { aged = false; state.staleMinutes = nil }
         guard !state.looksLike(before) else { return false }
-        state.updated = time
+        if !aged { state.updated = time }
         states[path] = state
         if pendingSet.insert(path).inserted { pending.append(path) }
         return true

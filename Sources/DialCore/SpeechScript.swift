@@ -56,10 +56,19 @@ public enum SpeechScript {
 
     /// An item's live state as spoken: "unavailable", its text, or a value item's value.
     public static func spoken(_ state: ItemState, settings: ValueSettings?) -> String? {
-        if !state.available { return "unavailable" }
-        if let text = state.text { return text }
-        guard let settings, let v = state.value else { return nil }
-        return settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
+        let said: String?
+        if !state.available {
+            said = "unavailable"
+        } else if let text = state.text {
+            said = text
+        } else if let settings, let v = state.value {
+            said = settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
+        } else {
+            said = nil
+        }
+        // A stale state says how old it is: "on, 12 minutes old".
+        guard let minutes = state.staleMinutes else { return said }
+        return (said.map { $0 + ", " } ?? "") + ItemAge.spoken(minutes: minutes)
     }
 
     /// An item's spoken name: its `speech`, else its label; the back item's is "Back".

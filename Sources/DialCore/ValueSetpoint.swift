@@ -110,7 +110,12 @@ public struct ValueSetpoint: Sendable, Equatable {
         case stop(atMaximum: Bool)
         /// A report outside the range, clamped before use (logged, never shown as accepted).
         case clamped(reported: Double, to: Double)
+        /// Turning paused for `restSeconds` before the commit: the value now shown (spoken).
+        case rest(Double)
     }
+
+    /// A pause this long in turning is a rest: the value is spoken (before the commit's pause).
+    public static let restSeconds = 0.35
 
     public let settings: ValueSettings
     /// Whether reports are expected (a state topic); without, commits are optimistic.
@@ -121,6 +126,8 @@ public struct ValueSetpoint: Sendable, Equatable {
     public private(set) var reported: Double?
     /// Reports held back inside a guard (`<base>/metrics`' `guarded_reports`).
     public private(set) var guardedReports = 0
+    /// A change waits for its rest to be spoken.
+    private var restPending = false
 
     public init(settings: ValueSettings, initial: Double? = nil) {
         self.settings = settings
@@ -132,9 +139,16 @@ public struct ValueSetpoint: Sendable, Equatable {
     public var nextDeadline: Double? {
         switch phase {
         case .idle: return nil
-        case .changing(let last): return last + settings.commitAfter
+        case .changing(let last): return restDue(last) ?? last + settings.commitAfter
         case .guarding(_, let since): return since + settings.guardSeconds
         }
+    }
+
+    /// When the rest after a detent at `last` is due; nil when none waits, or the commit's
+    /// pause comes first (then the commit speaks).
+    private func restDue(_ last: Double) -> Double? {
+        guard restPending, Self.restSeconds < settings.commitAfter else { return nil }
+        return last + Self.restSeconds
     }
 
     /// `detents` detents (negative: anticlockwise) at `time`: the shown value moves a step each,
@@ -146,6 +160,7 @@ public struct ValueSetpoint: Sendable, Equatable {
         var out: [Output] = []
         if next != shown {
             shown = next
+            restPending = true
             phase = .changing(lastTurn: time)
             out.append(.changing(next))
         } else if case .changing = phase {
@@ -168,7 +183,12 @@ public struct ValueSetpoint: Sendable, Equatable {
         case .idle:
             return []
         case .changing(let last):
-            return time >= last + settings.commitAfter ? commit(at: time) : []
+            if time >= last + settings.commitAfter { return commit(at: time) }
+            if let due = restDue(last), time >= due {
+                restPending = false
+                return [.rest(shown)]
+            }
+            return []
         case .guarding(_, let since):
             guard time >= since + settings.guardSeconds else { return [] }
             phase = .idle
@@ -213,10 +233,45 @@ public struct ValueSetpoint: Sendable, Equatable {
     }
 
     private mutating func commit(at time: Double) -> [Output] {
+        restPending = false
         phase = confirms ? .guarding(value: shown, since: time) : .idle
         if !confirms { reported = shown }
         return [.committed(shown)]
     }
+}
+
+/// Acceleration of a value dial turned by a finger or an encoder: only for a range of more
+/// than `minimumSteps` steps (a short range is walked detent by detent), detents that come fast
+/// in one direction move 2 or 4 steps each, and never more than a 24th of the range. Pure: fed
+/// each batch of detents with its time, it says how many steps they move.
+public struct ValueAcceleration: Sendable, Equatable {
+    /// Ranges of at most this many steps are never accelerated.
+    public static let minimumSteps = 24
+    /// Detents per second from which each moves 2 steps, and 4.
+    public static let doubleRate = 10.0, quadrupleRate = 20.0
+
+    private var lastTime: Double?
+    private var lastSign = 0
+
+    public init() {}
+
+    /// The steps `detents` detents at `time` move on a range of `stepCount` steps.
+    public mutating func steps(_ detents: Int, at time: Double, stepCount: Int) -> Int {
+        guard detents != 0 else { return 0 }
+        defer {
+            lastTime = time
+            lastSign = detents.signum()
+        }
+        guard stepCount > Self.minimumSteps, let last = lastTime, lastSign == detents.signum() else { return detents }
+        let dt = time - last
+        // Two batches at one instant (a drag's motion and an encoder in one frame) count as fast.
+        let rate = dt > 0 ? Double(abs(detents)) / dt : .infinity
+        let factor = rate >= Self.quadrupleRate ? 4 : rate >= Self.doubleRate ? 2 : 1
+        return detents * min(factor, max(1, stepCount / Self.minimumSteps))
+    }
+
+    /// Forgets the last detent (a value dial opened or closed).
+    public mutating func reset() { self = ValueAcceleration() }
 }
 
 /// A finger on an open value dial: turning around the hub gives detents of

@@ -10,14 +10,20 @@ public enum Damage {
     /// it covers, with equal neighbouring bands merged (pixman's banded region). Copying the
     /// result writes every covered pixel exactly once, however much the inputs overlap.
     public static func union(_ rects: [PixelRect], width: Int, height: Int) -> [PixelRect] {
-        // A rectangle inside another one adds band edges and no pixel (a painter's labels lie
-        // inside their discs): each is kept only when no kept one holds it, and drops those it holds.
+        // A rectangle inside another one adds band edges and no pixel: among a few, each is kept
+        // only when no kept one holds it, and drops those it holds. Among many (a buffer's age
+        // worth of a painter's frames) that search is quadratic and is left out: a rectangle
+        // twice, or one inside another, costs the sweep a few band edges, never a pixel.
         var pending: [PixelRect] = []
         pending.reserveCapacity(rects.count)
+        let few = rects.count <= 32
         for rect in rects {
             let r = rect.clipped(width: width, height: height)
-            guard !r.isEmpty, !pending.contains(where: { $0.holds(r) }) else { continue }
-            if pending.contains(where: { r.holds($0) }) { pending.removeAll { r.holds($0) } }
+            guard !r.isEmpty else { continue }
+            if few {
+                guard !pending.contains(where: { $0.holds(r) }) else { continue }
+                if pending.contains(where: { r.holds($0) }) { pending.removeAll { r.holds($0) } }
+            }
             pending.append(r)
         }
         guard pending.count > 1 else { return pending }

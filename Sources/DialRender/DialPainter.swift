@@ -204,7 +204,9 @@ public final class DialPainter {
                 }
                 draw(ops, spans: spans, into: &frame, rows: rows)
             }
-            restored = rects
+            // What the last frame drew, as it drew it: the copier's union makes it disjoint
+            // together with the frames before (a union's bands would only add rectangles).
+            restored = dirty
         } else {
             restored = nil
             frame.copyRect(from: background, box, originX: box.x0, originY: box.y0)
@@ -453,13 +455,51 @@ public final class DialPainter {
         }
     }
 
-    /// The frame rectangles `ops` touch, clipped to the drawing box.
+    /// The frame rectangles `ops` touch, clipped to the drawing box: a disc's as bands that leave
+    /// out its square's corners; what is drawn inside the disc drawn last (its label, icon,
+    /// selection ring) not again.
     private func touched(by ops: [DrawOp]) -> [PixelRect] {
         let bx = box.x0, by = box.y0, w = box.x1 - box.x0, h = box.y1 - box.y0
-        return ops.compactMap { op in
-            let c = op.rect.clipped(width: w, height: h)
-            return c.isEmpty ? nil : PixelRect(x0: c.x0 + bx, y0: c.y0 + by, x1: c.x1 + bx, y1: c.y1 + by)
+        var out: [PixelRect] = [], bands: [PixelRect] = []
+        func add(_ r: PixelRect) {
+            let c = r.clipped(width: w, height: h)
+            if !c.isEmpty { out.append(PixelRect(x0: c.x0 + bx, y0: c.y0 + by, x1: c.x1 + bx, y1: c.y1 + by)) }
         }
+        for op in ops {
+            if case .disc(let s, let x, let y, _, _) = op {
+                bands.removeAll(keepingCapacity: true)
+                // Cut on the frame's rows: a turned copy goes in strips of 16 panel columns
+                // (frame rows) from a multiple of 16, and a band that straddles strips leaves
+                // narrow ones, copied a pixel at a time.
+                // A disc of a few grid rows keeps its square: on a small frame its corners save
+                // less than the extra rectangles cost the unions and the restore's rows.
+                if s.size < 4 * Self.damageGrid {
+                    bands.append(s.rect(atX: x, y: y))
+                } else {
+                    s.inkBands(atX: x, y: y + by, grid: Self.damageGrid, into: &bands)
+                    for i in bands.indices { bands[i].y0 -= by; bands[i].y1 -= by }
+                }
+                bands.forEach(add)
+            } else if !Self.held(op.rect, by: bands) {
+                add(op.rect)
+            }
+        }
+        return out
+    }
+
+    /// Rows of the grid a disc's bands are cut on (`DiscSprite.inkBands`), a multiple of the
+    /// turned copy's 16-column strips.
+    static let damageGrid = 32
+
+    /// True when the bands (top to bottom, disjoint) hold every pixel of `r`.
+    private static func held(_ r: PixelRect, by bands: [PixelRect]) -> Bool {
+        var y = r.y0
+        for b in bands where b.y1 > y {
+            guard b.y0 <= y, b.x0 <= r.x0, r.x1 <= b.x1 else { return false }
+            y = b.y1
+            if y >= r.y1 { return true }
+        }
+        return r.isEmpty
     }
 
     /// The item's icon and label inside its disc.

@@ -113,6 +113,26 @@ final class DiscSprite {
         PixelRect(x0: x - half + ink.x0, y0: y - half + ink.y0, x1: x - half + ink.x1, y1: y - half + ink.y1)
     }
 
+    /// The pixels this sprite may touch with the disc's centre at (`x`, `y`), as bands of rows
+    /// cut at the multiples of `grid`, each as wide as its widest row, appended to `out` top to
+    /// bottom (empty bands left out). A disc is round: its square's corners, about a fifth of it,
+    /// hold no ink, and bands on one grid for every disc and frame keep the damage's union small.
+    func inkBands(atX x: Int, y: Int, grid: Int, into out: inout [PixelRect]) {
+        let left = x - half, top = y - half
+        let rb = UnsafePointer(rows.baseAddress!)
+        var sy = ink.y0
+        while sy < ink.y1 {
+            let fy = top + sy
+            // The band ends at the next multiple of `grid` after row fy (negative rows too).
+            let next = (fy >= 0 ? fy / grid : -((-fy - 1) / grid) - 1) * grid + grid
+            let end = min(ink.y1, next - top)
+            var start = half
+            for r in sy..<end { start = min(start, Int(rb[r - ink.y0].inkStart)) }
+            if start < size - start { out.append(PixelRect(x0: left + start, y0: fy, x1: left + size - start, y1: top + end)) }
+            sy = end
+        }
+    }
+
     /// The opaque middles of a sprite's rows placed at (`x`, `y`), which `blit` at full opacity
     /// sets whatever they held; read without retaining the sprite (whoever makes one keeps the
     /// sprite alive while using it).

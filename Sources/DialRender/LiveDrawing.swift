@@ -151,7 +151,7 @@ extension DialPainter {
     /// a dark pill, and an unavailable item's mark (a small ring with a bar) at its upper right.
     func badgeOps(_ state: ItemState?, item: Int, radius r: Double, x: Int, y: Int, opacity: UInt32, _ ops: inout [DrawOp]) {
         guard let state, r >= 12 else { return }
-        let text = state.text ?? Self.valueText(state, items[item].value)
+        let text = Self.withAge(state.text ?? Self.valueText(state, items[item].value), state)
         if let text, let mask = live.text(text, px: max(7, r * 0.24), radius: r * 0.62, hub: false, renderer: labelText) {
             let by = y + Int((r * 0.56).rounded())
             let pill = live.pill(width: mask.width + Int(r * 0.16) + 4, height: mask.height + 4)
@@ -166,6 +166,12 @@ extension DialPainter {
             ops.append(.mask(live.pill(width: Int(mr * 1.5), height: max(2, Int(mr * 0.3))), x: mx, y: my,
                              color: 0xFFFFFF, alpha: opacity))
         }
+    }
+
+    /// `text` with the state's age after it ("on · 12 min old") when it is stale.
+    static func withAge(_ text: String?, _ state: ItemState) -> String? {
+        guard let age = state.ageText else { return text }
+        return text.map { $0 + " · " + age } ?? age
     }
 
     /// "21.5 °C" for a value item's state.
@@ -206,7 +212,7 @@ extension DialPainter {
         }
         guard pose.visibility > 0, let selected = pose.selected, selected < pose.states.count,
               let state = pose.states[selected] else { return }
-        let text = state.text ?? (state.available ? nil : "unavailable")
+        let text = Self.withAge(state.text ?? (state.available ? nil : "unavailable"), state)
         if let text, let mask = live.text(text, px: max(9, g.hubRadius * 0.13), radius: g.hubRadius * 0.7, hub: true,
                                           renderer: hubText) {
             ops.append(.mask(mask, x: cx, y: cy + Int((g.hubRadius * 0.5).rounded()), color: color, alpha: alpha))

@@ -77,7 +77,8 @@ public enum FleetAcceptance {
             for (key, line) in try ConfigParser.topLevelKeys(text, file: file) where !ConfigParser.pushableSections.contains(key) {
                 return .failure(.section(key + (line.map { " (\(file):\($0))" } ?? "")))
             }
-            pushed = try ConfigParser.parse(text, file: file, blobDirectory: blobDirectory)
+            // A bundle comes over the broker: the local file's mqtt: section serves its topics.
+            pushed = try ConfigParser.parse(text, file: file, brokerElsewhere: true, blobDirectory: blobDirectory)
         } catch let error as ConfigError {
             return .failure(.invalid(error.description))
         } catch {

@@ -1,5 +1,6 @@
 import CSodium
 import LinuxSystem
+import Synchronization
 
 /// Ed25519 and SHA-256 from libsodium, opened (dlopen) the first time a fleet key is used
 /// rather than linked, so a kiosk without a `fleet:` section maps none of it.
@@ -14,14 +15,20 @@ public enum Sodium {
     public static let secretKeyBytes = 64
     public static let signatureBytes = 64
 
-    /// nil once libsodium is loaded and initialised; else why not. Kept: a library that is
-    /// missing stays missing.
-    private static let library: String? = {
-        if let error = SharedLibrary.load(DK_SODIUM_SONAME, with: dk_sodium_load) {
-            return "cannot load \(DK_SODIUM_SONAME): \(error)"
+    /// nil once libsodium is loaded and initialised; else why not. A failure is not kept: the
+    /// next use tries again (a library installed later is picked up).
+    private static var library: String? {
+        loaded.withLock { done -> String? in
+            if done { return nil }
+            if let error = SharedLibrary.load(DK_SODIUM_SONAME, with: dk_sodium_load) {
+                return "cannot load \(DK_SODIUM_SONAME): \(error)"
+            }
+            if sodium_init() < 0 { return "sodium_init failed" }
+            done = true
+            return nil
         }
-        return sodium_init() < 0 ? "sodium_init failed" : nil
-    }()
+    }
+    private static let loaded = Mutex(false)
 
     /// Loads libsodium, or throws why it could not.
     public static func load() throws(FleetError) {

@@ -15,6 +15,9 @@ package struct ConfigItemReader {
     private var places: [[Int]: Place] = [:]
     /// Every `icon:` in document order, with its line and key, for the decoding budget.
     private var icons: [(path: String, line: Int?, key: String)] = []
+    /// The first item key in document order that names broker topics (`live:`, or `value:`
+    /// with a state, current or command topic), with its line: such a menu needs `mqtt:`.
+    package private(set) var firstTopicUse: (line: Int?, key: String)?
 
     /// The lines of an item's id and of its `items:` list.
     private struct Place {
@@ -37,7 +40,14 @@ package struct ConfigItemReader {
     /// The menu of the document's `items:`; nil when the key is absent (the demo menu).
     package static func menu(of document: ConfigSection, languages: LanguageTable = LanguageTable(),
                              warnings: ConfigWarnings = ConfigWarnings(), blobDirectory: String? = nil) throws -> MenuTree? {
-        guard let node = document.entryNode("items") else { return nil }
+        try read(document, languages: languages, warnings: warnings, blobDirectory: blobDirectory).menu
+    }
+
+    /// The menu (nil when `items:` is absent) and the first item key that names broker topics.
+    package static func read(_ document: ConfigSection, languages: LanguageTable = LanguageTable(),
+                             warnings: ConfigWarnings = ConfigWarnings(), blobDirectory: String? = nil)
+        throws -> (menu: MenuTree?, topicUse: (line: Int?, key: String)?) {
+        guard let node = document.entryNode("items") else { return (nil, nil) }
         var reader = ConfigItemReader(file: document.file)
         reader.languages = languages
         reader.warnings = warnings
@@ -50,7 +60,7 @@ package struct ConfigItemReader {
             throw reader.error(for: error.problems[0])
         }
         try reader.checkIconBudget()
-        return tree
+        return (tree, reader.firstTopicUse)
     }
 
     /// Refuses a menu whose icons' distinct files decode to more than `IconCache.pixelBudget`
@@ -150,6 +160,14 @@ package struct ConfigItemReader {
         menuItem.ringSpeech = ringSpeech?.base
         menuItem.live = try item.liveBinding()
         menuItem.value = try item.valueSettings()
+        if firstTopicUse == nil {
+            let value = menuItem.value
+            if menuItem.live != nil {
+                firstTopicUse = (item.keyLine("live"), item.keyPath("live"))
+            } else if value?.stateTopic != nil || value?.currentTopic != nil || value?.commandTopic != nil {
+                firstTopicUse = (item.keyLine("value"), item.keyPath("value"))
+            }
+        }
         // The default language too, so a menu shown in another language can go back to it.
         for language in languages.languages {
             let code = language.code

@@ -1,4 +1,5 @@
 import Audio
+import KioskVocabulary
 import DialCore
 import Yams
 
@@ -14,10 +15,7 @@ package struct LanguageTable: Sendable {
     package init(_ languages: [Language] = []) { self.languages = languages }
 
     /// A language code: letters, digits and '-' (`en`, `pt-BR`, `zh-Hans`), 1 to 16 of them.
-    package static func isValidCode(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 16
-            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
+    package static func isValidCode(_ text: String) -> Bool { VocabularyWords.isLanguageCode(text) }
 
     /// The `languages:` list of `document`; an empty table when it is absent.
     package static func read(_ document: ConfigSection) throws -> LanguageTable {

@@ -19,9 +19,12 @@ public enum ConfigParser {
                                 "wake_on_touch", "command_timeout_seconds", "language_return_after_seconds"]
 
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
+    /// `brokerElsewhere`: the `mqtt:` section comes from another file (a pushed bundle keeps
+    /// the local file's), so items may name topics without one here.
     /// `blobDirectory`: where a pushed configuration's `icon: sha256:HEX` icons are (nil: a local
     /// file, which may not name icons so).
-    public static func parse(_ text: String, file: String, blobDirectory: String? = nil) throws -> KioskConfig {
+    public static func parse(_ text: String, file: String, brokerElsewhere: Bool = false,
+                             blobDirectory: String? = nil) throws -> KioskConfig {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: Node?
         do {
@@ -37,8 +40,8 @@ public enum ConfigParser {
         let languages = try LanguageTable.read(document)
         let warnings = ConfigWarnings()
         config.languages = languages.languages
-        if let menu = try ConfigItemReader.menu(of: document, languages: languages, warnings: warnings,
-                                                 blobDirectory: blobDirectory) { config.menu = menu }
+        let items = try ConfigItemReader.read(document, languages: languages, warnings: warnings, blobDirectory: blobDirectory)
+        if let menu = items.menu { config.menu = menu }
         if let text = try document.section("text", known: textKeys) {
             config.texts = try parseTexts(text, languages: languages, warnings: warnings)
         }
@@ -57,6 +60,12 @@ public enum ConfigParser {
         }
         if let power = try document.section("power", known: powerKeys) { config.power = try parsePower(power) }
         if let mqtt = try document.section("mqtt", known: mqttKeys) { config.mqtt = try parseMQTT(mqtt) }
+        if config.mqtt == nil, !brokerElsewhere, let use = items.topicUse {
+            // Topics nobody would subscribe to: the items would wait for state forever.
+            throw ConfigError(file: file, line: use.line, key: use.key,
+                              message: "names MQTT topics, but the configuration has no mqtt: section (add one with the "
+                                  + "broker's host, or set the state over the control socket with set and leave the topics out)")
+        }
         if let section = try document.section("accessibility", known: accessibilityKeys) {
             config.accessibility = try parseAccessibility(section, languages: languages, warnings: warnings)
             if config.accessibility?.speech == true { try checkVoices(document, languages) }

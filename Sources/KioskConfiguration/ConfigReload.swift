@@ -1,7 +1,9 @@
 /// SIGHUP and `reload`: read the file again and decide what the running kiosk does with it.
 /// A broken file never replaces a working menu.
 package enum ConfigReload {
-    /// Which parts of the configuration differ; the loop rebuilds only those.
+    /// Which parts of the configuration differ: what needs a restart (display, input) and what
+    /// the service applies again (timers, the remote view). The scene is rebuilt whole, off the
+    /// loop, whatever changed (KioskServiceKit's `Reload`).
     package struct Changes: OptionSet, Sendable, Equatable {
         package let rawValue: Int
         package init(rawValue: Int) { self.rawValue = rawValue }

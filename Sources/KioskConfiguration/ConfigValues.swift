@@ -1,4 +1,5 @@
 import DialCore
+import KioskVocabulary
 
 /// The limits of a configuration file. Each keeps the work of a parse or a reload, and of
 /// painting what the file says, bounded: a hand-written menu is far inside all of them.
@@ -65,12 +66,8 @@ package enum ConfigValues {
 
     /// An item id: letters, digits, `-`, `_`, `.`; it travels in `select <id>` lines and
     /// environment variables, so no spaces or control characters.
-    package static func isValidID(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || scalar == "-" || scalar == "_" || scalar == "."
-        }
-    }
+    /// The rule is the control vocabulary's, which the socket and MQTT parsers check too.
+    package static func isValidID(_ text: String) -> Bool { VocabularyWords.isItemID(text) }
 
     private static func isNumberByte(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")

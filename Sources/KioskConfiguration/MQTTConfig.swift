@@ -28,6 +28,9 @@ public struct MQTTSettings: Sendable, Equatable {
     public var keepalive: Int
     /// Home Assistant discovery under this prefix (`homeassistant`); nil: none.
     public var discoveryPrefix: String?
+    /// While the broker is away, items bound to its topics say how old their state is once it
+    /// is this many seconds old (`stale_after_seconds`, 10 minutes); nil: never.
+    public var staleAfter: Double? = 600
 
     public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
                 clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = 60,
@@ -91,7 +94,28 @@ extension MQTTSettings {
                 return "\(key): \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----); TLS would fail at every connect"
             }
             return nil
+        } + (Self.hostProblem(host).map { [$0] } ?? [])
+    }
+
+    /// A `host` that is a name `hostsFile` does not list: it needs DNS at every connect, which
+    /// the shipped unit denies. Reads the file only (no lookup: a validator must not ask the
+    /// network).
+    public static func hostProblem(_ host: String, hostsFile: String = "/etc/hosts") -> String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        guard inet_pton(AF_INET, host, &v4) != 1, inet_pton(AF_INET6, host, &v6) != 1 else { return nil }
+        var listed = false
+        if let file = try? RegularFile.open(hostsFile) {
+            var bytes = [UInt8](repeating: 0, count: 256 * 1024)
+            if let n = try? bytes.withUnsafeMutableBytes({ file.read(into: $0) }).get() {
+                for line in String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n") {
+                    let fields = line.prefix { $0 != "#" }.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                    if fields.dropFirst().contains(where: { $0.lowercased() == host.lowercased() }) { listed = true }
+                }
+            }
         }
+        guard !listed else { return nil }
+        return "mqtt.host: '\(host)' is a name \(hostsFile) does not list: it is looked up in DNS at every connect "
+            + "(off the frame loop); the unit's MQTT drop-in must allow the DNS servers' addresses, or give an address"
     }
 
     /// Whether the first 64 KiB of `path` hold a PEM certificate's header (read only).
@@ -105,7 +129,7 @@ extension MQTTSettings {
 
 extension ConfigParser {
     package static let mqttKeys = ["host", "port", "tls", "username", "password", "password_file", "credential", "client_id",
-                           "base_topic", "keepalive_seconds", "discovery_prefix"]
+                           "base_topic", "keepalive_seconds", "discovery_prefix", "stale_after_seconds"]
     package static let mqttTLSKeys = ["ca_file", "cert_file", "key_file"]
 
     package static func parseMQTT(_ section: ConfigSection) throws -> MQTTSettings {
@@ -186,8 +210,13 @@ extension ConfigParser {
                 discovery = prefix
             }
         }
-        return MQTTSettings(host: host, port: port, tls: tls, username: username, password: password, clientID: clientID,
-                            baseTopic: baseTopic, keepalive: keepalive, discoveryPrefix: discovery)
+        var settings = MQTTSettings(host: host, port: port, tls: tls, username: username, password: password, clientID: clientID,
+                                    baseTopic: baseTopic, keepalive: keepalive, discoveryPrefix: discovery)
+        if let s = try section.number("stale_after_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 604_800) },
+                                      "of seconds: 0 (never), or between 1 and 604800") {
+            settings.staleAfter = s > 0 ? s : nil
+        }
+        return settings
     }
 
     private static func absolutePath(_ section: ConfigSection, _ key: String) throws -> String? {

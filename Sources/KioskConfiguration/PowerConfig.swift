@@ -36,7 +36,17 @@ public struct PowerSettings: Sendable, Equatable {
                                                        "KEY_PROG1": 148, "KEY_F13": 183, "BTN_0": 256]
     }
 
+    /// `cec`: the HDMI-CEC adapter that switches the display (a TV) with the screen.
+    public enum CEC: Sendable, Equatable {
+        /// `true`: the first adapter with a physical address other than 0.0.0.0 nobody holds.
+        case first
+        /// `/dev/cecN`.
+        case path(String)
+    }
+
     public var presence: Presence?
+    /// nil: no CEC (`false` or absent).
+    public var cec: CEC?
     /// `schedule`: nil without one (always open).
     public var schedule: OpeningHours?
     public var outsideHours: OutsideHours
@@ -50,7 +60,7 @@ public struct PowerSettings: Sendable, Equatable {
 }
 
 extension ConfigParser {
-    package static let powerKeys = ["schedule", "outside_hours", "touch_outside_hours", "presence"]
+    package static let powerKeys = ["schedule", "outside_hours", "touch_outside_hours", "presence", "cec"]
     package static let presenceKeys = ["device", "key"]
     package static let windowKeys = ["days", "on", "off"]
 
@@ -84,6 +94,15 @@ extension ConfigParser {
                 throw presence.error("key", presence.value("key"), "expected a key code (1 to 767) or one of \(names), got '\(text)'")
             }
             power.presence = PowerSettings.Presence(device: device, key: key)
+        }
+        if let text = try section.name("cec") {
+            if let flag = ConfigValues.bool(text) {
+                power.cec = flag ? .first : nil
+            } else if text.hasPrefix("/dev/cec"), Int(text.dropFirst(8)) != nil {
+                power.cec = .path(text)
+            } else {
+                throw section.error("cec", section.value("cec"), "expected true, false or a CEC device such as /dev/cec0, got '\(text)'")
+            }
         }
         if let outside = try section.choice("outside_hours", PowerSettings.OutsideHours.self) { power.outsideHours = outside }
         if let touch = try section.choice("touch_outside_hours", PowerSettings.TouchOutsideHours.self) {

@@ -10,8 +10,18 @@ extension FrameLoop: LoopControl {
         case .frameIfDue: try frameIfDue(at: time)
         case .repaint: try repaint(at: time)
         case .refresh: try refresh(at: time)
-        case .replaceScene(let scene, let previousMenu):
-            replaceScene(scene)
+        case .replaceScene(let make, let previousMenu):
+            // The top item on the glass now, by id: inside a ring its ring's, else the one at 12.
+            let kept = dial.pose.ring.ids.first ?? dial.selectedPath?.ids.first
+            let new: Scene
+            do {
+                new = try make(kept)
+            } catch {
+                // Only a scene built again here (a new mode came while it was prepared) can
+                // fail; the kiosk goes on with the picture it has.
+                return log("reload: \(error); the picture stays the old menu's until the next reload")
+            }
+            replaceScene(new)
             resyncEvents(at: time, previousMenu: previousMenu)
         case .log(let line): log(line)
         case .language(let code):
@@ -21,4 +31,8 @@ extension FrameLoop: LoopControl {
             try repaint(at: time)
         }
     }
+}
+
+extension FrameLoop {
+    package func carryOut(reporting events: [DialEvent]) { report(events) }
 }

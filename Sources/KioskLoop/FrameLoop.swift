@@ -92,6 +92,8 @@ package final class FrameLoop {
     /// frame is queued, `queued` until that frame's flip event (the service hears of both ends).
     private var newScene: NewSceneFrame?
     private enum NewSceneFrame { case unpainted, queued }
+    /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
+    package var turns: TurnStats?
 
     package init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
@@ -145,7 +147,11 @@ package final class FrameLoop {
             var fds = Array(requested.joined())
             let start = now()
             let ending = try waiter.wait(&fds, until: deadline(now: start), now: start)
-            if let ending = try ending ?? serve(fds, requested) {
+            let began = turns.map { _ in TurnStats.read() }
+            let served = try ending ?? serve(fds, requested)
+            if let began { turns?.turnEnded(since: began) }
+            if let ending = served {
+                if let line = turns?.line { log(line) }
                 if let line = stats?.sinceStart { log(line) }
                 return ending
             }
@@ -214,6 +220,8 @@ package final class FrameLoop {
             try apply(actions, at: time)
         case .service(let work):
             try work(self)
+        case .requests(let requests):
+            try carryOut(requests, at: time)
         }
         return nil
     }
@@ -239,10 +247,10 @@ package final class FrameLoop {
                 return log("display: a flip event at \(fixed(shown, 3)) while no frame is awaited (\(schedule.state)); ignored")
             }
             // The first frame is on the glass: only now is the service "started".
-            if !schedule.hasShownAFrame { try service.handle(.firstFrameShown, at: shown, on: self) }
+            if !schedule.hasShownAFrame { try tell(.firstFrameShown, at: shown) }
             if newScene == .queued {
                 newScene = nil
-                try service.handle(.sceneShown, at: shown, on: self)
+                try tell(.sceneShown, at: shown)
             }
             let input = inputFrames.shown()
             if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
@@ -281,7 +289,7 @@ package final class FrameLoop {
         case .terminate:
             return .signal
         case .hangUp:
-            try service.handle(.hangUp, at: time, on: self)
+            try tell(.hangUp, at: time)
         case .vtRelease:
             for e in try vt.release() { try handle(e, at: time) }
         case .vtAcquire:
@@ -331,7 +339,21 @@ package final class FrameLoop {
     /// After a dial change that made no events of its own (start, reload, new scene): the
     /// event lines that bring clients' view of the menu to the dial's (`KioskService.resync`).
     package func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
-        try? service.handle(.dialReplaced(previousMenu: previousMenu), at: time, on: self)
+        tellLogging(.dialReplaced(previousMenu: previousMenu), at: time)
+    }
+
+    /// Tells the service `message` and carries out the requests it answers with.
+    private func tell(_ message: LoopMessage, at time: Double) throws {
+        try carryOut(try service.handle(message, at: time, on: self), at: time)
+    }
+
+    /// `tell` where the loop has nothing to undo (the dial already moved): a failure is logged.
+    private func tellLogging(_ message: LoopMessage, at time: Double) {
+        do {
+            try tell(message, at: time)
+        } catch {
+            log("service: \(error)")
+        }
     }
 
     private func presentFrame(at time: Double) throws {
@@ -365,7 +387,7 @@ package final class FrameLoop {
             if newScene == .unpainted, PresentFailure(error) == .other {
                 newScene = nil
                 schedule.frameDropped()
-                return try service.handle(.sceneFailed(String(describing: error)), at: time, on: self)
+                return try tell(.sceneFailed(String(describing: error)), at: time)
             }
             // The frame was not queued: retry where the kernel's answer says it can clear,
             // otherwise leave with the error (teardown restores the CRTC).
@@ -390,7 +412,7 @@ package final class FrameLoop {
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
     package func report(_ events: [DialEvent]) {
-        try? service.handle(.dialEvents(events, frames: schedule.framesQueued), at: now(), on: self)
+        tellLogging(.dialEvents(events, frames: schedule.framesQueued), at: now())
     }
 
     /// Carries out what the behaviour timers and the screen's owner decided (the owner has

@@ -3,15 +3,15 @@ import KioskSeams
 
 /// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
 /// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks whether
-/// input passes (what the screen shows is `ScreenPower`'s) and tells what happened; the
-/// service's own sources (control socket, broker, reload worker) act back on the loop through
-/// `LoopControl`.
+/// input passes (what the screen shows is `ScreenPower`'s) and tells what happened; the service
+/// answers with the requests it wants applied, which the loop carries out in one place
+/// (`FrameLoop.carryOut`). The service's own sources hand requests over as `LoopEvent.requests`.
 package protocol LoopService: AnyObject {
     /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
     /// screen only wakes it), and what it did to the screen.
     func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction])
-    /// News from the loop, or a request for the service to carry out on it.
-    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws
+    /// News from the loop; returns what the service wants the loop to do about it, in order.
+    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest]
     /// The screen's one owner, handed over when the loop is built: the service changes its
     /// policy (timers, requests, hours) and reports its state; it holds no other screen state.
     func attach(screen: ScreenPower)
@@ -31,6 +31,9 @@ package protocol LoopControl: AnyObject {
     var power: ScreenPower { get }
     /// Carries out `request` in this turn, at the turn's `time`.
     func carryOut(_ request: LoopRequest, at time: Double) throws
+    /// `.report(events)`; an error of the service's handling is logged, not thrown (the dial
+    /// already moved: the caller has nothing to undo).
+    func carryOut(reporting events: [DialEvent])
 }
 
 /// What a service asks of the loop.
@@ -47,7 +50,10 @@ package enum LoopRequest {
     case refresh
     /// A reloaded configuration's dial and painter take over between two frames, and the event
     /// lines catch up with the new dial (`previousMenu`: the menu the `closed` lines name).
-    case replaceScene(Scene, previousMenu: MenuTree?)
+    /// `make` gets the id of the top item the dial shows now (the open ring's, or the one at 12
+    /// o'clock), so the new dial rests on it when the new menu has it; it runs on the loop and
+    /// must be quick (a reload builds the painter before).
+    case replaceScene(make: (_ keptTop: String?) throws -> Scene, previousMenu: MenuTree?)
     /// A line for the loop's log.
     case log(String)
     /// The texts in another language (a language code) from the next frame on, and a frame.
@@ -56,13 +62,15 @@ package enum LoopRequest {
 
 /// The requests under the names the service's code reads best with.
 extension LoopControl {
-    package func report(_ events: [DialEvent]) { try? carryOut(.report(events), at: .nan) }
+    /// Never fails: what the service's handling of the events throws is logged by the loop.
+    package func report(_ events: [DialEvent]) { carryOut(reporting: events) }
     package func apply(_ actions: [BehaviourAction], at time: Double) throws { try carryOut(.apply(actions), at: time) }
     package func frameIfDue(at time: Double) throws { try carryOut(.frameIfDue, at: time) }
     package func repaint(at time: Double) throws { try carryOut(.repaint, at: time) }
     package func refresh(at time: Double) throws { try carryOut(.refresh, at: time) }
-    package func replaceScene(_ new: Scene, at time: Double, previousMenu: MenuTree?) {
-        try? carryOut(.replaceScene(new, previousMenu: previousMenu), at: time)
+    /// Carries out `requests` in order, at `time`.
+    package func carryOut(_ requests: [LoopRequest], at time: Double) throws {
+        for request in requests { try carryOut(request, at: time) }
     }
 }
 
@@ -94,36 +102,21 @@ package struct SceneFailure: Error, CustomStringConvertible {
     package var description: String { "the new menu's first frame failed: \(reason)" }
 }
 
-/// No service: the dial's events become log lines, no timer dims or blanks, every input passes,
-/// and SIGHUP repaints.
+/// No service: the dial's events go nowhere (simulate writes its own event lines; bench and the
+/// display tests need none), no timer dims or blanks, every input passes, and SIGHUP repaints.
 package final class NoService: LoopService {
+    package init() {}
+
     package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
 
-    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws {
+    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest] {
         switch message {
-        case .dialEvents(let events, _):
-            for e in events { try loop.carryOut(.log(Self.line(e)), at: time) }
         case .hangUp:
-            try loop.refresh(at: time)
-        case .firstFrameShown, .dialReplaced, .sceneShown:
-            break
+            return [.refresh]
+        case .dialEvents, .firstFrameShown, .dialReplaced, .sceneShown:
+            return []
         case .sceneFailed(let why):
             throw SceneFailure(reason: why)
-        }
-    }
-
-    package static func line(_ event: DialEvent) -> String {
-        switch event {
-        case .selected(let index, let path, let time):
-            return "selected index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
-        case .activated(let index, let path, let time):
-            return "activated index=\(index.map(String.init) ?? "none") path=\(path) time=\(fixed(time, 3))"
-        case .opened(let path, let time):
-            return "opened path=\(path) time=\(fixed(time, 3))"
-        case .closed(let path, let time):
-            return "closed path=\(path) time=\(fixed(time, 3))"
-        case .rest(let time, let rotation, let index):
-            return "rest rotation=\(fixed(rotation, 6)) index=\(index.map(String.init) ?? "none") time=\(fixed(time, 3))"
         }
     }
 }

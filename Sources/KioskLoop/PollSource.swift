@@ -32,6 +32,9 @@ package enum LoopEvent {
     /// A service source's own work on the loop, in the turn and order it came (a control-socket
     /// or broker command, a reload whose icons are decoded).
     case service((any LoopControl) throws -> Void)
+    /// Requests a service source made this turn (a prepared reload's commit), carried out in
+    /// order where the loop carries out every request (`FrameLoop.carryOut`).
+    case requests([LoopRequest])
 }
 
 /// Readable, hung up or failed: the source has something to read (or an error to report).

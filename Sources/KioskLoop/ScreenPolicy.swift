@@ -17,6 +17,9 @@ package enum PowerReason: String, Sendable, Equatable, CaseIterable {
     case presence
     /// A touch, a key or an encoder (a person at the screen).
     case touch
+    /// The display did not follow (an HDMI-CEC TV that does not answer); never the policy's own
+    /// reason: the service reports it beside the state the policy chose.
+    case failed
 }
 
 /// The one decision of what the screen shows and why, as a pure state machine on plain data:

@@ -51,6 +51,9 @@ package final class ScreenPower {
     /// `brightness N` as last asked (percent); 100 until one comes.
     package private(set) var brightness = 100
     private var appliedLevel: Double?
+    /// The display behind the output, told when the glass goes dark (`false`) or lights again
+    /// (`true`, also for dim): a TV switched over HDMI-CEC.
+    package var follower: ((Bool) -> Void)?
 
     /// `noBacklight`: why `backlight` is nil (the Backlight.open refusal), logged at the first dim.
     package init(output: OutputPowering?, backlight: BacklightDimming?, noBacklight: String? = nil,
@@ -77,7 +80,10 @@ package final class ScreenPower {
     @discardableResult
     package func change(_ body: (inout ScreenPolicy) -> Void) -> Bool {
         body(&policy)
-        return settle()
+        let wasDark = look.isDark
+        let changed = settle()
+        if look.isDark != wasDark { follower?(!look.isDark) }
+        return changed
     }
 
     /// An input event through the policy (a touch on a dark screen only wakes it).

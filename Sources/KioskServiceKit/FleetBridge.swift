@@ -257,9 +257,20 @@ package final class FleetBridge {
 
     private func refuse(_ serial: UInt64?, _ why: String) -> Offer {
         (lastStatus, offered, reason) = (.refused, serial, why)
-        logger.warning("fleet: bundle\(serial.map { " serial \($0)" } ?? "") refused: \(why); the running configuration stays")
+        // Anyone on the broker can send bundles at will: a refusal for the same reason as the
+        // last is counted, not logged; the next different one says how many there were.
+        let line = "fleet: bundle\(serial.map { " serial \($0)" } ?? "") refused: \(why); the running configuration stays"
+        if why == lastRefusal.why {
+            lastRefusal.repeats += 1
+        } else {
+            let repeats = lastRefusal.repeats
+            logger.warning(line + (repeats > 0 ? " (the previous refusal came \(repeats) more times)" : ""))
+            lastRefusal = (why, 0)
+        }
         return .refused
     }
+
+    private var lastRefusal: (why: String?, repeats: Int) = (nil, 0)
 
     // MARK: reporting
 

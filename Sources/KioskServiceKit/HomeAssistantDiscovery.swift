@@ -68,7 +68,7 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     package static let version = "0.1.0"
     /// Every event line's `event` value (the event entity's `event_types`).
-    package static let eventTypes = ["started", "selected", "activated", "opened", "closed", "reloaded", "stopping", "rest", "error", "language", "power"]
+    package static let eventTypes = EventVocabulary.homeAssistantTypes
 
     /// `languages`: the configured language codes (a `select` of them when there are two or more).
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
@@ -85,40 +85,30 @@ package enum HomeAssistantDiscovery {
                                             ("sw_version", .string(version))])))]
         }
         func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
-        let languageSelect: [(topic: String, payload: EventLine)] = languages.count < 2 ? [] : [
-            (topic("select", "language"), EventLine(common("select", "language", "Language") + [
-                ("command_topic", .string(topics.setPrefix + "language")),
-                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.language }}")),
-                ("options", .strings(languages)),
-            ])),
-        ]
-        let entities: [(topic: String, payload: EventLine)] = [
-            (topic("light", "screen"), EventLine(common("light", "screen", "Screen") + [
-                ("command_topic", .string(topics.setPrefix + "screen")),
-                ("payload_on", .string("on")), ("payload_off", .string("off")),
-                ("state_topic", .string(topics.state)), ("state_value_template", .string("{{ value_json.power }}")),
-                ("brightness_command_topic", .string(topics.setPrefix + "brightness")),
-                ("brightness_state_topic", .string(topics.state)),
-                ("brightness_value_template", .string("{{ value_json.brightness }}")),
-                ("brightness_scale", .int(100)),
-                // A brightness command alone switches the screen on: send only the brightness.
-                ("on_command_type", .string("brightness")),
-            ])),
-            (topic("select", "item"), EventLine(common("select", "item", "Item") + [
-                ("command_topic", .string(topics.setPrefix + "select")),
-                ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.selected }}")),
-                ("options", .strings(ringOptions)),
-            ])),
+        // The command entities, from the vocabulary's table.
+        var entities: [(topic: String, payload: EventLine)] = []
+        for (_, input) in ControlVocabulary.mqttInputs {
+            guard let entity = input.homeAssistant else { continue }
+            switch entity.when {
+            case .always: break
+            case .twoOrMoreLanguages: if languages.count < 2 { continue }
+            case .fleet, .perValueItem: continue  // the fleet's and the value items' own discovery
+            }
+            let options: [String]
+            switch entity.kind {
+            case .select(.ringSlots, _): options = ringOptions
+            case .select(.languages, _): options = languages
+            default: options = []
+            }
+            guard let fields = commandFields(entity, topic: topics.setPrefix + input.topic, topics: topics, options: options) else { continue }
+            entities.append((topic(entity.component, entity.object),
+                             EventLine(common(entity.component, entity.object, entity.name) + fields)))
+        }
+        return entities + [
             (topic("event", "dial"), EventLine(common("event", "dial", "Dial") + [
                 ("state_topic", .string(topics.event)),
                 ("event_types", .strings(eventTypes)),
                 ("value_template", .string("{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}")),
-            ])),
-            (topic("button", "back"), EventLine(common("button", "back", "Back") + [
-                ("command_topic", .string(topics.setPrefix + "back")), ("payload_press", .string("PRESS")),
-            ])),
-            (topic("button", "reload"), EventLine(common("button", "reload", "Reload") + [
-                ("command_topic", .string(topics.setPrefix + "reload")), ("payload_press", .string("PRESS")),
             ])),
             (topic("sensor", "power_reason"), EventLine(common("sensor", "power_reason", "Screen power reason") + [
                 ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.power_reason }}")),
@@ -136,7 +126,32 @@ package enum HomeAssistantDiscovery {
                 ("state_class", .string("total_increasing")),
             ])),
         ]
-        return languageSelect + entities
+    }
+
+    /// A command entity's own fields beyond the common ones (Home Assistant's schema for its
+    /// component); nil for one announced as part of another (a light's brightness).
+    package static func commandFields(_ entity: HomeAssistantEntity, topic command: String, topics: MQTTTopics,
+                                      options: [String]) -> [(String, EventLine.Value)]? {
+        switch entity.kind {
+        case .button:
+            return [("command_topic", .string(command)), ("payload_press", .string("PRESS"))]
+        case .select(_, let template):
+            return [("command_topic", .string(command)),
+                    ("state_topic", .string(topics.state)), ("value_template", .string(template)),
+                    ("options", .strings(options))]
+        case .light(let brightness):
+            return [("command_topic", .string(command)),
+                    ("payload_on", .string("on")), ("payload_off", .string("off")),
+                    ("state_topic", .string(topics.state)), ("state_value_template", .string("{{ value_json.power }}")),
+                    ("brightness_command_topic", .string(topics.setPrefix + brightness)),
+                    ("brightness_state_topic", .string(topics.state)),
+                    ("brightness_value_template", .string("{{ value_json.brightness }}")),
+                    ("brightness_scale", .int(100)),
+                    // A brightness command alone switches the screen on: send only the brightness.
+                    ("on_command_type", .string("brightness"))]
+        case .lightBrightness, .number:
+            return nil
+        }
     }
 
     /// An entity id's object part: lowercase letters, digits and underscores.

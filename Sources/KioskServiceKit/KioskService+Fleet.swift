@@ -6,87 +6,62 @@ import KioskLoop
 /// there is a worker) and swapped in in one transaction; a failed build is refused at once;
 /// the confirmation or its deadline decide whether it stays.
 extension KioskService {
-    /// A bundle arrived over MQTT.
-    package func takeBundle(_ bytes: [UInt8], at time: Double, on loop: any LoopControl) throws {
+    /// A bundle arrived over MQTT: taken, it is prepared like a reload and committed or
+    /// refused (`fleetBuilt`); returns what the loop must do now.
+    package func takeBundle(_ bytes: [UInt8], at time: Double) -> [LoopRequest] {
         guard let fleet else {
             logger.warning("fleet: a configuration bundle came, but the local file has no fleet: section; ignored")
-            return
+            return []
         }
         switch fleet.offer(bytes, local: config, now: time) {
-        case .ignored: return
-        case .refused: return reportFleet(now: time)
+        case .ignored: return []
+        case .refused: reportFleet(now: time); return []
         case .fetch(let sha256s):
             mqtt?.wantBlobs(sha256s)
+            return []
         case .take(let pushed, _):
-            try build(pushed, at: time, on: loop)
+            return build(pushed, at: time)
         }
     }
 
-    /// An icon blob came for the bundle that waits for its blobs.
-    package func takeBlob(_ sha256: String, _ payload: [UInt8]?, length: Int, at time: Double, on loop: any LoopControl) throws {
-        guard let fleet else { return }
+    /// An icon blob came for the bundle that waits for its blobs; returns what the loop must do now.
+    package func takeBlob(_ sha256: String, _ payload: [UInt8]?, length: Int, at time: Double) -> [LoopRequest] {
+        guard let fleet else { return [] }
         switch fleet.blobArrived(sha256, payload: payload, length: length) {
-        case .ignored, .fetch: return
+        case .ignored, .fetch: return []
         case .refused:
             mqtt?.wantBlobs([])
             reportFleet(now: time)
-            if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+            return fleet.takeQueued().map { takeBundle($0, at: time) } ?? []
         case .take(let pushed, _):
             mqtt?.wantBlobs([])
-            try build(pushed, at: time, on: loop)
+            return build(pushed, at: time)
         }
     }
 
-    /// Builds a taken bundle's configuration like a reload and swaps it in.
-    private func build(_ pushed: KioskConfig, at time: Double, on loop: any LoopControl) throws {
-        // A reload being prepared was read before this bundle: drop it and read again once
-        // it is done; the file then comes with this bundle over it (`reloadPrepared` ends
-        // in `fleetBuilt`).
-        if let worker = reloadWorker, worker.isBusy {
-            worker.pending = true
-            // Read again even when the file did not change: what goes over it did.
-            settledStamp = nil
-            return
-        }
-        let decided = ConfigReload.decide(current: config, loaded: .success(scenes.adjusted(pushed)))
-        if case .apply(let new, let changes) = decided, let worker = reloadWorker, !worker.isBusy {
-            do {
-                // Done in `reloadPrepared`, which calls `fleetBuilt`.
-                return try worker.start(config: new, changes: changes)
-            } catch {
-                logger.warning("fleet: \(error); building in the loop instead")
-            }
-        }
-        if case .apply = decided {
-            try finishReload(decided, at: time, on: loop)
-            try fleetBuilt(lastReloadFailure, at: time, on: loop)
-        } else {
-            try fleetReadEnded(decided, at: time, on: loop)
-        }
+    /// Prepares a taken bundle's configuration like a reload; `reloadPrepared` commits it and
+    /// calls `fleetBuilt`. A reload being prepared was read before this bundle: the file is read
+    /// again once it is done, with this bundle over it (`Reload.supersede`).
+    private func build(_ pushed: KioskConfig, at time: Double) -> [LoopRequest] {
+        requestReload(at: time, pushed: scenes.adjusted(pushed))
     }
 
-    /// The build of a taken bundle ended (`failure`: why it was not swapped in).
-    package func fleetBuilt(_ failure: String?, at time: Double, on loop: any LoopControl) throws {
-        guard let fleet, fleet.building != nil else { return }
+    /// The build of a taken bundle ended (`failure`: why it was not swapped in; `swapped`:
+    /// whether a new scene goes up, else the menu on the glass is already this one).
+    package func fleetBuilt(_ failure: String?, swapped: Bool = true, at time: Double) -> [LoopRequest] {
+        guard let fleet, fleet.building != nil else { return [] }
         // The reload words its failure after the local file; the bundle's is what failed.
         let prefix = (configPath ?? "demo menu") + ": "
         fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
-        // Refused now; else `pending` is reported with its first frame (fleetFrameShown).
-        if failure != nil { reportFleet(now: time) }
-        if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
-    }
-
-    /// A read of the configuration that a taken bundle waited for gave nothing to swap in: the
-    /// menu on the glass is already the pushed one (its wait starts now), or the local file it
-    /// goes over is broken (refused).
-    package func fleetReadEnded(_ decided: ConfigReload.Outcome, at time: Double, on loop: any LoopControl) throws {
-        guard let fleet, fleet.building != nil else { return }
-        switch decided {
-        case .keep(let error): try fleetBuilt(error.description, at: time, on: loop)
-        case .unchanged, .apply:
-            try fleetBuilt(nil, at: time, on: loop)
+        // Refused now; else `pending` is reported with its first frame (fleetFrameShown), which
+        // is the one on the glass already when no new scene goes up.
+        if failure != nil {
+            reportFleet(now: time)
+        } else if !swapped {
             fleetFrameShown(at: time)
         }
+        if let queued = fleet.takeQueued() { return takeBundle(queued, at: time) }
+        return []
     }
 
     /// `confirm N` from the control socket or `<base>/set/config_confirm`.
@@ -100,20 +75,21 @@ extension KioskService {
     }
 
     /// The confirmation did not come: back to the last confirmed configuration (or the file).
-    package func revertFleetIfDue(at time: Double, on loop: any LoopControl) throws {
-        guard let fleet else { return }
+    package func revertFleetIfDue(at time: Double) -> [LoopRequest] {
+        guard let fleet else { return [] }
+        var requests: [LoopRequest] = []
         // The blobs a taken bundle waits for did not all come: it is refused.
         if fleet.blobsOverdue(now: time) {
             mqtt?.wantBlobs([])
             reportFleet(now: time)
-            if let queued = fleet.takeQueued() { try takeBundle(queued, at: time, on: loop) }
+            if let queued = fleet.takeQueued() { requests += takeBundle(queued, at: time) }
         }
-        guard fleet.revertIfDue(now: time) else { return }
+        guard fleet.revertIfDue(now: time) else { return requests }
         reportFleet(now: time)
         // The file may be unchanged since it was last read: it is read again all the same,
         // since what goes over it changed.
-        settledStamp = nil
-        try reload(at: time, on: loop)
+        reloads.settled = nil
+        return requests + requestReload(at: time)
     }
 
     /// A scene's first frame is on the glass: a pushed configuration's wait starts now.
@@ -124,13 +100,13 @@ extension KioskService {
     }
 
     /// A new scene could not paint its first frame. A pushed configuration's is refused and the
-    /// confirmed one (or the file) built again in this turn, since the loop has no working
-    /// scene until then; any other scene's failure ends the run as a failed frame always did.
-    package func sceneFailed(_ why: String, at time: Double, on loop: any LoopControl) throws {
+    /// confirmed one (or the file) built again in this turn (`reloadNow`), since the loop has no
+    /// working scene until then; any other scene's failure ends the run as a failed frame
+    /// always did.
+    package func sceneFailed(_ why: String, at time: Double) throws -> [LoopRequest] {
         guard let fleet, fleet.firstFrameFailed(why) else { throw SceneFailure(reason: why) }
         reportFleet(now: time)
-        settledStamp = nil
-        try finishReload(readForReload(now: time), at: time, on: loop)
+        return reloadNow(at: time)
     }
 
     /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
@@ -150,9 +126,14 @@ extension KioskService {
             ("latest_version_topic", .string(stateTopic)),
             ("latest_version_template", .string("{{ value_json.offered | default(value_json.serial, true) | default('local', true) }}")),
         ]).text)
-        mqtt.publishRetained(topic: "\(prefix)/button/\(id)/config_confirm/config", payload: EventLine(common("config_confirm", "Confirm configuration") + [
-            ("command_topic", .string(topics.setPrefix + "config_confirm")), ("payload_press", .string("PRESS")),
-        ]).text)
+        // The fleet's command entities, from the vocabulary's table (the confirm button).
+        for (_, input) in ControlVocabulary.mqttInputs {
+            guard let entity = input.homeAssistant, entity.when == .fleet,
+                  let fields = HomeAssistantDiscovery.commandFields(entity, topic: topics.setPrefix + input.topic, topics: topics, options: [])
+            else { continue }
+            mqtt.publishRetained(topic: "\(prefix)/\(entity.component)/\(id)/\(entity.object)/config",
+                                 payload: EventLine(common(entity.object, entity.name) + fields).text)
+        }
     }
 
     /// The retained `<base>/config/state` and the `config` event line.
@@ -170,7 +151,7 @@ package struct FleetDeadline: PollSource {
     package func wakeUp(now: Double) -> Double? { service.fleet?.nextDeadline }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard let deadline = service.fleet?.nextDeadline, now >= deadline else { return [] }
-        return [.service { [service] loop in try service.revertFleetIfDue(at: now, on: loop) }]
+        return [.requests(service.revertFleetIfDue(at: now))]
     }
 
     package init(service: KioskService) {

@@ -29,7 +29,9 @@ extension KioskService {
         shownMenu = config.menu.translated(to: target)
         // The painter and the dial take the code itself (the default's too: its texts are kept).
         try loop.carryOut(.language(code), at: time)
-        logger.info("language: \(code)" + (speechSettings.map { " (voice \($0.voice))" } ?? ""))
+        if let heldBack = remoteLog.admit(now: time) {
+            logger.info("language: \(code)" + (speechSettings.map { " (voice \($0.voice))" } ?? "") + LogRateLimit.suffix(heldBack))
+        }
         emit(.language(time: time, code: code))
         if let path = loop.dial.selectedPath {
             emit(.dial(.selected(index: shownMenu.index(of: path), path: path, time: time), frames: 0))

@@ -21,6 +21,14 @@ package final class LiveService {
     package var drag = ValueDrag()
     /// Held-back reports of value items replaced by a reload, so the count never goes down.
     package var guardedBefore = 0
+    /// Fast detents from a finger or an encoder on a long range (`ValueAcceleration`).
+    package var acceleration = ValueAcceleration()
+    /// When each item last heard from the broker (items never heard have no age).
+    package var heard: [MenuPath: Double] = [:]
+    /// Since when the broker is away (nil: connected, or no broker).
+    package var awaySince: Double?
+    /// The next time a bound item's age changes while the broker is away.
+    package var nextAgeChange: Double?
 
     package init() {}
 
@@ -30,6 +38,7 @@ package final class LiveService {
     /// When the service must come back: a pending flush, a commit after a pause, a guard's end.
     package func nextWakeup() -> Double? {
         var times = setpoints.values.compactMap(\.nextDeadline)
+        if let t = nextAgeChange { times.append(t) }
         if items.hasChanges || dialDirty { times.append(lastFlush + Self.flushInterval) }
         return times.min()
     }
@@ -45,6 +54,7 @@ extension KioskService {
                 replyError(request, "no item with \(path.depth == 1 ? "id" : "path") '\(path)'", now: time)
                 return true
             }
+            if request.client == .mqtt { live.heard[path] = time }
             if case .value(let v) = change, let settings = node.item.value {
                 var setpoint = setpoint(path, settings)
                 let outputs = setpoint.report(v, at: time)
@@ -87,7 +97,7 @@ extension KioskService {
     package func liveInput(_ event: InputEvent) -> Bool {
         guard live.open != nil else { return false }
         switch event {
-        case .command(.step(let n), let t): turnValue(n, at: t)
+        case .command(.step(let n), let t): turnValue(n, at: t, accelerated: true)
         case .command(.activate, let t): tapValue(at: t)
         case .command(.back, let t): closeValueDial(at: t)
         case .command(.first, _), .command(.speech, _): return false
@@ -95,7 +105,7 @@ extension KioskService {
             guard let geometry = live.drag.geometry else { return true }
             switch live.drag.feed(touch, center: geometry.center, hubRadius: geometry.hubRadius) {
             case .none: break
-            case .detents(let n): turnValue(n, at: touch.time)
+            case .detents(let n): turnValue(n, at: touch.time, accelerated: true)
             case .tap: tapValue(at: touch.time)
             case .longPress: closeValueDial(at: touch.time)
             }
@@ -126,6 +136,49 @@ extension KioskService {
             }
             return true
         }
+    }
+
+    /// The broker came or went (checked every loop turn; cheap): while it is away, items bound
+    /// to its topics say how old their state is once it is older than `stale_after_seconds`;
+    /// when it is back they are fresh again (its retained messages follow).
+    package func checkStaleness(now: Double) {
+        guard let mqtt else { return }
+        if mqtt.connection.isConnected {
+            guard live.awaySince != nil else { return }
+            live.awaySince = nil
+            live.nextAgeChange = nil
+            for path in Self.brokerBound(config.menu) { live.items.apply(.stale(nil), to: path, at: now) }
+            return
+        }
+        if live.awaySince == nil {
+            live.awaySince = now
+            live.nextAgeChange = now
+        }
+        guard let due = live.nextAgeChange, now >= due else { return }
+        let after = config.mqtt?.staleAfter
+        var next: Double?
+        for path in Self.brokerBound(config.menu) {
+            guard let heard = live.heard[path] else { continue }
+            live.items.apply(.stale(ItemAge.staleMinutes(heard: heard, now: now, after: after, away: true)), to: path, at: now)
+            if let t = ItemAge.nextChange(heard: heard, now: now, after: after, away: true) { next = min(next ?? t, t) }
+        }
+        live.nextAgeChange = next
+    }
+
+    /// The items whose state comes from broker topics (`live:`, a value's state or current topic).
+    static func brokerBound(_ menu: MenuTree) -> [MenuPath] {
+        var paths: [MenuPath] = []
+        func visit(_ nodes: [MenuNode], ring: MenuPath) {
+            for node in nodes {
+                let path = ring.appending(node.id)
+                if node.item.live != nil || node.item.value?.stateTopic != nil || node.item.value?.currentTopic != nil {
+                    paths.append(path)
+                }
+                if let children = node.children { visit(children, ring: path) }
+            }
+        }
+        visit(menu.top, ring: .top)
+        return paths
     }
 
     /// Once per frame at most: the pauses and guards that came due, one `item` line per item
@@ -164,6 +217,7 @@ extension KioskService {
                 return old?.live == new?.live && old?.value == new?.value
             }
             live.items = live.items.kept(in: menu, where: same)
+            live.heard = live.heard.filter { menu.node(at: $0.key) != nil && same($0.key) }
             for (path, setpoint) in live.setpoints where !same(path) || menu.node(at: path) == nil {
                 live.guardedBefore += setpoint.guardedReports
                 live.setpoints[path] = nil
@@ -189,6 +243,7 @@ extension KioskService {
         live.setpoints[path] = setpoint
         live.open = path
         live.drag = ValueDrag(geometry: geometry)
+        live.acceleration.reset()
         live.dialDirty = true
         emit(EventLine(valueHead("opened", path, at: time) + [("value", .number(setpoint.shown))]))
     }
@@ -202,9 +257,12 @@ extension KioskService {
         emit(EventLine(valueHead("closed", path, at: time)))
     }
 
-    private func turnValue(_ n: Int, at time: Double) {
+    /// `n` detents; `accelerated`: from a finger, a wheel or an encoder (fast turns on a long
+    /// range move more steps), not from `turn <n>`, which turns exactly n.
+    private func turnValue(_ n: Int, at time: Double, accelerated: Bool = false) {
         guard let path = live.open, var setpoint = live.setpoints[path] else { return }
-        let outputs = setpoint.turn(n, at: time)
+        let steps = accelerated ? live.acceleration.steps(n, at: time, stepCount: setpoint.settings.stepCount) : n
+        let outputs = setpoint.turn(steps, at: time)
         live.setpoints[path] = setpoint
         valueOutputs(outputs, path: path, at: time)
     }
@@ -252,9 +310,14 @@ extension KioskService {
                     mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: settings.text(v))
                 }
             case .stop(let atMaximum):
-                speech.say(atMaximum ? "maximum" : "minimum", settings: config.accessibility, now: time)
+                speech.stop(atMaximum: atMaximum, settings: config.accessibility, now: time)
+            case .rest(let v):
+                speech.say(spokenValue(v, settings), settings: config.accessibility, now: time)
             case .clamped(let reported, let to):
-                logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)")
+                if let heldBack = remoteLog.admit(now: time) {
+                    logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)"
+                                   + LogRateLimit.suffix(heldBack))
+                }
             }
         }
         if live.open == path { live.dialDirty = true }
@@ -287,6 +350,7 @@ extension KioskService {
                                                    ("available", .bool(state.available))]
         if let v = state.value { fields.append(("value", .number(v))) }
         if let c = state.current { fields.append(("current", .number(c))) }
+        if let m = state.staleMinutes { fields.append(("age_minutes", .int(m))) }
         return EventLine(fields)
     }
 }

@@ -125,6 +125,7 @@ extension KioskService {
         case .idle: return "no activity"
         case .requested: return now.state == .dim ? "brightness \(screen.brightness)" : ""
         case .presence, .touch: return ""
+        case .failed: return displayFailure ?? ""
         }
     }
 }
@@ -138,6 +139,39 @@ extension KioskService {
         guard woke else { return [] }
         idle.activity(at: now)
         screenNews(at: now)
+        return changed ? [.repaint] : []
+    }
+}
+
+extension KioskService {
+    /// The display behind the output (an HDMI-CEC TV) did not follow: a `power` event with
+    /// reason `failed` and the state the screen is in, and the same in `<base>/state`. The
+    /// blank is still painted; the next change of state is told as usual.
+    package func displayFailed(_ why: String, now: Double) {
+        displayFailure = why
+        let state = screen.state.state
+        hours.told = (state, .failed)
+        emit(.power(time: now, state: state.rawValue, reason: PowerReason.failed.rawValue, detail: why))
+        publishState()
+    }
+
+    /// The display follows again after a failure: the state and its reason told again.
+    package func displayFollowed(now: Double) {
+        guard displayFailure != nil else { return }
+        displayFailure = nil
+        screenNews(at: now)
+    }
+
+    /// The TV went to standby on its own (its remote, its Standby message): the screen goes
+    /// dark as if `screen off` had been asked, until `screen on`, `screen auto` or a touch.
+    package func displayStandby(now: Double) -> [BehaviourAction] {
+        let changed = screen.change { $0.request(.off) }
+        let state = screen.state
+        if hours.told.map({ $0 != state }) ?? true {
+            hours.told = state
+            emit(.power(time: now, state: state.state.rawValue, reason: state.reason.rawValue, detail: "cec: Standby from the TV"))
+        }
+        publishState()
         return changed ? [.repaint] : []
     }
 }

@@ -11,7 +11,7 @@ import OpeningHours
 /// the behaviour timers. It owns the notifier, the control server and the command runner;
 /// `stop` tears them down in reverse order and is safe to call twice.
 package final class KioskService {
-    package private(set) var config: KioskConfig
+    package internal(set) var config: KioskConfig
     package let configPath: String?
     package let logger: JournalLogger
     private let notifier: SystemdNotifier
@@ -39,29 +39,25 @@ package final class KioskService {
     package var remoteChanged: ((RemoteSettings?) -> Void)?
     /// The opening hours on the wall clock, and the last power state told (KioskService+Screen).
     var hours: HoursWatch
+    /// Why the display behind the output (an HDMI-CEC TV) did not follow; nil while it does.
+    var displayFailure: String?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
     /// painter at the mode's size), and holds the reload worker when there is one.
     package let scenes: SceneBuilding
-    /// Decodes a reload's icons off the loop (`run` has one; without it a reload is built in
-    /// the turn that asked for it).
-    package var reloadWorker: ReloadWorker? { scenes.reloadWorker }
+    /// The reload in preparation, and the file's last stamp (Reload.swift).
+    package let reloads: Reload
     /// Pushed configurations (the `fleet:` section); nil without one. Set before the loop starts.
     package var fleet: FleetBridge?
     /// Why the last reload (or pushed configuration) was not swapped in; nil when it was.
-    package private(set) var lastReloadFailure: String?
-    /// The config file's stamp when it was last read with nothing left to do (unchanged, or
-    /// applied), and the stamp of the read in progress: an unchanged file is not parsed again.
-    var settledStamp: ReloadStamp?
-    var readingStamp: ReloadStamp?
+    package internal(set) var lastReloadFailure: String?
     /// Lines a remote input can cause at will (an MQTT command for an unknown item, a reload of an
     /// unchanged file): at most one per 10 s, with the count held back.
-    private var remoteLog = LogRateLimit(interval: 10)
-    /// Reload requests whose file was parsed, and all reload requests read (the flood tests
-    /// count them).
-    package private(set) var reloadsParsed = 0
-    package private(set) var reloadsRead = 0
+    var remoteLog = LogRateLimit(interval: 10)
+    /// The reason of the last refused reload: the same again is rate-limited.
+    var lastRefusal: String?
+    var refusalLog = LogRateLimit(interval: 10)
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
     /// The language the texts are shown and spoken in (nil: the configuration's default, or it
@@ -87,6 +83,7 @@ package final class KioskService {
         lastInput = now
         hours = HoursWatch(wallClock: wallClock, local: localClock)
         self.scenes = scenes
+        reloads = Reload(offTheLoop: scenes.preparesOffTheLoop)
         self.configPath = configPath
         self.logger = logger
         notifier = SystemdNotifier(environment: environment)
@@ -105,17 +102,14 @@ package final class KioskService {
         }
         idle = Self.timers(config.behaviour, start: now)
         speech = SpeechBridge(logger: logger)
-        mqtt = config.mqtt.flatMap { settings in
-            do {
-                let password = try MQTTBridge.password(settings, environment: environment)
-                let bridge = MQTTBridge(settings: settings, password: password, machineID: MQTTBridge.machineID(),
-                                        logger: logger, now: now)
-                bridge.bindLive(config.menu)
-                return bridge
-            } catch {
-                logger.error("mqtt: off: \(error)")
-                return nil
-            }
+        mqtt = config.mqtt.map { settings in
+            // A password that cannot be read holds the connection until a reload reads it.
+            let password = Result { try MQTTBridge.password(settings, environment: environment) }
+            let bridge = MQTTBridge(settings: settings, password: try? password.get(), machineID: MQTTBridge.machineID(),
+                                    logger: logger, now: now)
+            if case .failure(let error) = password { bridge.holdForPassword(settings, environment: environment, why: error) }
+            bridge.bindLive(config.menu)
+            return bridge
         }
         mqtt?.guardedReports = { [live] in live.guardedReports }
     }
@@ -143,7 +137,13 @@ package final class KioskService {
     /// ids repeat across rings).
     package func report(_ dialEvents: [DialEvent], frames: Int) {
         for event in dialEvents {
-            emit(.dial(event, frames: frames))
+            // Behind a resync line still held for `started`: clients read where the dial rested
+            // first, then what moved it (input can come before the first flip).
+            if let held = beforeStart, !held.isEmpty {
+                beforeStart!.append((.dial(event, frames: frames), shownMenu))
+            } else {
+                emit(.dial(event, frames: frames))
+            }
             told.apply(event)
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 runner.run(item, path: path, now: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout)
@@ -238,7 +238,7 @@ package final class KioskService {
         guard let mqtt else { return }
         var state = MQTTState(path: told.selected, menu: shownMenu, screen: screen.state.state, brightness: screen.brightness)
         state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
-        state.reason = screen.state.reason
+        state.reason = displayFailure == nil ? screen.state.reason : .failed
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
             discoveredOptions = state.ringOptions
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
@@ -284,86 +284,6 @@ package final class KioskService {
         return changed ? [.repaint] : []
     }
 
-    /// SIGHUP or `reload`, as one transaction: re-reads the file, lets `build` make everything
-    /// the new configuration needs (the dial and its painter), and only when both succeeded swaps
-    /// in the configuration, the behaviour timers and the `reloaded` line, and returns what
-    /// `build` made. A broken file or a failed build changes nothing: the error is logged, nil
-    /// comes back, and a later reload of the same file tries again (the running configuration is
-    /// still the old one, so the file counts as changed).
-    ///
-    /// `decided`: what `readForReload` found in the file (RELOADING=1 went out then; READY=1
-    /// goes out here, whatever the outcome).
-    package func reload<Built>(_ decided: ConfigReload.Outcome, now: Double,
-                       build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
-        defer { notify([.ready]) }
-        let source = configPath ?? "demo menu"
-        lastReloadFailure = nil
-        switch decided {
-        case .keep(let error):
-            return refuseReload(error.description)
-        case .unchanged:
-            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(source): no change" + LogRateLimit.suffix(heldBack)) }
-            return nil
-        case .apply(let new, let changes):
-            let built: Built
-            do {
-                built = try build(new, changes)
-            } catch {
-                return refuseReload("\(source): \(error)")
-            }
-            let mqttChanged = new.mqtt != config.mqtt
-            config = new
-            settledStamp = readingStamp
-            // The new menu in the language shown (the default if the new file lacks it).
-            if !new.languages.contains(where: { $0.code == language }) { language = nil }
-            shownMenu = new.menu.translated(to: language)
-            idle = Self.timers(new.behaviour, start: now)
-            // The new timers start awake: the screen goes back to the hours and idle with them
-            // (else a touch would reach the dial of a screen that stays dark).
-            screen.change { $0.auto() }
-            configureScreen()
-            _ = checkHours(now: now, force: true)
-            emit(.reloaded(time: now, items: new.items.count))
-            if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }
-            screenNews(at: now)
-            notify([.status("Showing \(new.items.count) items")])
-            return (built, changes)
-        }
-    }
-
-    /// Both halves in one call: the file read again, then `reload(_:now:build:)`.
-    package func reload<Built>(now: Double, build: (KioskConfig, ConfigReload.Changes) throws -> Built) -> (Built, ConfigReload.Changes)? {
-        reload(readForReload(now: now), now: now, build: build)
-    }
-
-    /// The first half of a reload: RELOADING=1, and the file read again and compared with the
-    /// running configuration (parsing only, and the icons' PNG headers for their budget).
-    package func readForReload(now: Double) -> ConfigReload.Outcome {
-        notify([.reloading(monotonicMicroseconds: UInt64(max(0, now) * 1_000_000))])
-        reloadsRead += 1
-        let stamp = configPath.flatMap(ReloadStamp.of)
-        if let stamp, stamp.matches(settledStamp) { return .unchanged }
-        reloadsParsed += 1
-        // A pushed configuration's sections go over the file's (KioskService+Fleet.swift).
-        let outcome = ConfigReload.reload(path: configPath, current: config,
-                                          adjusted: { [scenes, fleet] local in scenes.adjusted(fleet?.overlay(local: local) ?? local) })
-        readingStamp = stamp
-        if case .unchanged = outcome { settledStamp = stamp }
-        return outcome
-    }
-
-    /// A reload read by `readForReload` that goes no further (its file unchanged or broken):
-    /// logged, READY=1.
-    package func endReload(_ decided: ConfigReload.Outcome, now: Double) {
-        defer { notify([.ready]) }
-        switch decided {
-        case .keep(let error): let _: Void? = refuseReload(error.description)
-        case .unchanged:
-            if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(configPath ?? "demo menu"): no change" + LogRateLimit.suffix(heldBack)) }
-        case .apply: break
-        }
-    }
-
     /// The dial changed without events of its own (a start on a nested item, a reload, a new
     /// scene): prints what brings clients' view to `ring` with `selected` at the top (`closed`
     /// per ring left, `opened` per ring entered, `selected`). `previousMenu` words the `closed`
@@ -378,13 +298,6 @@ package final class KioskService {
             told.apply(event)
         }
         publishState()
-    }
-
-    private func refuseReload<Built>(_ reason: String) -> Built? {
-        lastReloadFailure = reason
-        logger.error("reload: \(reason); keeping the running configuration")
-        notify([.status("Reload failed: \(reason)")])
-        return nil
     }
 
     /// On the way out: STOPPING=1, the `stopping` line, then the control socket closes.
@@ -427,7 +340,7 @@ package final class KioskService {
         mqtt?.publishEvent(line)
     }
 
-    private func notify(_ messages: [NotifyMessage]) {
+    func notify(_ messages: [NotifyMessage]) {
         do {
             try notifier.send(messages)
         } catch {

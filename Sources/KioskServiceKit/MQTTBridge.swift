@@ -65,6 +65,33 @@ package final class MQTTBridge {
         logger.info("mqtt: broker \(settings.host):\(settings.port)\(settings.tls == nil ? "" : " (TLS)"), client id \(clientID), topics \(topics.base)/...")
     }
 
+    /// A password that could not be read at start: the connection waits, and every reload
+    /// reads it again (`retryPassword`).
+    private var pendingPassword: (settings: MQTTSettings, environment: [String: String])?
+    private var passwordLog = LogRateLimit(interval: 10)
+
+    /// The connection waits for a password that could not be read (`why`).
+    package func holdForPassword(_ settings: MQTTSettings, environment: [String: String], why: Error) {
+        pendingPassword = (settings, environment)
+        connection.hold()
+        logger.error("mqtt: not connecting: \(why); a reload reads it again")
+    }
+
+    /// At a reload: the password that could not be read, read again; connects when it can.
+    package func retryPassword(now: Double) {
+        guard let pending = pendingPassword else { return }
+        do {
+            let password = try Self.password(pending.settings, environment: pending.environment)
+            pendingPassword = nil
+            connection.resume(password: password, now: now)
+            logger.info("mqtt: the password was read; connecting")
+        } catch {
+            if let heldBack = passwordLog.admit(now: now) {
+                logger.error("mqtt: still not connecting: \(error)" + LogRateLimit.suffix(heldBack))
+            }
+        }
+    }
+
     /// The password `settings` names, read now: from `password_file`, or from the credential
     /// systemd placed in `$CREDENTIALS_DIRECTORY`. Trailing newlines are not part of it.
     package static func password(_ settings: MQTTSettings, environment: [String: String]) throws -> String? {
@@ -197,7 +224,7 @@ package final class MQTTBridge {
     /// live items' `set` and bound topics, and the fleet topic. Each part changes on its own
     /// (`bindLive` at a reload, `enableFleet` at start); none may drop the others'.
     func resubscribe() {
-        connection.subscribe([topics.commands, topics.setPrefix + "item/#", topics.setPrefix + "value/#"]
+        connection.subscribe(ControlVocabulary.subscriptions.map { topics.setPrefix + $0 }
                              + live.topics + (fleetTopic.map { [$0] } ?? []) + blobTopics.keys.sorted())
     }
 
@@ -300,69 +327,5 @@ package struct MQTTTopics: Equatable {
     package init(base: String, clientID: String) {
         self.base = base
         self.clientID = clientID
-    }
-}
-
-/// `<base>/set/<name>` with its payload, as a control command; the control socket's own
-/// parser checks select's path, so both accept exactly the same.
-package enum MQTTCommand {
-    package static func parse(name: String, payload: String) -> Result<ControlCommand, MQTTCommandError> {
-        let argument = payload.trimmingWhitespace()
-        switch name {
-        case "select", "screen", "brightness", "language":
-            guard !argument.isEmpty else { return .failure(MQTTCommandError("set/\(name) needs a payload")) }
-            guard !argument.contains(" "), !argument.contains("\n") else {
-                return .failure(MQTTCommandError("payload '\(argument.logExcerpt(64))' is not one word"))
-            }
-        case "config_confirm":
-            if argument == "PRESS" { return .success(.confirmConfig(serial: nil)) }
-            guard let serial = UInt64(argument), serial > 0 else {
-                return .failure(MQTTCommandError("set/config_confirm needs the serial, a whole number from 1"))
-            }
-            return .success(.confirmConfig(serial: serial))
-        case "back", "activate", "reload", "show", "hide":
-            // The payload is ignored: Home Assistant's buttons send PRESS.
-            break
-        default:
-            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm, language"))
-        }
-        let line = ["select", "screen", "brightness", "language"].contains(name) ? "\(name) \(argument)" : name
-        switch ControlLine.parse(line) {
-        case .command(let command): return .success(command)
-        case .invalid(let message): return .failure(MQTTCommandError(message))
-        case .blank: return .failure(MQTTCommandError("empty command"))
-        }
-    }
-}
-
-package struct MQTTCommandError: Error, Equatable, CustomStringConvertible {
-    package var description: String
-    package init(_ description: String) { self.description = description }
-}
-
-extension String {
-    /// At most `scalars` Unicode scalars of the text, control characters shown as `?` and an
-    /// ellipsis when cut: what a log line may quote of hostile input. Counting scalars, not
-    /// characters, bounds the work and the length (one character may hold any number of
-    /// combining marks).
-    package func logExcerpt(_ scalars: Int) -> String {
-        var out = String.UnicodeScalarView()
-        var taken = 0
-        for scalar in unicodeScalars {
-            guard taken < scalars else {
-                out.append("\u{2026}")
-                break
-            }
-            out.append(scalar.properties.generalCategory == .control ? "?" : scalar)
-            taken += 1
-        }
-        return String(out)
-    }
-
-    package func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s = s.dropFirst() }
-        while let c = s.last, c.isWhitespace { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -48,6 +48,7 @@ package struct ServiceDeadlines: PollSource {
         let actions = service.tick(now: now)
         var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
         // Live items' changes of this turn: one flush (item lines, one repaint) per frame at most.
+        service.checkStaleness(now: now)
         if service.liveDue(now: now) { events.append(.service { [service] loop in try service.flushLive(at: now, on: loop) }) }
         if let deadline = service.languageReturnDeadline, now >= deadline {
             events.append(.service { [service] loop in try service.returnLanguageIfDue(at: now, on: loop) })

@@ -50,11 +50,23 @@ package final class SpeechBridge {
                       device: settings.device, shownAt: text == nil ? nil : shown))
     }
 
-    /// A value dial's words ("set to 21.5 °C", "maximum"), when speech is on.
+    /// A value dial's words ("set to 21.5 °C", "21.5 °C" at a rest), when speech is on.
     package func say(_ text: String, settings: AccessibilitySettings?, now: Double) {
         guard let settings, speechOn(settings, now: now) else { return }
         lastUtterance = text
         play(AudioJob(text: text, voice: settings.espeakVoice, device: settings.device))
+    }
+
+    /// A value dial ran into its maximum or minimum: the stop's cue (with `sound_cues`) and
+    /// the word (with speech on).
+    package func stop(atMaximum: Bool, settings: AccessibilitySettings?, now: Double) {
+        guard let settings else { return }
+        let text = speechOn(settings, now: now) ? (atMaximum ? "maximum" : "minimum") : nil
+        let cue: Cue? = settings.soundCues ? .stop : nil
+        guard text != nil || cue != nil else { return }
+        if let text { lastUtterance = text }
+        play(AudioJob(cue: cue, text: text, voice: settings.espeakVoice, cueVolume: Double(settings.cueVolume) / 100,
+                      device: settings.device))
     }
 
     /// Any input: the toggle's time runs from the last one.
@@ -68,15 +80,21 @@ package final class SpeechBridge {
         play(AudioJob(text: text, voice: settings.espeakVoice, device: settings.device))
     }
 
+    private var toggleLog = LogRateLimit(interval: 10)
+
     /// The S key (`on` nil: the other way) or `speech on|off`; turning it on says so.
     package func setSpeech(_ on: Bool?, settings: AccessibilitySettings?, now: Double) {
+        // A client may send `speech on|off` at will: one line per 10 s, with the count.
+        let heldBack = toggleLog.admit(now: now)
         guard let settings else {
-            logger.warning("speech: no accessibility section in the configuration; nothing to turn on or off")
+            if let heldBack {
+                logger.warning("speech: no accessibility section in the configuration; nothing to turn on or off" + LogRateLimit.suffix(heldBack))
+            }
             return
         }
         let target = on ?? !speechOn(settings, now: now)
         override = (target, now + Self.overrideLasts)
-        logger.info("speech: \(target ? "on" : "off") until \(Int(Self.overrideLasts)) s without input")
+        if let heldBack { logger.info("speech: \(target ? "on" : "off") until \(Int(Self.overrideLasts)) s without input" + LogRateLimit.suffix(heldBack)) }
         if target {
             play(AudioJob(text: lastUtterance ?? settings.words.topRing, voice: settings.espeakVoice, device: settings.device))
         } else {
@@ -84,7 +102,11 @@ package final class SpeechBridge {
         }
     }
 
+    /// The last job handed to the worker (what a test can check was asked for).
+    package private(set) var lastJob: AudioJob?
+
     private func play(_ job: AudioJob) {
+        lastJob = job
         if worker == nil { worker = AudioWorker() }
         worker?.play(job)
     }

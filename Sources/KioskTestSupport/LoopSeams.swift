@@ -37,15 +37,13 @@ package final class PipeSignals: PollSource {
 /// a fake paint that takes time. The app's virtual clock (`simulate`'s) is that clock.
 package typealias FakeClock = VirtualClock
 
-/// A kiosk rig's scenes: `build` for a reload (resting on an item index), and `run`'s reload
-/// worker when a test gives one.
+/// A kiosk rig's scenes: `build` for a reload (resting on an item index), prepared in the turn
+/// that asked (the App's tests use `run`'s own scenes for a reload off the loop).
 package final class ClosureScenes: SceneBuilding {
     package let build: (KioskConfig, Int?) throws -> Scene
-    package let reloadWorker: ReloadWorker?
 
-    package init(build: @escaping (KioskConfig, Int?) throws -> Scene, reloadWorker: ReloadWorker? = nil) {
+    package init(build: @escaping (KioskConfig, Int?) throws -> Scene) {
         self.build = build
-        self.reloadWorker = reloadWorker
     }
 
     package func adjusted(_ config: KioskConfig) -> KioskConfig { config }
@@ -54,4 +52,20 @@ package final class ClosureScenes: SceneBuilding {
         guard case .index(let index) = resting else { return nil }
         return try build(config, index)
     }
+
+    package func preparation() -> ((KioskConfig, String?) throws -> PreparedScene)? {
+        let build = self.build
+        // Built in the default language (the commit asks for the language shown).
+        return { config, _ in
+            // Built once here, so a configuration that cannot be built is refused before the
+            // commit; again on the loop when the dial rests elsewhere than the default item.
+            let atDefault = try build(config, nil)
+            return PreparedScene(language: nil) { top in
+                guard let index = top.flatMap({ id in config.items.firstIndex { $0.id == id } }) else { return atDefault }
+                return try build(config, index)
+            }
+        }
+    }
+
+    package var preparesOffTheLoop: Bool { false }
 }

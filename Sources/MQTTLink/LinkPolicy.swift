@@ -18,6 +18,55 @@ public struct ReconnectBackoff: Sendable, Equatable {
     public mutating func connected() { next = Self.first }
 }
 
+/// Sessions the broker ended soon after accepting them. Two clients with one client id (a
+/// cloned image with the same /etc/machine-id) take the session from each other: MQTT 3.1.1
+/// brokers close the older connection without a word, so each client sees its session
+/// accepted and then dropped within moments, again and again. A pure value; time is an argument.
+public struct SessionWatch: Sendable, Equatable {
+    /// A session lost sooner than this after its CONNACK counts as short.
+    public static let shortSession = 10.0
+    /// Short sessions in a row after which another client is taken to hold the client id.
+    public static let suspectAfter = 3
+
+    public private(set) var acceptedAt: Double?
+    /// Sessions in a row that the broker ended sooner than `shortSession`.
+    public private(set) var shortInARow = 0
+
+    public init() {}
+
+    /// The kiosk's sessions keep being taken from it: another client uses its client id.
+    public var takenOver: Bool { shortInARow >= Self.suspectAfter }
+
+    public mutating func accepted(at now: Double) { acceptedAt = now }
+
+    /// Whether the session accepted last has lasted long enough to count as healthy.
+    public func healthy(at now: Double) -> Bool {
+        acceptedAt.map { now - $0 >= Self.shortSession } ?? false
+    }
+
+    /// The session ended at `now` (the broker closed it or the link failed): whether it was
+    /// short. A long one clears the count.
+    @discardableResult
+    public mutating func lost(at now: Double) -> Bool {
+        defer { acceptedAt = nil }
+        guard acceptedAt != nil else { return false }
+        if healthy(at: now) {
+            shortInARow = 0
+            return false
+        }
+        shortInARow += 1
+        return true
+    }
+
+    /// Called while connected: once the session has lasted `shortSession`, the count is
+    /// cleared. True when that ends a takeover.
+    public mutating func held(at now: Double) -> Bool {
+        guard shortInARow > 0, healthy(at: now) else { return false }
+        defer { shortInARow = 0 }
+        return takenOver
+    }
+}
+
 /// Event lines waiting for the broker: first in, first out, at most `capacity`; when full the
 /// oldest line goes and is counted. `takeOverflowNotice` says once per overflow that lines are
 /// being dropped (the journal gets one line, not one per drop).

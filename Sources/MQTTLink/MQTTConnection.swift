@@ -63,13 +63,30 @@ public final class MQTTConnection {
     /// A connect (TCP, TLS, CONNACK) not finished in this time is given up.
     public static let connectTimeout = 10.0
 
-    public let endpoint: MQTTEndpoint
+    public private(set) var endpoint: MQTTEndpoint
     public private(set) var state: State
     public private(set) var backoff = ReconnectBackoff()
+    /// How soon the broker ended the last sessions (another client with the same id).
+    public private(set) var sessions = SessionWatch()
+    /// Another client keeps taking the session (same client id): retries wait the longest
+    /// backoff, and the journal said so once.
+    public var takenOver: Bool { sessions.takenOver }
     public private(set) var backlog: EventBacklog
     private var client: MosquittoClient?
+    /// A broker given by name: the connect (and its lookup) running on a thread of its own.
+    private var lookup: ConnectAttempt?
+    /// A lookup given up on (connect timeout): it keeps its handle until it ends, and no other
+    /// attempt starts before.
+    private var abandoned: ConnectAttempt?
     private var inflight: [Int32: String] = [:]
+    /// The latest payload of each retained topic (what the broker must end up holding).
     private var retained: [(topic: String, payload: String)] = []
+    /// Retained publishes handed to libmosquitto and not yet acknowledged, by message id: at
+    /// most one per topic, so a broker that stalls holds at most one payload per topic in
+    /// libmosquitto's queue, however often the state changes (the latest waits here).
+    private var retainedInFlight: [Int32: (topic: String, payload: String)] = [:]
+    /// Retained publishes in flight (at most one per topic).
+    public var retainedUnacknowledged: Int { retainedInFlight.count }
     /// Event lines the broker acknowledged (for tests and metrics).
     public private(set) var acknowledged = 0
     /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
@@ -92,7 +109,10 @@ public final class MQTTConnection {
         state = .waiting(retryAt: now)
     }
 
-    deinit { client?.close() }
+    deinit {
+        // A lookup's thread still holds the handle: it goes when that thread lets go of it.
+        if lookup == nil { client?.close() }
+    }
 
     public var isConnected: Bool { state == .connected }
 
@@ -124,6 +144,7 @@ public final class MQTTConnection {
         case .connecting, .connected: break
         case .waiting, .stopped: return nil
         }
+        if let lookup { return lookup.pollDescriptor }
         guard let client, let fd = client.socket else { return nil }
         let events = Int16(POLLIN) | (client.wantsWrite ? Int16(POLLOUT) : 0)
         return pollfd(fd: fd, events: events, revents: 0)
@@ -152,12 +173,33 @@ public final class MQTTConnection {
             guard now >= retryAt else { return [] }
             attempt(now: now)
         case .connecting(let since):
+            if let lookup, !lookup.isDone, now - since >= Self.connectTimeout {
+                // The thread keeps the handle until its lookup ends; the next attempt makes a new one.
+                abandoned = lookup
+                self.lookup = nil
+                client = nil
+                lost("no answer from DNS for \(endpoint.host) within \(Int(Self.connectTimeout)) s", now: now)
+                return []
+            }
             if now - since >= Self.connectTimeout {
                 lost("no answer from \(endpoint.host):\(endpoint.port) within \(Int(Self.connectTimeout)) s", now: now)
                 return []
             }
         case .connected:
-            break
+            if sessions.healthy(at: now) { backoff.connected() }
+            if sessions.held(at: now) {
+                log(.info, "mqtt: the session as \(endpoint.clientID) has held for \(Int(SessionWatch.shortSession)) s; no other client takes it now")
+            }
+        }
+        var revents = revents
+        if let lookup {
+            guard let result = lookup.result else { return [] }
+            self.lookup = nil
+            revents = 0  // they were the pipe's
+            if case .failure(let error) = result {
+                lost(Self.words(error), now: now)
+                return []
+            }
         }
         guard let client, client.socket != nil else { return [] }
         var messages: [MQTTMessage] = []
@@ -196,7 +238,9 @@ public final class MQTTConnection {
         flushWrites()
     }
 
-    /// A retained topic: published now when connected, and again on every connect.
+    /// A retained topic: published when it changed and none of it is in flight (else its
+    /// latest payload goes when the broker acknowledges the one in flight), and again on every
+    /// connect.
     public func publishRetained(topic: String, payload: String) {
         if let i = retained.firstIndex(where: { $0.topic == topic }) {
             guard retained[i].payload != payload else { return }
@@ -204,7 +248,20 @@ public final class MQTTConnection {
         } else {
             retained.append((topic, payload))
         }
-        send(topic: topic, payload: payload, qos: 1, retain: true)
+        sendRetained(topic)
+        flushWrites()
+    }
+
+    /// Hands `topic`'s latest payload to libmosquitto unless one of it is in flight or already sent.
+    private func sendRetained(_ topic: String) {
+        guard isConnected, let client, let latest = retained.first(where: { $0.topic == topic }),
+              !retainedInFlight.values.contains(where: { $0.topic == topic }) else { return }
+        do {
+            let mid = try client.publish(topic: topic, payload: latest.payload, qos: 1, retain: true)
+            retainedInFlight[mid] = latest
+        } catch {
+            log(.warning, "mqtt: \(error)")
+        }
     }
 
     /// A value dial's commit: QoS 1, not retained (a retained setpoint would be sent again to
@@ -216,6 +273,8 @@ public final class MQTTConnection {
 
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
     public func publishNow(topic: String, payload: String) {
+        // Not while earlier bytes still wait to go out: a stalled broker would let them pile up.
+        guard client?.wantsWrite == false else { return }
         send(topic: topic, payload: payload, qos: 0, retain: false)
     }
 
@@ -233,6 +292,11 @@ public final class MQTTConnection {
     /// them without waiting, then the handle goes. Safe to call twice.
     public func stop() {
         guard state != .stopped else { return }
+        if lookup != nil {
+            // The handle is the lookup thread's until it ends; it goes with that thread.
+            lookup = nil
+            client = nil
+        }
         if isConnected, let client {
             pump()
             _ = try? client.publish(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
@@ -244,17 +308,43 @@ public final class MQTTConnection {
         state = .stopped
     }
 
+    /// Makes no attempt until `resume` (the password could not be read). Before the first
+    /// attempt only.
+    public func hold() {
+        guard client == nil, lookup == nil else { return }
+        state = .stopped
+    }
+
+    /// After `hold`: the password read at last; the first attempt is made at the next turn.
+    public func resume(password: String?, now: Double) {
+        guard state == .stopped, client == nil else { return }
+        endpoint.password = password
+        state = .waiting(retryAt: now)
+    }
+
     /// Cuts the connection without DISCONNECT, as a killed process would (tests).
     public func dropWithoutGoodbye() {
+        guard lookup == nil else { return }
         client?.dropConnection()
     }
 
     // MARK: steps
 
     private func attempt(now: Double) {
+        if let abandoned {
+            guard abandoned.isDone else {
+                return lost("the last lookup of \(endpoint.host) has not ended", now: now)
+            }
+            self.abandoned = nil
+        }
         do {
             let client = try self.client ?? makeClient()
             self.client = client
+            if ConnectAttempt.needsLookup(endpoint.host) {
+                lookup = try ConnectAttempt.start(client: client, host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
+                state = .connecting(since: now)
+                return
+            }
             try client.connectAsync(host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
             state = .connecting(since: now)
         } catch {
@@ -287,6 +377,10 @@ public final class MQTTConnection {
                 messages.append(message)
             case .published(let mid):
                 if inflight.removeValue(forKey: mid) != nil { acknowledged += 1 }
+                if let sent = retainedInFlight.removeValue(forKey: mid),
+                   retained.contains(where: { $0.topic == sent.topic && $0.payload != sent.payload }) {
+                    sendRetained(sent.topic)  // it changed meanwhile: the latest goes now
+                }
             }
         }
         return messages
@@ -295,9 +389,11 @@ public final class MQTTConnection {
     private func accepted(now: Double) {
         guard let client else { return }
         state = .connected
-        backoff.connected()
+        // The backoff is reset only by a session that lasts (`lost`): one the broker ends at
+        // once, again and again, must not be retried every second.
+        sessions.accepted(at: now)
         lastMisc = now
-        log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)")
+        if !takenOver { log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)") }
         let dropped = backlog.takeDroppedSinceReport()
         if dropped > 0 {
             log(.warning, "mqtt: dropped \(dropped) event lines while the broker was away (the queue holds \(backlog.capacity))")
@@ -305,7 +401,10 @@ public final class MQTTConnection {
         do {
             try client.publish(topic: endpoint.availabilityTopic, payload: "online", qos: 1, retain: true)
             for pattern in subscriptions { try client.subscribe(pattern, qos: 1) }
-            for (topic, payload) in retained { try client.publish(topic: topic, payload: payload, qos: 1, retain: true) }
+            // A new session: what was in flight is sent again by libmosquitto or lost with the
+            // old one; every topic's latest goes now.
+            retainedInFlight = [:]
+            for (topic, _) in retained { sendRetained(topic) }
         } catch {
             log(.warning, "mqtt: \(error)")
         }
@@ -334,8 +433,27 @@ public final class MQTTConnection {
     }
 
     private func lost(_ why: String, now: Double) {
-        let retryAt = backoff.failed(at: now)
         let was = state
+        var retryAt: Double
+        if was == .connected {
+            let wasTakenOver = takenOver
+            if !sessions.lost(at: now) { backoff.connected() }
+            retryAt = backoff.failed(at: now)
+            if takenOver {
+                retryAt = max(retryAt, now + ReconnectBackoff.longest)
+                if !wasTakenOver {
+                    log(.error, "mqtt: \(endpoint.host):\(endpoint.port) ended \(sessions.shortInARow) sessions in a row within "
+                        + "\(Int(SessionWatch.shortSession)) s of accepting them: another client is probably connected with "
+                        + "the client id '\(endpoint.clientID)' (a cloned image with the same /etc/machine-id?); give each kiosk "
+                        + "its own mqtt.client_id. Retrying every \(Int(ReconnectBackoff.longest)) s, quietly")
+                }
+                state = .waiting(retryAt: retryAt)
+                if let fd = client?.socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+                return
+            }
+        } else {
+            retryAt = backoff.failed(at: now)
+        }
         state = .waiting(retryAt: retryAt)
         let delay = Int((retryAt - now).rounded())
         switch was {

@@ -31,7 +31,9 @@ extension MosquittoError {
         if result == Int32(MOSQ_ERR_ERRNO.rawValue) {
             self.init(MosquittoCall(operation: operation, reason: nil, code: result), errno: Errno.current)
         } else {
-            let reason = String(cString: mosquitto_strerror(result))
+            // libmosquitto 2.0 has no words for its keepalive code ("Unknown error.").
+            let reason = result == Int32(MOSQ_ERR_KEEPALIVE.rawValue)
+                ? "the broker did not answer within the keepalive time" : String(cString: mosquitto_strerror(result))
             self.init(MosquittoCall(operation: operation, reason: reason, code: result), code: Self.nearestErrno(result))
         }
     }

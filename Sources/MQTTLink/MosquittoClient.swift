@@ -1,6 +1,7 @@
 import CMosquitto
 import Glibc
 import LinuxSystem
+import Synchronization
 
 /// A message from the broker, copied out of libmosquitto's struct at once, and only when it is
 /// small: a payload over `payloadLimit` bytes or a topic over `topicLimit` bytes is never copied
@@ -63,12 +64,18 @@ public final class MosquittoClient {
 
     /// libmosquitto, opened (dlopen) by the first client rather than linked: a kiosk without
     /// MQTT never maps it nor OpenSSL; then its global setup, once per process (it
-    /// initialises OpenSSL). A library that is missing stays missing: the error is kept.
-    private static let library: MosquittoError? = {
-        if let error = load(DK_MOSQUITTO_SONAME) { return error }
-        _ = mosquitto_lib_init()
-        return nil
-    }()
+    /// initialises OpenSSL). A failed load is not kept: the next client (the next connection
+    /// attempt, with its backoff) tries again, so a library installed later is picked up.
+    private static var library: MosquittoError? {
+        loaded.withLock { done -> MosquittoError? in
+            if done { return nil }
+            if let error = load(DK_MOSQUITTO_SONAME) { return error }
+            _ = mosquitto_lib_init()
+            done = true
+            return nil
+        }
+    }
+    private static let loaded = Mutex(false)
 
     /// nil once `soname` is loaded, else the error naming it: "Failed to load libmosquitto.so.1:
     /// libmosquitto.so.1: cannot open shared object file: No such file or directory".

@@ -55,7 +55,10 @@ import Testing
     @Test func aPauseCommitsOnceAndTheEchoOfTheOldValueIsHeldBack() {
         var v = ValueSetpoint(settings: heating, initial: 21)
         do { let out = v.turn(2, at: 10); #expect(out == [.changing(22)]) }
-        do { let out = v.advance(to: 10.5); #expect(out == []) }
+        // A rest before the commit's pause: the value is spoken once.
+        do { let out = v.advance(to: 10.2); #expect(out == []) }
+        do { let out = v.advance(to: 10.5); #expect(out == [.rest(22)]) }
+        do { let out = v.advance(to: 10.6); #expect(out == []) }
         do { let out = v.advance(to: 11.0); #expect(out == [.committed(22)]) }
         do { let out = v.advance(to: 11.2); #expect(out == []) }
         // The device first repeats its old value: not shown, counted.

@@ -16,10 +16,8 @@ import KioskTestSupport
         defer { dir.remove() }
         let path = dir.path + "/config.yaml"
         writeFile(path, "items: [{id: a, label: A}, {id: b, label: B}]\n")
-        let options = try RunOptions.parse(["--items", "5", "--painter", "flat"])
-        let output = RunOutput.virtual(VirtualDisplaySpec(width: 160, height: 120, refreshHz: 60), rotation: .none,
-                                       origin: 0, now: { 0 }, logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in })
-        let scenes = RunScenes(options: options, output: output)
+        // Prepared in the turn that asks (no frame loop here to poll a worker).
+        let scenes = RunScenes(items: 5, painter: .flat, rotation: .none, panelSize: { (160, 120) }, offTheLoop: false)
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
         let service = try KioskService(config: scenes.adjusted(try ConfigLoader.load(path: path)), configPath: path,
@@ -30,13 +28,15 @@ import KioskTestSupport
         #expect(service.config.items.count == 5)
 
         // The file as it was: no change (compared as it runs, not with its own two items).
-        #expect(service.readForReload(now: 1) == .unchanged)
+        #expect(service.requestReload(at: 1).isEmpty)
+        #expect(service.reloads.parsed == 1 && service.lastReloadFailure == nil)
 
         // Another change in the file: applied, and the service's items are still the five the dial shows.
         writeFile(path, "items: [{id: a, label: A}, {id: b, label: B}]\nbehaviour: {return_after_seconds: 5}\n")
-        let applied = service.reload(now: 2) { config, _ in try scenes.build(config, .index(nil)) }
-        #expect(applied?.1 == [.behaviour])
+        let requests = service.requestReload(at: 2)
+        #expect(service.config.behaviour.returnAfter == 5)
         #expect(service.config.items.count == 5)
-        #expect((applied?.0.dial as? MenuDial)?.dial.items.count == 5)
+        guard case .replaceScene(let make, _)? = requests.first else { Issue.record("no new scene: \(requests)"); return }
+        #expect((try make(nil).dial as? MenuDial)?.dial.items.count == 5)
     }
 }

@@ -65,6 +65,12 @@ import KioskTestSupport
 
         func step() throws { _ = try loop.step(timeoutMS: 0) }
 
+        /// A bundle over the broker, its requests carried out by the loop as a command's are.
+        func take(_ bytes: [UInt8], at time: Double) throws { try loop.carryOut(service.takeBundle(bytes, at: time), at: time) }
+
+        /// SIGHUP's reload, its requests carried out by the loop.
+        func reload(at time: Double) throws { try loop.carryOut(service.requestReload(at: time), at: time) }
+
         /// The queued frame's flip event at `time`, and flips at 60 Hz until nothing is queued.
         func flip(at time: Double) throws {
             self.time.now = time
@@ -87,10 +93,10 @@ import KioskTestSupport
         // A reload of the local file first, settled (its times older than the file system's
         // tick): the revert below must read the file again, though it did not change since.
         usleep(100_000)
-        try k.service.reload(at: k.time.now, on: k.loop)
+        try k.reload(at: k.time.now)
         try k.flip(at: 101)
 
-        try k.service.takeBundle(try k.bundle(1, ["x", "y"]), at: 102, on: k.loop)
+        try k.take(try k.bundle(1, ["x", "y"]), at: 102)
         #expect(k.shownIDs == ["x", "y"])
         #expect(k.service.fleet?.pending?.bundle.serial == 1)
         // Swapped in at 102; its first frame on the glass only at 105 (a slow first flip).
@@ -115,7 +121,7 @@ import KioskTestSupport
         try k.flip(at: 100)
         let presents = k.display.presents
 
-        try k.service.takeBundle(try k.bundle(1, ["broken", "z"]), at: 101, on: k.loop)
+        try k.take(try k.bundle(1, ["broken", "z"]), at: 101)
         let fleet = try #require(k.service.fleet)
         #expect(fleet.lastStatus == .refused)
         #expect(fleet.offered == 1)
@@ -128,7 +134,7 @@ import KioskTestSupport
         #expect(k.display.presents == presents + 1)
         try k.flip(at: 102)
         // The loop goes on: a later good bundle is taken (serial 1 counts as taken).
-        try k.service.takeBundle(try k.bundle(2, ["c"]), at: 103, on: k.loop)
+        try k.take(try k.bundle(2, ["c"]), at: 103)
         try k.flip(at: 103)
         #expect(k.shownIDs == ["c"])
         #expect(k.service.fleet?.nextDeadline == 113)

@@ -35,17 +35,28 @@ private final class ScriptedDial: DialDriving {
     }
 }
 
+/// The dial's events as a service hears them (NoService keeps none).
+private final class EventsHeard: LoopService {
+    var events: [DialEvent] = []
+    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
+    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest] {
+        if case .dialEvents(let news, _) = message { events += news }
+        return []
+    }
+    var rested: Bool { events.contains { if case .rest = $0 { return true } else { return false } } }
+}
+
 @Suite struct FrameLoopTests {
     private func makeLoop(_ display: PipeDisplay, _ dial: DialDriving, inputs: [InputSource] = [],
                           signals: PollSource? = nil, timer: PollSource? = nil, stats: FrameStats? = nil,
-                          lines: @escaping (String) -> Void = { _ in }) -> FrameLoop {
+                          service: LoopService = NoService(), lines: @escaping (String) -> Void = { _ in }) -> FrameLoop {
         let scene = Scene(dial: dial) { _, target in
             target.base.storeBytes(of: UInt32(0xABCDEF), as: UInt32.self)
             return nil
         }
         return FrameLoop(output: LoopOutput(presenter: display),
                          sources: FrameLoop.sources(signals: signals, timer: timer, displays: [display], inputs: inputs),
-                         scene: scene, now: { 0 }, pacing: LoopPacing(stats: stats), log: lines)
+                         scene: scene, now: { 0 }, service: service, pacing: LoopPacing(stats: stats), log: lines)
     }
 
     @Test func eachFlipEventDrivesTheNextFrameWhileMoving() throws {
@@ -65,14 +76,14 @@ private final class ScriptedDial: DialDriving {
 
     @Test func atRestNothingIsQueuedAndPollFindsNothing() throws {
         let display = PipeDisplay(), dial = ScriptedDial(restAt: 1.0)
-        var lines: [String] = []
-        let loop = makeLoop(display, dial) { lines.append($0) }
+        let heard = EventsHeard()
+        let loop = makeLoop(display, dial, service: heard)
         try loop.start(at: 0.9)
         display.report(.frameShown(time: 1.0))
         _ = try loop.step(timeoutMS: 0)
         #expect(loop.schedule.state == .idle)
         #expect(display.presents == 1)
-        #expect(lines.contains("rest rotation=0.500000 index=3 time=1.000"))
+        #expect(heard.events.contains(.rest(time: 1.0, rotation: 0.5, index: 3)))
         // Idle means idle: nothing is ready, nothing is presented.
         for _ in 0..<3 { _ = try loop.step(timeoutMS: 0) }
         #expect(display.presents == 1)
@@ -180,7 +191,8 @@ private final class ScriptedDial: DialDriving {
         let g = DialGeometry.fitting(width: 64, height: 48, count: items.count)
         let dial = MenuDial(tree: try MenuTree(flat: items), geometry: { _ in g })
         var lines: [String] = []
-        let loop = makeLoop(display, dial, stats: FrameStats()) { lines.append($0) }
+        let heard = EventsHeard()
+        let loop = makeLoop(display, dial, stats: FrameStats(), service: heard) { lines.append($0) }
         try loop.start(at: 100)
         try loop.inject(DemoFling.events(geometry: g, radPerSecond: 20, endTime: 100.05))
         // A 60 Hz frame clock until the loop goes idle (bounded, in case it never does).
@@ -194,7 +206,7 @@ private final class ScriptedDial: DialDriving {
         }
         #expect(loop.schedule.state == .idle)
         #expect(frames > 30, "a 20 rad/s fling coasts for more than half a second")
-        #expect(lines.contains { $0.hasPrefix("rest rotation=") })
+        #expect(heard.rested)
         #expect(lines.contains { $0.hasPrefix("stats: 60.0 flips/s") })
         #expect(lines.contains { $0.contains("0 flips/s until input") })
         // One line per log call: the logger escapes a newline (so `^stats: idle` must start one).

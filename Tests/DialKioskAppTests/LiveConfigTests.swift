@@ -22,7 +22,24 @@ import KioskTestSupport
         ("items:\n  - id: a\n    value:\n      min: 0\n      max: 1\n      step: 0.5\n      guard_seconds: -1\n",
          "7: items[0].value.guard_seconds: expected a number of seconds from 0 to 60"),
         ("items:\n  - id: a\n    value: {min: 0, max: 1}\n", "3: items[0].value: value needs min, max and step"),
+        // Topics without a broker: nothing would subscribe to them.
+        ("items:\n  - id: a\n    live: {topic: home/a/state}\n", "3: items[0].live: names MQTT topics, but the configuration has no mqtt: section"),
+        ("items:\n  - id: a\n  - id: b\n    items:\n      - id: c\n        value: {min: 0, max: 4, step: 1, command_topic: c/set}\n",
+         "6: items[1].items[0].value: names MQTT topics, but the configuration has no mqtt: section"),
+        ("items:\n  - id: a\nmqtt:\n  host: broker.lan\n  stale_after_seconds: -1\n",
+         "5: mqtt.stale_after_seconds: expected a number of seconds: 0 (never), or between 1 and 604800"),
     ]
+
+    @Test func staleAfterAndTopicsWithABroker() throws {
+        let base = "items:\n  - {id: a, live: {topic: home/a}}\n  - {id: v, value: {min: 0, max: 4, step: 1}}\nmqtt:\n  host: broker.lan\n"
+        #expect(try ConfigParser.parse(base, file: "ok.yaml").mqtt?.staleAfter == 600)
+        #expect(try ConfigParser.parse(base + "  stale_after_seconds: 90\n", file: "ok.yaml").mqtt?.staleAfter == 90)
+        #expect(try ConfigParser.parse(base + "  stale_after_seconds: 0\n", file: "ok.yaml").mqtt?.staleAfter == nil)
+        // A value the kiosk owns needs no broker (the control socket's set turns it).
+        _ = try ConfigParser.parse("items:\n  - {id: v, value: {min: 0, max: 4, step: 1}}\n", file: "ok.yaml")
+        // A pushed bundle uses the local file's broker.
+        _ = try ConfigParser.parse("items:\n  - {id: a, live: {topic: home/a}}\n", file: "bundle-1.yaml", brokerElsewhere: true)
+    }
 
     @Test func mistakesAreLocated() {
         for (text, expected) in Self.mistakes {
@@ -49,6 +66,8 @@ import KioskTestSupport
                 value: {min: 16, max: 28, step: 0.5, unit: "°C", command_topic: home/heating/target/set,
                         state_topic: home/heating/target, current_topic: home/heating/current,
                         command: [/usr/local/bin/set-heating], commit_after_seconds: 1.5, guard_seconds: 2}
+            mqtt:
+              host: broker.lan
 
             """, file: "ok.yaml")
         let kitchen = try #require(config.menu.node(at: ["kitchen"])?.item.live)

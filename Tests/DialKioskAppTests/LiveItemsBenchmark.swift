@@ -1,5 +1,6 @@
 import Glibc
 import DialCore
+import KioskSeams
 import LinuxSystem
 import Testing
 @testable import KioskServiceKit
@@ -63,4 +64,41 @@ import KioskLoop
               + "\(busy.lines) item lines in 5 s (2500 messages), resident \(residentKilobytes()) kB")
         #expect(!latencies.isEmpty)
     }
+
+    /// A detent (an encoder's or a wheel's step, as the input source hands it to the service)
+    /// on an open value dial -> the frame showing the new value presented, p50/p95: the
+    /// service's turn, the flush (at most one per frame), the paint of the hub and the present.
+    @Test(.enabled(if: getenv("DIALKIOSK_LIVE_BENCH") != nil))
+    func detentToGlass() throws {
+        let kiosk = try LiveKiosk(config: """
+            items:
+              - id: heating
+                label: Heating
+                value: {min: 16, max: 28, step: 0.5, unit: "°C", commit_after_seconds: 60}
+              - {id: tea, label: Tea}
+
+            """)
+        try kiosk.loop.start(at: kiosk.loop.now())
+        try kiosk.settle(0.3)
+        try kiosk.command(.select(path: ["heating"]))
+        try kiosk.settle(0.5)
+        try kiosk.command(.activate)
+        try kiosk.settle(0.3)
+        var latencies: [Double] = []
+        for n in 0..<200 {
+            let presented = kiosk.display.presents, changing = kiosk.lines("value").count
+            let t0 = monotonicNow()
+            _ = kiosk.service.liveInput(.command(.step(n % 2 == 0 ? 1 : -1), time: kiosk.loop.now()))
+            let shown = try kiosk.settle(2) { kiosk.display.presents > presented }
+            if shown { latencies.append(monotonicNow() - t0) }
+            try kiosk.settle(0.03)
+            #expect(kiosk.lines("value").count > changing)
+        }
+        latencies.sort()
+        func ms(_ v: Double) -> String { String(Int((v * 10_000).rounded()) / 10) + "." + String(Int((v * 10_000).rounded()) % 10) }
+        let p50 = latencies[latencies.count / 2], p95 = latencies[latencies.count * 95 / 100]
+        print("live-bench: detent -> value presented: p50 \(ms(p50)) ms, p95 \(ms(p95)) ms over \(latencies.count) detents")
+        #expect(latencies.count == 200)
+    }
 }
+

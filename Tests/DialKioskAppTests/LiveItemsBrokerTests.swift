@@ -17,7 +17,8 @@ import KioskTestSupport
 final class LiveKiosk {
     let dir = TemporaryDirectory()
     let display = PipeDisplay(width: 320, height: 240, fill: 0)
-    final class Box { var now = 100.0; var logs: [String] = []; var damage: [[PixelRect]?] = []; var paints: [(at: Double, seconds: Double)] = [] }
+    /// `offset`: seconds the tests move the clock ahead (it keeps following real time after).
+    final class Box { var now = 100.0; var offset = 0.0; var logs: [String] = []; var damage: [[PixelRect]?] = []; var paints: [(at: Double, seconds: Double)] = [] }
     let box = Box()
     let started = monotonicNow()
     var pipeFDs: [Int32] = [-1, -1]
@@ -50,7 +51,7 @@ final class LiveKiosk {
         let start = started
         loop = FrameLoop(output: LoopOutput(presenter: display),
                          sources: FrameLoop.sources(displays: [display], service: service.pollSources),
-                         scene: try makeScene(config, nil), now: { [box] in box.now = max(box.now, 100 + monotonicNow() - start); return box.now },
+                         scene: try makeScene(config, nil), now: { [box] in box.now = max(box.now, 100 + box.offset + monotonicNow() - start); return box.now },
                          service: service, log: { _ in })
     }
 
@@ -63,7 +64,7 @@ final class LiveKiosk {
     func step() throws {
         _ = try loop.step(timeoutMS: 5)
         if loop.schedule.awaitsFlip {
-            box.now = max(box.now, 100 + monotonicNow() - started)
+            box.now = max(box.now, 100 + box.offset + monotonicNow() - started)
             display.report(.frameShown(time: box.now))
         }
         stdout += drainText(pipeFDs[0]).split(separator: "\n").map(String.init)

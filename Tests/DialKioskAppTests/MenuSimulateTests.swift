@@ -36,4 +36,21 @@ import KioskTestSupport
         // The long press fires while the finger is held (0.6 s after it went down at 6.0), not at the lift.
         #expect((closed?["t"] as? Double).map { $0 > 6.5 && $0 < 7.5 } == true, "\(String(describing: closed))")
     }
+
+    /// A start on a nested default item: the stream opens the ring before the dial closes it,
+    /// as `run` prints it.
+    @Test func aNestedDefaultItemIsOpenedBeforeItIsClosed() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        writeFile(dir.path + "/c.yaml", (readFile(Self.config) ?? "") + "behaviour:\n  default_item: drinks/tea\n")
+        // A long press on the hub: back to the top ring.
+        writeFile(dir.path + "/s.jsonl", """
+            {"t": 0.5, "type": "down", "x": 400, "y": 240}
+            {"t": 2.5, "type": "up", "x": 400, "y": 240}
+
+            """)
+        let r = try runDialkiosk(["simulate", "--config", dir.path + "/c.yaml", "--script", dir.path + "/s.jsonl", "--size", "800x480"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(ringEvents(r.out) == ["opened drinks", "selected drinks/tea", "closed drinks", "selected drinks"], "\(r.out)")
+    }
 }

@@ -31,6 +31,12 @@ import KioskTestSupport
         #expect(try ConfigParser.parse("", file: "k.yaml").power == PowerSettings())
     }
 
+    @Test func cecIsAFlagOrAnAdapter() throws {
+        #expect(try parse("  cec: true\n").power.cec == .first)
+        #expect(try parse("  cec: false\n").power.cec == nil)
+        #expect(try parse("  cec: /dev/cec1\n").power.cec == .path("/dev/cec1"))
+    }
+
     @Test(arguments: [
         ("  schedule:\n    - {days: mon, on: \"25:00\", off: \"19:00\"}\n", 3, "power.schedule[0].on", "25:00"),
         ("  schedule:\n    - {days: mon, on: \"7:5\", off: \"19:00\"}\n", 3, "power.schedule[0].on", "7:5"),
@@ -42,6 +48,8 @@ import KioskTestSupport
         ("  schedule:\n    - {days: mon, on: \"07:00\"}\n", 3, "power.schedule[0].off", "missing"),
         ("  schedule:\n    - {days: mon, on: \"07:00\", off: \"08:00\", of: \"09:00\"}\n", 3, "power.schedule[0].of", "unknown key"),
         ("  outside_hours: sleep\n", 2, "power.outside_hours", "off, dim, on"),
+        ("  cec: /dev/video0\n", 2, "power.cec", "/dev/cec0"),
+        ("  cec: maybe\n", 2, "power.cec", "true, false"),
     ])
     func badInputIsALocatedError(text: String, line: Int, key: String, words: String) {
         do {

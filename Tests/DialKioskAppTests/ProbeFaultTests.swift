@@ -123,15 +123,14 @@ private final class StallingSource: PollSource {
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: pipeFDs[1], now: 0)
         for i in 0..<1000 {
-            let outcome = service.readForReload(now: Double(i))
-            guard case .unchanged = outcome else { Issue.record("reload \(i): \(outcome)"); break }
+            _ = service.requestReload(at: Double(i))
+            if service.config != config { Issue.record("reload \(i) changed the configuration"); break }
         }
-        #expect(service.reloadsParsed == 1, "parsed \(service.reloadsParsed) times")
+        #expect(service.reloads.parsed == 1, "parsed \(service.reloads.parsed) times")
         // A changed file is read again at once.
         writeFile(path, "items:\n" + items.replacing("label: Ring 0", with: "label: Ring Zero"))
-        let changed = service.readForReload(now: 2000)
-        guard case .apply(let new, _) = changed else { Issue.record("the changed file was not applied: \(changed)"); return }
-        #expect(new.items.first?.label == "Ring Zero")
+        _ = service.requestReload(at: 2000)
+        #expect(service.config.items.first?.label == "Ring Zero", "the changed file was applied")
     }
 }
 
@@ -153,7 +152,7 @@ private final class StallingSource: PollSource {
                                        eventsFD: pipeFDs[1], now: 0)
         let request = ControlServer.Request(client: .mqtt, command: .select(path: MenuPath(["nosuch"])))
         for i in 0..<20_000 { service.replyError(request, "no item with id 'nosuch'", now: Double(i) * 0.001) }
-        for i in 0..<1000 { service.endReload(.unchanged, now: Double(i) * 0.001) }
+        for i in 0..<1000 { _ = service.requestReload(at: Double(i) * 0.001) }
         #expect(lines.count <= 3, "\(lines.count) lines")
         service.replyError(request, "no item with id 'nosuch'", now: 30)
         #expect(lines.last?.contains("more since the last such line") == true)

@@ -1,4 +1,5 @@
 import Testing
+import CECLink
 import Glibc
 import DialCore
 import KMSOutput
@@ -97,6 +98,32 @@ import KioskTestSupport
               connector HDMI-A-1 (id 37): disconnected
 
             """)
+    }
+
+    @Test func listingSaysWhichBacklightAndCECAdapterBelongToEachConnector() {
+        let card = CardInfo(path: "/dev/dri/card1", driver: "vc4", connectors: [
+            ConnectorInfo(id: 40, type: 11, typeIndex: 1, status: .connected, encoderIDs: [34]),
+            ConnectorInfo(id: 41, type: 14, typeIndex: 1, status: .connected, encoderIDs: [34]),
+        ], encoders: [EncoderInfo(id: 34, crtcID: 35, possibleCRTCs: 1)], crtcIDs: [35])
+        let adapters = [
+            CECAdapterListing(path: "/dev/cec0", name: "vc4-hdmi-0", physicalAddress: CECPhysicalAddress(0x1000), card: 1, connectorID: 40),
+            CECAdapterListing(path: "/dev/cec1", name: "vc4-hdmi-1", physicalAddress: CECPhysicalAddress(0x2000), card: 0, connectorID: 41),
+            CECAdapterListing(path: "/dev/cec2", name: "usb", physicalAddress: .invalid, card: nil, connectorID: nil),
+        ]
+        let text = OutputListing.describe(card, extras: { name, id in
+            OutputListing.extras(backlight: name == "eDP-1" ? "/sys/class/backlight/intel_backlight" : nil,
+                                 cec: OutputListing.cecAdapters(adapters, card: "card1", connectorID: id))
+        })
+        #expect(text.contains("""
+              connector HDMI-A-1 (id 40): connected
+                backlight: none
+                CEC: /dev/cec0 (physical address 1.0.0.0)
+            """), "\(text)")
+        #expect(text.contains("""
+              connector eDP-1 (id 41): connected
+                backlight: /sys/class/backlight/intel_backlight
+                CEC: none
+            """), "the adapter of card0's connector 41 is not card1's: \(text)")
     }
 
     @Test func runOptionsRejectWhatCannotWork() throws {

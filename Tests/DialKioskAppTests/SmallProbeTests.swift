@@ -77,6 +77,18 @@ import KioskTestSupport
         #expect(MQTTSettings.topicProblem("kiosk/lobby-ü") == nil)
     }
 
+    @Test func aBrokerNameTheHostsFileDoesNotListIsSaid() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        writeFile(dir.path + "/hosts", "127.0.0.1 localhost\n10.0.0.5 broker.lan broker # the hall\n")
+        #expect(MQTTSettings.hostProblem("broker", hostsFile: dir.path + "/hosts") == nil)
+        #expect(MQTTSettings.hostProblem("10.0.0.9", hostsFile: dir.path + "/hosts") == nil)
+        #expect(MQTTSettings.hostProblem("::1", hostsFile: dir.path + "/hosts") == nil)
+        let said = MQTTSettings.hostProblem("mqtt.example.com", hostsFile: dir.path + "/hosts")
+        #expect(said?.contains("looked up in DNS") == true, "\(said ?? "nil")")
+        #expect(MQTTSettings.hostProblem("the", hostsFile: dir.path + "/hosts") != nil)  // a comment's word
+    }
+
     @Test func aCAFileThatIsNotPEMIsSaid() {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

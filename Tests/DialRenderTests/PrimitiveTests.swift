@@ -146,6 +146,30 @@ private func inkSum(_ b: PixelBuffer) -> Double {
         #expect((b[0, 0] >> 16) & 0xFF > 0xC0 && b[0, 0] & 0xFFFF == 0)
     }
 
+    /// The bands a frame marks as drawn hold every pixel the blit changes, and leave out most of
+    /// the square's ink-free corners (otherwise the next restore and copy write them).
+    @Test(arguments: [4.0, 13.5, 60.0, 151.25], [8, 32])
+    func discBandsHoldTheInkAndLeaveOutTheCorners(radius: Double, grid: Int) {
+        let sprite = DiscSprite(radius: radius, bottomShade: 0.82, shadowBlur: radius * 0.22, shadowOffset: radius * 0.12,
+                                shadowOpacity: 0.5)
+        let side = sprite.size + 6, cx = side / 2 + 1, cy = side / 2 - 1
+        var b = PixelBuffer(width: side, height: side, fill: 0xFFFFFF)
+        let pitch = b.rowPitch
+        b.withUnsafeMutablePixels { p in
+            sprite.blit(into: p, pitch: pitch, clipWidth: side, clipHeight: side, x: cx, y: cy, color: 0x2040FF, opacity: 255)
+        }
+        var bands: [PixelRect] = []
+        sprite.inkBands(atX: cx, y: cy, grid: grid, into: &bands)
+        var inside = [Bool](repeating: false, count: side * side)
+        for r in bands { for y in r.y0..<r.y1 { for x in r.x0..<r.x1 { #expect(!inside[y * side + x]); inside[y * side + x] = true } } }
+        var changed = 0
+        for y in 0..<side { for x in 0..<side where b[x, y] != 0xFFFFFF { changed += 1; #expect(inside[y * side + x], "(\(x), \(y))") } }
+        let square = sprite.rect(atX: cx, y: cy).area, held = Damage.area(bands)
+        #expect(changed > 0 && held >= changed)
+        // Bands a few grid rows tall leave out most of the corners (a fifth of the square).
+        if sprite.size >= 6 * grid { #expect(Double(held) < Double(square) * 0.9, "bands \(held) of a rect of \(square) pixels") }
+    }
+
     @Test func mixIsExactAtTheEnds() {
         #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 255, a: 255) == 0xABCDEF)
         #expect(PixelMath.mix(0x123456, 0xABCDEF, s: 0, a: 0) == 0x123456)

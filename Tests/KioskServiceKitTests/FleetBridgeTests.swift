@@ -69,6 +69,20 @@ import KioskTestSupport
         #expect(again.reason?.contains("not above 2") == true)
     }
 
+    /// Anyone on the broker can send bundles at will: one refusal for the same reason is
+    /// logged, the repeats are counted into the next different line.
+    @Test func aFloodOfRefusedBundlesLogsEachReasonOnce() throws {
+        var logs: [String] = []
+        let fleet = try bridge(logs: &logs)
+        for _ in 0..<5000 { _ = fleet.refuseOversized(bytes: 1 << 20) }
+        #expect(logs.count == 1, "\(logs.count) lines")
+        var forged = try bundle(7, ["x"])
+        forged[forged.count - 1] ^= 1
+        _ = fleet.offer(forged, local: KioskConfig())
+        #expect(logs.count == 2)
+        #expect(logs.last?.contains("the previous refusal came 4999 more times") == true, "\(logs.last ?? "")")
+    }
+
     @Test func killedWhilePendingStartsOnTheConfirmed() throws {
         let fleet = try bridge()
         _ = fleet.offer(try bundle(5, ["x"]), local: KioskConfig())

@@ -1,6 +1,7 @@
 import Glibc
 import DialCore
 import Testing
+import KioskLoop
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskServiceKit
@@ -15,7 +16,8 @@ import KioskTestSupport
         var logs: [String] = []
         var service: KioskService!
 
-        init(config: KioskConfig = .demo, configText: String? = nil, watchdogUSec: String? = "4000000") throws {
+        init(config: KioskConfig = .demo, configText: String? = nil, watchdogUSec: String? = "4000000",
+             scenes: SceneBuilding = KeepingScene()) throws {
             notify = DatagramReceiver(path: dir.path + "/notify")
             _ = pipe(&pipeFDs)
             _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
@@ -29,7 +31,7 @@ import KioskTestSupport
             let logger = JournalLogger(format: LogFormat(journalPrefixes: true)) { [unowned self] in self.logs.append($0) }
             service = try KioskService(config: path.map { try ConfigLoader.load(path: $0) } ?? config, configPath: path,
                                        controlPath: dir.path + "/control.sock", environment: env, logger: logger,
-                                       eventsFD: pipeFDs[1], now: 0)
+                                       eventsFD: pipeFDs[1], now: 0, scenes: scenes)
         }
 
         deinit {
@@ -91,14 +93,13 @@ import KioskTestSupport
         let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
         _ = f.notifications()
         writeFile(f.dir.path + "/config.yaml", "items: [{id: a, label: New}]\n")
-        let applied = f.service.reload(now: 5) { config, _ in config }
-        #expect(applied?.0.items.map(\.label) == ["New"])
-        #expect(applied?.1 == [.items])
+        #expect(f.service.requestReload(at: 5).isEmpty == false, "a repaint at least")
+        #expect(f.service.config.items.map(\.label) == ["New"])
         #expect(f.notifications() == ["RELOADING=1\nMONOTONIC_USEC=5000000", "STATUS=Showing 1 items", "READY=1"])
         #expect(f.stdout() == "{\"t\": 5.0, \"event\": \"reloaded\", \"items\": 1}\n")
 
         writeFile(f.dir.path + "/config.yaml", "items:\n  - id: a\n    label: [x]\n")
-        #expect(f.service.reload(now: 6) { config, _ in config }?.0 == nil)
+        #expect(f.service.requestReload(at: 6).isEmpty)
         #expect(f.service.config.items.map(\.label) == ["New"])
         let path = f.dir.path + "/config.yaml"
         #expect(f.logs.last == "<3>reload: \(path):3: items[0].label: expected a text value, got a list; keeping the running configuration\n")
@@ -111,24 +112,39 @@ import KioskTestSupport
         struct MissingIcon: Error, CustomStringConvertible {
             var description: String { "/home/x/icon.png: No such file or directory" }
         }
-        let f = try Fixture(configText: "items: [{id: a, label: Old}]\n")
+        /// Scenes whose build fails while `failing`.
+        final class Scenes: SceneBuilding {
+            var failing = true, builds = 0
+            func adjusted(_ config: KioskConfig) -> KioskConfig { config }
+            func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? { nil }
+            var preparesOffTheLoop: Bool { false }
+            func preparation() -> ((KioskConfig, String?) throws -> PreparedScene)? {
+                { [self] config, _ in
+                    builds += 1
+                    if failing { throw MissingIcon() }
+                    return PreparedScene(language: nil) { _ in Scene(dial: Dial(items: config.items, geometry: .fitting(width: 64, height: 48, count: config.items.count))) { _, _ in nil } }
+                }
+            }
+        }
+        let scenes = Scenes()
+        let f = try Fixture(configText: "items: [{id: a, label: Old}]\n", scenes: scenes)
         _ = f.notifications()
         let path = f.dir.path + "/config.yaml"
         writeFile(path, "items: [{id: b, label: New}]\n")
-        var builds = 0
         for now in [5.0, 6.0] {
-            let applied = f.service.reload(now: now) { _, _ -> Int in
-                builds += 1
-                throw MissingIcon()
-            }
-            #expect(applied?.0 == nil)
+            #expect(f.service.requestReload(at: now).isEmpty, "nothing for the loop to do")
         }
-        #expect(builds == 2, "the same file is tried again, not 'no change'")
+        #expect(scenes.builds == 2, "the same file is tried again, not 'no change'")
         #expect(f.service.config.items.map(\.id) == ["a"])
         #expect(f.stdout() == "", "no reloaded line")
         #expect(f.logs.last == "<3>reload: \(path): /home/x/icon.png: No such file or directory; keeping the running configuration\n")
         #expect(f.notifications().contains("STATUS=Reload failed: \(path): /home/x/icon.png: No such file or directory"))
-        #expect(f.service.reload(now: 7) { config, _ in config.items.map(\.id) }?.0 == ["b"])
+        scenes.failing = false
+        guard case .replaceScene(let make, _)? = f.service.requestReload(at: 7).first else {
+            Issue.record("no new scene")
+            return
+        }
+        #expect(try make(nil).dial.selectedIndex != nil)
         #expect(f.service.config.items.map(\.id) == ["b"])
     }
 

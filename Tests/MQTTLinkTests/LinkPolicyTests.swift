@@ -1,4 +1,5 @@
 import Testing
+import CMosquitto
 @testable import MQTTLink
 
 @Suite struct LinkPolicyTests {
@@ -40,5 +41,37 @@ import Testing
         let numbers = taken.compactMap(Int.init)
         #expect(numbers == numbers.sorted())
         #expect(numbers.count + backlog.droppedTotal == 2000)
+    }
+}
+
+@Suite struct SessionWatchTests {
+    @Test func shortSessionsInARowMeanATakeoverAndALastingOneClearsIt() {
+        var watch = SessionWatch()
+        for i in 0..<SessionWatch.suspectAfter {
+            #expect(!watch.takenOver)
+            watch.accepted(at: Double(i) * 100)
+            let short = watch.lost(at: Double(i) * 100 + 0.5)
+            #expect(short)
+        }
+        #expect(watch.takenOver)
+        watch.accepted(at: 1000)
+        let early = watch.held(at: 1000 + SessionWatch.shortSession / 2)
+        #expect(!early && watch.takenOver)
+        let lasted = watch.held(at: 1000 + SessionWatch.shortSession)
+        #expect(lasted && !watch.takenOver)
+        // A long session lost is no sign of a takeover.
+        watch.accepted(at: 2000)
+        let short = watch.lost(at: 2000 + SessionWatch.shortSession + 1)
+        #expect(!short)
+        #expect(watch.shortInARow == 0)
+    }
+}
+
+@Suite struct KeepaliveWordsTests {
+    /// libmosquitto 2.0's own text for its keepalive code is "Unknown error.".
+    @Test func aKeepaliveTimeoutIsSaidInWords() {
+        let error = MosquittoError("keep the MQTT connection alive", result: Int32(MOSQ_ERR_KEEPALIVE.rawValue))
+        #expect(error.description.contains("did not answer within the keepalive time"), "\(error)")
+        #expect(!error.description.contains("Unknown error"))
     }
 }

@@ -40,7 +40,7 @@ import KioskTestSupport
         for required in ["Type=notify", "NotifyAccess=main", "RestartPreventExitStatus=64 66 78", "Restart=always",
                          "ExecReload=/bin/kill -HUP $MAINPID", "User=dialkiosk", "Conflicts=getty@tty1.service",
                          "TTYPath=/dev/tty1", "DeviceAllow=char-drm rw", "DeviceAllow=char-input rw",
-                         "DeviceAllow=char-alsa rw", "SupplementaryGroups=audio",
+                         "DeviceAllow=char-alsa rw", "DeviceAllow=char-cec rw", "SupplementaryGroups=audio",
                          "RestrictAddressFamilies=AF_UNIX AF_NETLINK", "StandardOutput=journal", "NoNewPrivileges=yes",
                          "CapabilityBoundingSet=", "ProtectSystem=strict"] {
             #expect(lines.contains(required), "missing \(required)")

@@ -26,17 +26,14 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Run one configuration of this size, WIDTHxHEIGHT.", valueName: "WxH"))
-    var size: FrameSize?
-
-    @Option(help: ArgumentHelp("Items on the dial for --size (default 10).", valueName: "N"))
-    var items: Int?
+    /// --size, --items and --rotate, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<BenchSceneUse>
+    var size: FrameSize? { scene.size }
+    var items: Int? { scene.items }
+    var rotate: DisplayRotation { scene.rotate ?? .none }
 
     @Option(help: ArgumentHelp("Frames per configuration (at least 1; the full run uses 300).", valueName: "K"))
     var frames: Int = 300
-
-    @Option(help: DisplayRotation.help(default: "0"))
-    var rotate: DisplayRotation = .none
 
     @Option(help: ArgumentHelp("Scanout buffers for the spin (2 or 3).", valueName: "N"))
     var buffers: Int = 2
@@ -53,7 +50,6 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         if frames < 1 { throw ValidationError("--frames must be at least 1, not \(frames)") }
         if memoryFrames < 0 { throw ValidationError("--memory-frames must be at least 0, not \(memoryFrames)") }
-        try ItemCount.validate(items)
         if items != nil && size == nil { throw ValidationError("--items needs --size") }
         if !(1...4).contains(buffers) { throw ValidationError("--buffers must be between 1 and 4, not \(buffers)") }
     }

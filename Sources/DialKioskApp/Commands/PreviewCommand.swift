@@ -19,11 +19,10 @@ struct PreviewCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The configuration file (YAML; default: the demo menu). A remote: section in it is not used.", valueName: "file"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("The virtual display's size, as WIDTHxHEIGHT.", valueName: "WxH"))
-    var size = "800x480"
+    /// --config and --size, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<PreviewSceneUse>
+    var config: String? { scene.config }
+    var size: FrameSize { scene.size ?? FrameSize(width: 800, height: 480) }
 
     @Option(help: ArgumentHelp("The loopback port of the page and its WebSocket.", valueName: "N"))
     var port = 6080

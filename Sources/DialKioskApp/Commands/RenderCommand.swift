@@ -27,24 +27,18 @@ struct RenderCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Panel size in pixels, as WIDTHxHEIGHT (e.g. 800x480).", valueName: "WxH"))
-    var size: FrameSize
+    /// --config, --size (required here), --items and --rotate, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<RenderSceneUse>
+    var items: Int? { scene.items }
+    var rotate: DisplayRotation { scene.rotate ?? .none }
+    var config: String? { scene.config }
 
     @Option(help: ArgumentHelp("Rotation of the ring in radians (positive turns clockwise).", valueName: "RAD"))
     var angle: Double = 0
 
-    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
-    var items: Int?
-
-    @Option(help: DisplayRotation.help(default: "0"))
-    var rotate: DisplayRotation = .none
-
     @Option(name: .customLong("show-progress"),
             help: ArgumentHelp("Freeze the show animation at this fraction, 0 (hidden) to 1 (shown).", valueName: "P"))
     var showProgress: Double?
-
-    @Option(help: ArgumentHelp("Configuration file (menu, theme, physics); the demo menu when omitted.", valueName: "FILE"))
-    var config: String?
 
     @Option(help: ArgumentHelp("Paint the ring of this item (ids from the top ring, e.g. drinks/coffee).", valueName: "PATH"))
     var path: String?
@@ -57,8 +51,6 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     func validate() throws {
-        try size.validateBounded()
-        try ItemCount.validate(items)
         if let p = showProgress, !(0...1).contains(p) {
             throw ValidationError("--show-progress must be between 0 and 1, not \(p)")
         }
@@ -66,6 +58,8 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The group's validate() refuses a render without --size.
+        guard let size = scene.size else { throw ValidationError("Missing expected argument '--size <WxH>'") }
         try reportingErrors {
             var config = try ConfigLoader.load(path: self.config)
             if let items { config.items = DemoMenu.numbered(items) }

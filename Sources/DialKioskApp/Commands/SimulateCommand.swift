@@ -31,8 +31,11 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Touch script (JSON Lines); standard input when omitted.", valueName: "file"))
     var script: String?
 
-    @Option(help: ArgumentHelp("Frame size in pixels.", valueName: "WxH"))
-    var size = FrameSize(width: 800, height: 480)
+    /// --config, --size and --items, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<SimulateSceneUse>
+    var size: FrameSize { scene.size ?? FrameSize(width: 800, height: 480) }
+    var items: Int? { scene.items }
+    var config: String? { scene.config }
 
     @Option(help: ArgumentHelp("Refresh rate of the virtual display, in Hz.", valueName: "hz"))
     var refresh: Double = 60
@@ -43,14 +46,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seed of the jitter's random numbers (same seed, same run).")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
-    var items: Int?
-
     @Option(help: ArgumentHelp("Stop after this much simulated time even if the ring still moves.", valueName: "seconds"))
     var maxSeconds: Double = 3600
-
-    @Option(help: ArgumentHelp("Configuration file (menu, physics, theme); the demo menu when omitted.", valueName: "file"))
-    var config: String?
 
     @Option(help: ArgumentHelp("Replay a capture made with `libinput record` instead of a touch script, mapped onto --size.", valueName: "file"))
     var libinputRecord: String?
@@ -90,7 +87,6 @@ struct SimulateCommand: ParsableCommand {
         guard jitter.isFinite, jitter >= 0, jitter / 1000 < 1 / refresh else {
             throw ValidationError("--jitter must be at least 0 and less than one frame (\(1000 / refresh) ms), got \(jitter)")
         }
-        try ItemCount.validate(items)
         guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= VirtualTime.maximumSeconds else {
             throw ValidationError("--max-seconds must be a positive number of at most 1e9, got \(maxSeconds)")
         }
@@ -111,7 +107,16 @@ struct SimulateCommand: ParsableCommand {
             let display = VirtualDisplay(width: size.width, height: size.height,
                                          timing: .init(refresh: refresh, jitter: jitter / 1000, seed: seed)) { clock.now }
             var frames = { 0 }
-            let dial = ReportingDial(setup.makeDial()) { events in
+            let made = setup.makeDial()
+            // A start on a nested default item: the rings that lead to it are announced first,
+            // as `run` does, so a later `closed` closes a ring the stream opened.
+            if !quiet, made.ring != .top {
+                for e in EventStreamView().events(toReach: made.ring, selected: made.selectedPath, at: clock.now,
+                                                  index: { menu.index(of: $0) }) {
+                    try out.write(EventLine.dialEvent(e, menu: menu, frames: 0).text)
+                }
+            }
+            let dial = ReportingDial(made) { events in
                 guard !quiet else { return }
                 for e in events { try out.write(EventLine.dialEvent(e, menu: menu, frames: frames()).text) }
             }

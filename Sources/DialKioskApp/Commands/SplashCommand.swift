@@ -25,20 +25,14 @@ struct SplashCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory to write the theme into (created if missing).", valueName: "DIR"))
     var out: String
 
-    @Option(help: ArgumentHelp(
-        "Panel size in pixels, as WIDTHxHEIGHT; default: the mode `run` would use on the connected output.",
-        valueName: "WxH"))
-    var size: FrameSize?
-
-    @Option(help: ArgumentHelp("Configuration file (menu, theme, display); the demo menu when omitted.", valueName: "FILE"))
-    var config: String?
-
-    @Option(help: DisplayRotation.help(default: "display.rotation, else the panel's orientation"))
-    var rotate: DisplayRotation?
+    /// --config, --size and --rotate, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<SplashSceneUse>
+    var size: FrameSize? { scene.size }
+    var config: String? { scene.config }
+    var rotate: DisplayRotation? { scene.rotate }
 
     func validate() throws {
         if out.isEmpty { throw ValidationError("--out must name a directory") }
-        if let size { try size.validateBounded() }
     }
 
     func run() throws {

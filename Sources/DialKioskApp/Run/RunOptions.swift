@@ -18,8 +18,11 @@ struct RunOptions: ParsableArguments {
     /// --seat and --touch-calibration: where touches, mice, wheels and keys come from.
     @OptionGroup var input: TouchInputOptions
 
-    @Option(help: ArgumentHelp("The configuration file (YAML; default: none, the demo menu). Its display and input values are the defaults the options below override.", valueName: "file"))
-    var config: String?
+    /// --config, --items and --rotate, as the other commands that build a scene take them.
+    @OptionGroup var scene: SceneOptions<RunSceneUse>
+    var config: String? { scene.config }
+    var items: Int? { scene.items }
+    var rotate: DisplayRotation? { scene.rotate }
 
     @Option(help: ArgumentHelp("Create a control socket here (mode 0660): it streams the event lines and takes select <id or path>, activate, back, show, hide, reload.", valueName: "path"))
     var control: String?
@@ -34,17 +37,11 @@ struct RunOptions: ParsableArguments {
                                valueName: "WxH[@Hz]"))
     var mode: ModeRequest?
 
-    @Option(help: DisplayRotation.help(default: "display.rotation, else the panel orientation property, else 0"))
-    var rotate: DisplayRotation?
-
     @Flag(help: "Log flips per second and paint time once a second while frames flow, and a line when idle.")
     var stats = false
 
     @Option(name: .customLong("exit-after"), help: "Leave cleanly after this many seconds (a timerfd, not a sleep).")
     var exitAfter: Double?
-
-    @Option(help: ArgumentHelp(ItemCount.help, valueName: "n"))
-    var items: Int?
 
     @Option(name: .customLong("demo-fling"), help: ArgumentHelp(
         "Start with a fling of this many radians per second (for trying run without a touchscreen).",

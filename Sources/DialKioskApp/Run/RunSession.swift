@@ -10,6 +10,7 @@ import KioskConfiguration
 import KioskLoop
 import KioskServiceKit
 import RemoteView
+import CECLink
 
 /// Everything `run` owns, on one `ResourceStack`: signals, console, display, hotplug monitor, screen power,
 /// input, the kiosk service (notify socket, control socket, commands), exit timer. A failure at
@@ -31,6 +32,10 @@ final class RunSession {
         case power = "screen power"
         case input, service
         case remoteView = "remote view"
+        /// The wall clock's watch: a clock set while the loop sleeps wakes it.
+        case clockWatch = "clock watch"
+        /// The HDMI-CEC adapter (`power.cec`): the TV follows the screen.
+        case cec = "HDMI-CEC"
         case exitTimer = "exit timer"
     }
 
@@ -98,6 +103,15 @@ final class RunSession {
                     service: service, logger: logger)) { $0.close() }
                 serviceSources.last.append(view)
             }
+            // A wall clock set while the loop sleeps (NTP at boot, a resumed VM) wakes it, so the
+            // opening hours are looked at again at once rather than at the next deadline.
+            if let watch = try? resources.acquire(Step.clockWatch.rawValue, try ClockSetWatch(), release: { $0.close() }) {
+                serviceSources.last.append(watch)
+            }
+            if let setting = config.power.cec {
+                serviceSources.last.append(contentsOf: Self.openCEC(setting, output: output, service: service,
+                                                                    resources: resources, clock: clock, logger: logger))
+            }
             let timer = try options.exitAfter.map { seconds in
                 try resources.acquire(Step.exitTimer.rawValue, try ExitTimer(seconds: seconds)) { $0.close() }
             }
@@ -131,12 +145,36 @@ final class RunSession {
             throw error
         }
         fling = options.demoFling
+        if options.stats { loop.turns = TurnStats() }
         service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
             (flips(), loop?.stats?.latencySummary)
         }
     }
 
     var flipCount: Int { output.flips() }
+
+    /// The CEC adapter `power.cec` names, as a poll source, and ScreenPower's follower; none
+    /// (with a `failed` report) when no adapter can be had: the screen is still switched.
+    private static func openCEC(_ setting: PowerSettings.CEC, output: RunOutput, service: KioskService,
+                                resources: ResourceStack, clock: @escaping () -> Double, logger: JournalLogger) -> [any PollSource] {
+        let path: String?
+        switch setting {
+        case .first: path = nil
+        case .path(let given): path = given
+        }
+        do {
+            let display = try resources.acquire(Step.cec.rawValue, try CECDisplay.open(path) { logger.info($0) }) { $0.adapter.close() }
+            let source = CECSource(display: display, service: service, logger: logger)
+            output.power.follower = { [weak source] on in source?.want(on: on, now: clock()) }
+            // The kiosk starts lit: the TV switches to it once the logical address is claimed.
+            source.want(on: true, now: clock())
+            return [source]
+        } catch {
+            logger.warning("cec: \(error); the TV is not switched")
+            service.displayFailed("cec: \(error)", now: clock())
+            return []
+        }
+    }
 
     /// The dial and painter for `config` on a `width` x `height` logical frame, built through
     /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
@@ -162,10 +200,10 @@ final class RunSession {
 
     /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
     /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
-    /// whose frame and background the new painter takes (a reload holds one frame, not two);
-    /// `prepared`: where a reload's worker left the painter it built for `setup`, if it did.
+    /// whose frame and background a painter built here takes (a new mode holds one frame, not
+    /// two); `prepared`: the painter a reload's worker built and prepared for `setup`.
     static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: PainterShelf? = nil,
+                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: DialPainter? = nil,
                       tap: FrameTap? = nil) throws -> Scene {
         let dial: MenuDial
         switch resting {
@@ -174,9 +212,7 @@ final class RunSession {
         }
         switch choice {
         case .dial:
-            let built = prepared?.take(config: setup.config, width: setup.width, height: setup.height)
-            let painter = try built.map { setup.finish($0, replacing: shown?.painter) }
-                ?? setup.makePainter(icons: icons, replacing: shown?.painter)
+            let painter = try prepared ?? setup.makePainter(icons: icons, replacing: shown?.painter)
             shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
             var scene = Scene(dial: dial) { pose, target in

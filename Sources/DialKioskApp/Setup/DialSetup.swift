@@ -77,9 +77,8 @@ struct DialSetup: Sendable {
 
     /// The icon files of every ring and the box the painter fits them to: what a reload's worker
     /// decodes ahead of the painter (plain data, handed to another thread).
-    var iconJob: IconJob {
-        IconJob(paths: menu.everyItem.compactMap(\.item.iconPath),
-                box: DialPainter.iconBox(width: width, height: height, theme: theme))
+    var iconJob: (paths: [String], box: Int) {
+        (menu.everyItem.compactMap(\.item.iconPath), DialPainter.iconBox(width: width, height: height, theme: theme))
     }
 
     /// The configured theme, its label size resolved for this geometry.
@@ -97,15 +96,21 @@ struct DialSetup: Sendable {
         return try finish(makeUnpaintedPainter(icons: icons), replacing: old)
     }
 
-    /// The painter with its fonts, icons, sprites, labels and rings, but no frame yet: what a
-    /// reload's worker builds off the loop (`finish` then paints the background on the loop).
-    /// The painter it will replace should have dropped its caches first (`makePainter` does;
-    /// `run`'s worker asks the shown painter to when the reload starts).
+    /// The painter with its fonts, icons, sprites, labels and rings, but no frame yet (`finish`
+    /// then paints the background). The painter it will replace should have dropped its caches
+    /// first (`makePainter` does; `run`'s reload asks the shown painter to when it starts).
     func makeUnpaintedPainter(icons: IconCache = IconCache()) throws -> DialPainter {
         let painter = try DialPainter(menu: menu, theme: theme, width: width, height: height, icons: icons)
         painter.words = try makeWords()
         painter.prepareCaches(for: geometry)
         return painter
+    }
+
+    /// The painter with everything prepared, its background too, on a frame of its own: what a
+    /// reload's worker builds off the loop, so the loop only swaps it in.
+    /// The same steps as `makePainter`, so a reloaded menu paints the pixels `render` paints.
+    func makePreparedPainter(icons: IconCache) throws -> DialPainter {
+        try finish(makeUnpaintedPainter(icons: icons))
     }
 
     /// The title, the hint and a round panel's edge in `language`; nil when there are none.

@@ -10,6 +10,10 @@
 #     an arrow key to the next item cuts it: after the short next label, silence;
 #   - unplug: snd-aloop removed mid-run, the dial keeps selecting on arrow keys, the log says
 #     why once, SIGTERM ends run with status 0.
+#   - lang: snd-aloop loaded again; with English and German configured, `language de` on the
+#     control socket, then an arrow key: the log says `language: de (voice de)` and the next
+#     item's words are heard as `espeak-ng -v de` says them (loud span within 3 %, loudness per
+#     10 ms correlated above 0.95), not as `-v en` does.
 # Host side: boots the bed once with speech-aloop.guest and reports its results.txt.
 source "$(dirname "$0")/../lib/case.sh"
 DIALKIOSK_VM_TIMEOUT="${DIALKIOSK_VM_TIMEOUT:-1200}" case_boot

@@ -1,5 +1,4 @@
 import DialCore
-import KioskConfiguration
 
 extension ControlLine {
     /// Live text longer than this is cut (a badge shows a few words; the line limit of the
@@ -17,7 +16,7 @@ extension ControlLine {
         }
         let usage = "set needs a path and text <text>, available true|false or value <number>"
         guard arguments.count >= 2 else { return .invalid(usage) }
-        guard let path = MenuPath(parsing: String(arguments[0])), path.ids.allSatisfy(ConfigValues.isValidID) else {
+        guard let path = MenuPath(parsing: String(arguments[0])), path.ids.allSatisfy(VocabularyWords.isItemID) else {
             return .invalid("'\(arguments[0].prefix(64))' is not an item id or path")
         }
         switch arguments[1] {

@@ -1,0 +1,49 @@
+# The steps that make the unit runnable, shared by scripts/install.sh (source installs) and the
+# package's postinst (which sources the copy installed as /usr/lib/dialkiosk/system-setup.sh),
+# so the two ways onto a kiosk cannot drift apart. POSIX sh (postinst runs under /bin/sh); each
+# step is safe to repeat. `dk_run` stands for /run in the tests.
+: "${dk_run:=/run}"
+
+# dk_create_user FILE [ROOT]: the dialkiosk user and groups from the sysusers file (a path, or a
+# name systemd-sysusers looks up in its directories). It only edits ROOT's /etc/passwd and
+# /etc/group: no running systemd is needed.
+dk_create_user() {
+	if [ -n "${2:-}" ]; then systemd-sysusers --root="$2" "$1"; else systemd-sysusers "$1"; fi
+}
+
+# dk_trigger_backlights: the backlight rule read again and applied to the backlights already
+# present (new ones get it as they appear); only with a running udev.
+dk_trigger_backlights() {
+	[ -d "$dk_run/udev" ] || return 0
+	udevadm control --reload >/dev/null 2>&1 || true
+	udevadm trigger --subsystem-match=backlight --action=add >/dev/null 2>&1 || true
+}
+
+# dk_enable_unit package: dialkiosk.service enabled as dh_installsystemd does it: unmasked (a
+# removal masked it), enabled on a new installation, an administrator's `systemctl disable` kept
+# across upgrades (deb-systemd-helper's state).
+# dk_enable_unit source ROOT: enabled with systemctl, under ROOT (a staging root, or / when
+# systemd does not run here: the symlink only).
+dk_enable_unit() {
+	case "$1" in
+	package)
+		deb-systemd-helper unmask 'dialkiosk.service' >/dev/null || true
+		if deb-systemd-helper --quiet was-enabled 'dialkiosk.service'; then
+			deb-systemd-helper enable 'dialkiosk.service' >/dev/null || true
+		else
+			deb-systemd-helper update-state 'dialkiosk.service' >/dev/null || true
+		fi
+		;;
+	source)
+		if [ "${2:-/}" = / ] && [ -d "$dk_run/systemd/system" ]; then
+			systemctl enable dialkiosk.service
+		else
+			systemctl --root="${2:-/}" enable dialkiosk.service
+		fi
+		;;
+	*)
+		echo "dk_enable_unit: package or source, not '$1'" >&2
+		return 64
+		;;
+	esac
+}
