@@ -90,11 +90,12 @@ import KioskTestSupport
         let k = try Rig(confirm: 10)
         try k.loop.start(at: k.time.now)
         try k.flip(at: 100)
-        // A reload of the local file first, settled (its times older than the file system's
-        // tick): the revert below must read the file again, though it did not change since.
+        // A reload of the local file first (its times older than the file system's tick, so
+        // later reads of the unchanged file are settled ones).
         usleep(100_000)
         try k.reload(at: k.time.now)
         try k.flip(at: 101)
+        let parsed = k.service.reloads.parsed
 
         try k.take(try k.bundle(1, ["x", "y"]), at: 102)
         #expect(k.shownIDs == ["x", "y"])
@@ -103,6 +104,11 @@ import KioskTestSupport
         #expect(k.service.fleet?.nextDeadline == nil)
         try k.flip(at: 105)
         #expect(k.service.fleet?.nextDeadline == 115)
+        // SIGHUP while it waits: the file did not change, so this read settles it with the
+        // pushed menu over it; the revert below must read it again all the same.
+        try k.reload(at: 106)
+        #expect(k.service.reloads.parsed == parsed + 1, "the reload read the file")
+        #expect(k.shownIDs == ["x", "y"])
         // Not reverted at 112 (10 s after the swap), reverted at 115.
         k.time.now = 112
         try k.step()
