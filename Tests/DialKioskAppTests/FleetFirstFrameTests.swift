@@ -1,6 +1,7 @@
 import DialCore
 import FleetConfig
 import Glibc
+import Dispatch
 import Testing
 @testable import DialKioskApp
 @testable import KioskConfiguration
@@ -27,10 +28,12 @@ import KioskTestSupport
         let time = FakeClock(now: 100)
         let service: KioskService
         let loop: FrameLoop
+        let gate = DispatchSemaphore(value: 0)
         var configPath: String { dir.path + "/config.yaml" }
         var stateDir: String { dir.path + "/state" }
 
-        init(confirm: Double) throws {
+        /// `offTheLoop`: reloads are prepared on a thread, as in `run` (`GatedScenes`).
+        init(confirm: Double, offTheLoop: Bool = false) throws {
             writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}, {id: b, label: B}]\n")
             let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
             let build = { (config: KioskConfig, index: Int?) throws -> Scene in
@@ -41,7 +44,8 @@ import KioskTestSupport
             let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
             let devNull = open("/dev/null", O_WRONLY)
             service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
-                                       logger: logger, eventsFD: devNull, now: time.now, scenes: ClosureScenes(build: build))
+                                       logger: logger, eventsFD: devNull, now: time.now,
+                                       scenes: offTheLoop ? GatedScenes(build: build, gate: gate) : ClosureScenes(build: build))
             let keys = [try Sodium.keyPair(seed: FleetFirstFrameTests.seed).publicKey]
             let store = FleetStore(directory: dir.path + "/state")
             let startup = FleetStartup.choose(store: store, keys: keys, local: config, allowCommands: false)
@@ -84,6 +88,40 @@ import KioskTestSupport
         }
 
         var shownIDs: [String] { (loop.dial as! MenuDial).dial.items.map(\.id) }
+
+        /// Steps the loop until no preparation runs (each waited for on its pipe, bounded).
+        func landPreparations() throws {
+            for _ in 0..<20 where service.reloads.isBusy {
+                var fds = service.reloads.pollDescriptors
+                _ = poll(&fds, nfds_t(fds.count), 10_000)
+                try step()
+            }
+        }
+    }
+
+    /// `ClosureScenes` prepared on a thread; once `armed`, preparations wait for `gate` there
+    /// (not when built on the loop's thread, the test's).
+    final class GatedScenes: SceneBuilding {
+        let inner: ClosureScenes
+        let gate: DispatchSemaphore
+        var armed = false
+        init(build: @escaping (KioskConfig, Int?) throws -> Scene, gate: DispatchSemaphore) {
+            inner = ClosureScenes(build: build)
+            self.gate = gate
+        }
+        func adjusted(_ config: KioskConfig) -> KioskConfig { config }
+        func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? { try inner.scene(for: config, resting: resting) }
+        func preparation() -> ((KioskConfig, String?) throws -> PreparedScene)? {
+            guard let prepare = inner.preparation() else { return nil }
+            let gate = self.gate, loopThread = pthread_self(), armed = self.armed
+            return { config, language in
+                if armed && pthread_equal(pthread_self(), loopThread) == 0 {
+                    _ = gate.wait(timeout: .now() + 10)
+                }
+                return try prepare(config, language)
+            }
+        }
+        var preparesOffTheLoop: Bool { true }
     }
 
     @Test func theConfirmationsWaitCountsFromTheFirstFrameOfTheNewMenu() throws {
@@ -144,6 +182,39 @@ import KioskTestSupport
         try k.flip(at: 103)
         #expect(k.shownIDs == ["c"])
         #expect(k.service.fleet?.nextDeadline == 113)
+    }
+    /// The first frame of a pushed configuration fails while a reload's preparation runs: that
+    /// preparation read the file with the refused configuration over it, so its outcome is
+    /// dropped and the file read again after it (committed, it put the refused menu back up,
+    /// whose frame failed with nothing left to refuse: the run ended).
+    @Test func aPreparationThatReadTheRefusedConfigurationIsDropped() throws {
+        let k = try Rig(confirm: 10, offTheLoop: true)
+        // The start's frame is queued and not flipped yet: the new scene's first frame waits for it.
+        try k.loop.start(at: k.time.now)
+        try k.take(try k.bundle(1, ["broken", "z"]), at: 101)
+        try k.landPreparations()
+        #expect(k.shownIDs == ["broken", "z"])
+        let fleet = try #require(k.service.fleet)
+        // A SIGHUP of a changed local section starts a preparation, with the pushed menu over
+        // the file: it would put the refused menu up again.
+        writeFile(k.configPath, "items: [{id: a}, {id: b}]\ninput:\n  seat: seat1\n")
+        (k.service.scenes as! GatedScenes).armed = true
+        try k.reload(at: 102)
+        #expect(k.service.reloads.isBusy)
+        // The flip: the pushed menu's first frame fails, refused, the file built again in this turn.
+        try k.flip(at: 103)
+        #expect(fleet.lastStatus == .refused)
+        #expect(fleet.reason == "its first frame failed: the painter cannot paint this menu", "\(fleet.reason ?? "nil")")
+        #expect(k.shownIDs == ["a", "b"])
+        #expect(k.service.config.input.seat == "seat1")
+        // The preparation in flight ends: dropped, the file read again; the local menu stays.
+        k.gate.signal()
+        try k.landPreparations()
+        try k.flip(at: 104)
+        try k.landPreparations()
+        #expect(k.shownIDs == ["a", "b"])
+        #expect(k.service.config.items.map(\.id) == ["a", "b"])
+        #expect(fleet.pending == nil && fleet.active == nil)
     }
 }
 
