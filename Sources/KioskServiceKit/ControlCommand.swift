@@ -35,6 +35,8 @@ public enum ControlCommand: Sendable, Equatable {
     case turn(Int)
     /// Show and speak every text in this language (a code of the configuration's `languages:`).
     case language(String)
+    /// A PNG of what the panel shows (`remote.screenshots: true` only).
+    case screenshot
 }
 
 /// `screen on|off|dim|auto` (`auto`: back to the opening hours and the idle timers).
@@ -51,7 +53,7 @@ public enum ControlLine: Sendable, Equatable {
     case invalid(String)
 
     package static let usage = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, "
-        + "repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
+        + "repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>, screenshot"
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
     public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
@@ -101,13 +103,14 @@ public enum ControlLine: Sendable, Equatable {
             return .command(.repeatSpeech)
         case "set", "turn":
             return parseLive(line, verb: String(verb), arguments: arguments.map { String($0) })
-        case "activate", "back", "show", "hide", "reload":
+        case "activate", "back", "show", "hide", "reload", "screenshot":
             guard arguments.isEmpty else { return .invalid("\(verb) takes no arguments") }
             switch verb {
             case "activate": return .command(.activate)
             case "back": return .command(.back)
             case "show": return .command(.show)
             case "hide": return .command(.hide)
+            case "screenshot": return .command(.screenshot)
             default: return .command(.reload)
             }
         default:

@@ -40,7 +40,7 @@ extension KioskService: LoopService {
         lastInput = max(lastInput, time)
         if try performLive(request, at: time, on: loop) { return }
         switch request.command {
-        case .setItem, .turn:
+        case .setItem, .turn, .screenshot:
             break
         case .language(let code):
             guard let language = config.languages.first(where: { $0.code == code }) else {

@@ -243,6 +243,8 @@ package struct MQTTTopics: Equatable {
     package var state: String { base + "/state" }
     package var availability: String { base + "/availability" }
     package var metrics: String { base + "/metrics" }
+    /// A screenshot's PNG bytes, not retained (`set/screenshot` asks for one).
+    package var screenshot: String { base + "/screenshot" }
     package var setPrefix: String { base + "/set/" }
     /// What the kiosk subscribes to.
     package var commands: String { base + "/set/+" }
@@ -270,11 +272,11 @@ package enum MQTTCommand {
                 return .failure(MQTTCommandError("set/config_confirm needs the serial, a whole number from 1"))
             }
             return .success(.confirmConfig(serial: serial))
-        case "back", "activate", "reload", "show", "hide":
+        case "back", "activate", "reload", "show", "hide", "screenshot":
             // The payload is ignored: Home Assistant's buttons send PRESS.
             break
         default:
-            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm, language"))
+            return .failure(MQTTCommandError("unknown command '\(name.logExcerpt(64))'; commands: select, back, activate, reload, show, hide, screen, brightness, config_confirm, language, screenshot"))
         }
         let line = ["select", "screen", "brightness", "language"].contains(name) ? "\(name) \(argument)" : name
         switch ControlLine.parse(line) {
