@@ -5,7 +5,7 @@ import KioskSeams
 /// frames flow, how many flips there were, how long painting took and the input-to-flip
 /// latency; and when frames stop, with the latency of the whole stretch since the last rest;
 /// and when the run ends, the latency since start. Each line also gives the longest loop turn
-/// (from poll's return to the next wait) and the longest gap between two flips of one
+/// (from poll's return to the next wait, once the first frame is shown) and the longest gap between two flips of one
 /// animation, so a stall shows as a number rather than as a slightly lower rate.
 package struct FrameStats {
     /// The mode's refresh period: latencies are also given in periods.
