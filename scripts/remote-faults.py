@@ -166,7 +166,8 @@ def scenario(name, seconds, flings):
         # Read until the process has left: the last reading is its total.
         while k.proc.poll() is None:
             try:
-                usage["cpu"], usage["rss"] = cpu(k.proc.pid), hwm(k.proc.pid)
+                c, r = cpu(k.proc.pid), hwm(k.proc.pid)
+                usage["cpu"], usage["rss"] = max(c, usage.get("cpu", 0)), max(r, usage.get("rss", 0))
             except (OSError, ValueError, IndexError):
                 break
             time.sleep(0.05)
@@ -199,6 +200,7 @@ def scenario(name, seconds, flings):
         run_until_done(slow)
     elif name == "logins":
         def logins():
+            usage["logins"] = 0
             for _ in range(1000):
                 try:
                     s = socket.create_connection(("127.0.0.1", k.port))
@@ -208,6 +210,7 @@ def scenario(name, seconds, flings):
                     s.sendall(b"\x02")
                     s.recv(64)
                     s.close()
+                    usage["logins"] += 1
                 except OSError:
                     pass
         run_until_done(logins)
@@ -249,13 +252,15 @@ def scenario(name, seconds, flings):
     return figures, usage
 
 
-def report(name, f, rss, cpu_s):
+def report(name, f, rss, cpu_s, usage):
     if f["flips"] is None:
         print(f"{name:10s} no stats line: {f['line']!r}")
         return
     print(f"{name:10s} {f['flips']:5d} flips, latency p50 {f['p50']:6.2f} p95 {f['p95']:6.2f} max {f['max']:6.2f} ms, "
           f"longest turn {f['turn']:6.2f} ms, longest flip gap {f['gap']:6.2f} ms, watchdog gap {f['watchdog']:.2f} s, "
           f"peak RSS {rss / 1024:.1f} MiB, CPU {cpu_s:.2f} s", flush=True)
+    if "logins" in usage:
+        print(f"{'':10s} {usage['logins']} refused logins made during the run")
     for r in f["refusals"][:3]:
         print(f"{'':10s} journal: {r}")
     if len(f["refusals"]) > 3:
@@ -264,7 +269,7 @@ def report(name, f, rss, cpu_s):
 
 def measure(name, seconds, flings):
     f, usage = scenario(name, seconds, flings)
-    report(name, f, usage.get("rss", 0), usage.get("cpu", 0))
+    report(name, f, usage.get("rss", 0), usage.get("cpu", 0), usage)
     return f, usage
 
 

@@ -49,9 +49,11 @@ package final class RemoteViewServer: PollSource {
     }
 
     static let readBudget = 16 * 1024
-    /// Pixels encoded per viewer per turn: a 1080p update spreads over several turns rather
-    /// than holding one (a fraction of a millisecond to a few, by encoding).
+    /// Pixels encoded per turn, over all viewers: a 1080p update spreads over several turns
+    /// rather than holding one (a fraction of a millisecond to a few, by encoding).
     static let pixelsPerTurn = 128 * 1024
+    /// Turns served, for the order viewers are encoded in.
+    private var turns = 0
     static let acceptsPerTurn = 4
     /// A viewer that has not finished its handshake by then is closed.
     static let handshakeSeconds = 10.0
@@ -134,6 +136,9 @@ package final class RemoteViewServer: PollSource {
 
     /// Closes every viewer and the listener (a Unix socket's file is removed).
     package func close() {
+        // Refusals held back by the once-per-10-s limit are counted at the end too.
+        if refused > 0 { log("remote view: refused \(refused) viewer\(refused == 1 ? "" : "s") since the last such line") }
+        refused = 0
         for v in viewers { v.socket.close() }
         viewers.removeAll()
         for (socket, web) in listeners where socket.isOpen {
@@ -203,9 +208,17 @@ package final class RemoteViewServer: PollSource {
             if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(v, now: now, into: &events) }
             if !v.session.isReady && now - v.since > Self.handshakeSeconds { v.session.close("no handshake within \(Int(Self.handshakeSeconds)) s") }
         }
-        for v in viewers where !v.session.isClosed {
-            if v.web == nil && v.wire.isEmpty {
-                v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval, budget: Self.pixelsPerTurn)
+        // One budget for the turn, shared by all viewers (8 viewers must not make a turn 8
+        // times longer: they get their updates less often instead), starting each turn with the
+        // next viewer so none always comes last.
+        var budget = Self.pixelsPerTurn
+        let first = viewers.isEmpty ? 0 : turns % viewers.count
+        turns &+= 1
+        for v in viewers[first...] + viewers[..<first] where !v.session.isClosed {
+            if v.web == nil && v.wire.isEmpty && budget > 0 {
+                let bytes = v.session.updateBytes
+                budget -= v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval, budget: budget)
+                updateBytes += v.session.updateBytes - bytes
             }
             write(v)
         }

@@ -92,3 +92,48 @@ import Testing
         server.panel.withUnsafePixels { #expect($0[0] == 0x40_607F) }
     }
 }
+
+@Suite struct TurnBudgetTests {
+    /// Four viewers on real loopback sockets, each asking for a whole raw frame at once: no turn
+    /// encodes more than one turn's budget in all (8 viewers must not make turns 8 times longer).
+    @Test func oneTurnEncodesAtMostOneBudgetOverAllViewers() throws {
+        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                          keyCommand: { _ in nil }, log: { _ in })
+        defer { server.close() }
+        server.take(PixelBuffer(width: 512, height: 512, fill: 0x12_3456), damage: nil)
+        let port = try #require(server.port)
+        var clients: [Int32] = []
+        defer { for c in clients { close(c) } }
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(rc == 0)
+            // Version, security None, shared, then a whole-frame request, all at once (raw: no
+            // SetEncodings).
+            let hello = Array("RFB 003.008\n".utf8) + [1, 1] + updateRequest(incremental: false, w: 512, h: 512)
+            _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            var flag: Int32 = 1
+            setsockopt(fd, Int32(SOL_SOCKET), SO_RCVBUF, &flag, 4)
+            clients.append(fd)
+        }
+        var largest = 0
+        var drain = [UInt8](repeating: 0, count: 1 << 16)
+        for turn in 0..<200 {
+            var fds = server.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), 20)
+            let before = server.updateBytes
+            _ = try server.serve(fds, now: Double(turn))
+            largest = max(largest, server.updateBytes - before)
+            for c in clients { _ = recv(c, &drain, drain.count, Int32(MSG_DONTWAIT)) }
+        }
+        #expect(server.updateBytes > 4 * 512 * 512 * 4, "every viewer got its frame")
+        // One budget of raw pixels plus rectangle headers.
+        #expect(largest <= RemoteViewServer.pixelsPerTurn * 4 + 64 * 16, "a turn encoded \(largest) bytes")
+    }
+}
