@@ -278,6 +278,22 @@ public final class MQTTConnection {
         send(topic: topic, payload: payload, qos: 0, retain: false)
     }
 
+    /// Bytes only worth sending now (a screenshot asked for over MQTT): QoS 0, not retained,
+    /// dropped while disconnected; libmosquitto copies them and writes them as the socket takes
+    /// them. Returns whether they were queued.
+    @discardableResult
+    public func publishBytes(topic: String, bytes: [UInt8]) -> Bool {
+        guard isConnected, let client else { return false }
+        do {
+            try client.publish(topic: topic, bytes: bytes, qos: 0, retain: false)
+            flushWrites()
+            return true
+        } catch {
+            log(.warning, "mqtt: \(error)")
+            return false
+        }
+    }
+
     private func send(topic: String, payload: String, qos: Int32, retain: Bool) {
         guard isConnected, let client else { return }
         do {

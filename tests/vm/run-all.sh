@@ -21,6 +21,7 @@ legacy_cases=(
   input-run
   service-kiosk
   boot-handover
+  remote-kms
 )
 
 if [ "${DIALKIOSK_SKIP_VM:-0}" = 1 ]; then
