@@ -92,6 +92,9 @@ public final class MQTTConnection {
     /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
     /// reconnect: QoS 1 is at least once).
     public var unacknowledged: Int { inflight.count }
+    /// Messages handed to libmosquitto since the start: each is a copy it holds until the
+    /// socket takes it, so while a broker stalls this count is what its memory grows by.
+    public private(set) var handedOver = 0
     private let eventTopic: String
     private let log: (MQTTLogLevel, String) -> Void
     /// Called after each accepted connection, after `online` and the subscriptions went out.
@@ -258,6 +261,7 @@ public final class MQTTConnection {
               !retainedInFlight.values.contains(where: { $0.topic == topic }) else { return }
         do {
             let mid = try client.publish(topic: topic, payload: latest.payload, qos: 1, retain: true)
+            handedOver += 1
             retainedInFlight[mid] = latest
         } catch {
             log(.warning, "mqtt: \(error)")
@@ -286,6 +290,7 @@ public final class MQTTConnection {
         guard isConnected, let client else { return false }
         do {
             try client.publish(topic: topic, bytes: bytes, qos: 0, retain: false)
+            handedOver += 1
             flushWrites()
             return true
         } catch {
@@ -298,6 +303,7 @@ public final class MQTTConnection {
         guard isConnected, let client else { return }
         do {
             try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+            handedOver += 1
             flushWrites()
         } catch {
             log(.warning, "mqtt: \(error)")
@@ -434,6 +440,7 @@ public final class MQTTConnection {
         while inflight.count < Self.inflightLimit, let line = backlog.first {
             do {
                 let mid = try client.publish(topic: eventTopic, payload: line, qos: 1, retain: false)
+                handedOver += 1
                 inflight[mid] = line
                 backlog.removeFirst()
             } catch {
