@@ -10,6 +10,10 @@ Usage: scripts/remote-bench.py [--binary .build/release/dialkiosk] [--size 1920x
 """
 import argparse, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkrfb  # noqa: E402  (the benchmarks' minimal RFB viewer)
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--binary", default=".build/release/dialkiosk")
 ap.add_argument("--size", default="1920x1080")
@@ -18,7 +22,7 @@ ap.add_argument("--encodings", default="tight,zrle,raw")
 args = ap.parse_args()
 W, H = map(int, args.size.split("x"))
 work = tempfile.mkdtemp(prefix="dialkiosk-rbench-")
-ENC = {"raw": 0, "tight": 7, "zrle": 16}
+ENC = dkrfb.ENCODINGS
 
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
@@ -52,66 +56,8 @@ class Kiosk:
     def stop(self):
         self.proc.send_signal(signal.SIGTERM); self.proc.wait(10)
 
-class Viewer:
-    def __init__(self, port, encoding):
-        self.s = socket.create_connection(("127.0.0.1", port))
-        self.buf = b""
-        self.read(12); self.s.sendall(b"RFB 003.008\n")
-        n = self.read(1)[0]; self.read(n); self.s.sendall(b"\x01"); self.read(4)
-        self.s.sendall(b"\x01")
-        w, h = struct.unpack(">HH", self.read(4)); self.read(16); self.read(struct.unpack(">I", self.read(4))[0])
-        self.s.sendall(struct.pack(">BxxxBBBBHHHBBBxxx", 0, 32, 24, 0, 1, 255, 255, 255, 0, 8, 16))
-        self.s.sendall(struct.pack(">BxH", 2, 1) + struct.pack(">i", encoding))
-        self.updates = []  # (time, wire bytes, damaged bytes)
-        self.request(False)
-
-    def read(self, n):
-        while len(self.buf) < n:
-            chunk = self.s.recv(1 << 20)
-            if not chunk: raise EOFError
-            self.buf += chunk
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
-    def request(self, incremental):
-        self.s.sendall(struct.pack(">BBHHHH", 3, 1 if incremental else 0, 0, 0, W, H))
-
-    def pointer(self, buttons, x, y):
-        self.s.sendall(struct.pack(">BBHH", 5, buttons, x, y))
-
-    def update(self):
-        """Reads one FramebufferUpdate; returns (wire bytes, damaged bytes)."""
-        hdr = self.read(4); count = struct.unpack(">xxH", hdr)[0]
-        wire, damaged = 4, 0
-        for _ in range(count):
-            x, y, w, h, enc = struct.unpack(">HHHHi", self.read(12)); wire += 12; damaged += w * h * 4
-            if enc == 0:
-                self.read(w * h * 4); wire += w * h * 4
-            elif enc == 16:
-                n = struct.unpack(">I", self.read(4))[0]; self.read(n); wire += 4 + n
-            elif enc == 7:
-                c = self.read(1)[0]; wire += 1
-                if c == 0x80:
-                    self.read(3); wire += 3
-                else:
-                    size = w * h * 3
-                    if size < 12:
-                        self.read(size); wire += size
-                    else:
-                        n, shift, k = 0, 0, 0
-                        while True:
-                            b = self.read(1)[0]; k += 1; n |= (b & 0x7F) << shift; shift += 7
-                            if b < 0x80 or k == 3: break
-                        self.read(n); wire += k + n
-        return wire, damaged
-
-    def pump(self, stop):
-        while not stop.is_set():
-            try:
-                self.updates.append((time.monotonic(),) + self.update())
-            except (EOFError, OSError):
-                return
-            self.request(True)
+def Viewer(port, encoding):
+    return dkrfb.Viewer("127.0.0.1", port, encoding)
 
 def flick(v):
     # A fast flick along the ring's top, left to right: the dial spins on for seconds.

@@ -23,6 +23,9 @@ python3 tests/mqtt/fleet-config.py --binary .build/debug/dialkiosk --kiosks 50 -
 # The remote view against a real RFB client (vncdotool, from PyPI into a cached venv).
 echo "== remote view against vncdotool (tests/remote/viewer.py)"
 "$(tests/remote/venv.sh)" tests/remote/viewer.py --binary .build/debug/dialkiosk
+# Screenshots (control socket and MQTT on a real mosquitto), the viewer count, the mark, dim/dark.
+echo "== screenshots and who is watching (tests/remote/screenshot.py)"
+"$(tests/remote/venv.sh)" tests/remote/screenshot.py --binary .build/debug/dialkiosk
 # `preview` in Debian's headless chromium (noVNC from Debian's novnc), driven by chromedriver.
 echo "== preview in chromium (tests/remote/browser.py)"
 "$(tests/remote/venv.sh)" tests/remote/browser.py --binary .build/debug/dialkiosk

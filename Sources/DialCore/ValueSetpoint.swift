@@ -242,7 +242,8 @@ public struct ValueSetpoint: Sendable, Equatable {
 
 /// Acceleration of a value dial turned by a finger or an encoder: only for a range of more
 /// than `minimumSteps` steps (a short range is walked detent by detent), detents that come fast
-/// in one direction move 2 or 4 steps each, and never more than a 24th of the range. Pure: fed
+/// in one direction move 2 or 4 steps each, and never more than a 24th of the range (2 at
+/// least). Pure: fed
 /// each batch of detents with its time, it says how many steps they move.
 public struct ValueAcceleration: Sendable, Equatable {
     /// Ranges of at most this many steps are never accelerated.
@@ -267,7 +268,7 @@ public struct ValueAcceleration: Sendable, Equatable {
         // Two batches at one instant (a drag's motion and an encoder in one frame) count as fast.
         let rate = dt > 0 ? Double(abs(detents)) / dt : .infinity
         let factor = rate >= Self.quadrupleRate ? 4 : rate >= Self.doubleRate ? 2 : 1
-        return detents * min(factor, max(1, stepCount / Self.minimumSteps))
+        return detents * min(factor, max(2, stepCount / Self.minimumSteps))
     }
 
     /// Forgets the last detent (a value dial opened or closed).

@@ -188,6 +188,9 @@ package final class FrameLoop {
     /// came have their turn), at one reading of the clock.
     private func serve(_ fds: [pollfd], _ requested: [[pollfd]]) throws -> Ending? {
         let time = now()
+        // The turn's length for `--stats` (a long one holds every flip and input behind it),
+        // from the first frame on: the start's turns build the scene, which is no stall.
+        defer { if stats != nil && schedule.hasShownAFrame { stats?.turnTook(now() - time) } }
         var polled = fds[...]
         for (source, mine) in zip(sources, requested) {
             let events = try source.serve(Array(polled.prefix(mine.count)), now: time)

@@ -4,7 +4,9 @@ import KioskSeams
 /// `--stats`: counts flips and paint time on the frame clock and says, once a second while
 /// frames flow, how many flips there were, how long painting took and the input-to-flip
 /// latency; and when frames stop, with the latency of the whole stretch since the last rest;
-/// and when the run ends, the latency since start.
+/// and when the run ends, the latency since start. Each line also gives the longest loop turn
+/// (from poll's return to the next wait, once the first frame is shown) and the longest gap between two flips of one
+/// animation, so a stall shows as a number rather than as a slightly lower rate.
 package struct FrameStats {
     /// The mode's refresh period: latencies are also given in periods.
     package var refreshPeriod: Double
@@ -12,6 +14,11 @@ package struct FrameStats {
     private var flips = 0
     private var paintTotal = 0.0
     private var paintMax = 0.0
+    /// The longest loop turn and gap between flips of this window and since start; the last
+    /// flip of the running animation (nil at rest: the gap across a rest is no stall).
+    private var turnMax = 0.0, totalTurnMax = 0.0
+    private var gapMax = 0.0, totalGapMax = 0.0
+    private var lastFlip: Double?
     /// Latencies of this one-second window, of every frame since the loop last went idle, and
     /// since start (percentiles over the newest 4096 frames, the maximum over all).
     private var windowLatency = LatencyStats(capacity: 1024)
@@ -53,12 +60,19 @@ package struct FrameStats {
                 flips = 0
                 paintTotal = 0
                 paintMax = 0
+                turnMax = 0
+                gapMax = 0
                 windowLatency.reset()
             }
         } else {
             windowStart = time
         }
         record(paintSeconds)
+        if let last = lastFlip, time > last {
+            gapMax = max(gapMax, time - last)
+            totalGapMax = max(totalGapMax, time - last)
+        }
+        lastFlip = time
         if let inputTime {
             windowLatency.record(time - inputTime)
             stretchLatency.record(time - inputTime)
@@ -81,15 +95,34 @@ package struct FrameStats {
         flips = 0
         paintTotal = 0
         paintMax = 0
+        turnMax = 0
+        gapMax = 0
+        lastFlip = nil
         flipsSinceIdle = 0
         windowLatency.reset()
         stretchLatency.reset()
         return line
     }
 
-    /// The run ends: `stats: since start 96 flips, latency ...`.
+    /// One loop turn took `seconds` (the loop's work between two waits).
+    package mutating func turnTook(_ seconds: Double) {
+        turnMax = max(turnMax, seconds)
+        totalTurnMax = max(totalTurnMax, seconds)
+    }
+
+    /// The longest turn and flip gap since start (`stallsSinceStart`).
+    package var longestTurn: Double { totalTurnMax }
+    package var longestFlipGap: Double { totalGapMax }
+
+    /// The run ends: `stats: since start 96 flips, longest turn 3.10 ms, longest flip gap 16.90 ms, latency ...`.
     package var sinceStart: String {
-        "stats: since start \(totalFlips) flips, " + latencyText(totalLatency) + (memory?().map { ", " + $0 } ?? "")
+        "stats: since start \(totalFlips) flips, " + stallText(turn: totalTurnMax, gap: totalGapMax)
+            + latencyText(totalLatency) + (memory?().map { ", " + $0 } ?? "")
+    }
+
+    /// `longest turn 3.10 ms, longest flip gap 16.90 ms, `.
+    private func stallText(turn: Double, gap: Double) -> String {
+        "longest turn \(fixed(turn * 1000, 2)) ms, longest flip gap \(fixed(gap * 1000, 2)) ms, "
     }
 
     private mutating func record(_ paint: Double) {
@@ -102,7 +135,7 @@ package struct FrameStats {
         let rate = Double(flips) / seconds
         let avg = flips > 0 ? paintTotal / Double(flips) * 1000 : 0
         return "stats: \(fixed(rate, 1)) flips/s, paint \(fixed(avg, 2)) ms avg, \(fixed(paintMax * 1000, 2)) ms max, "
-            + latencyText(windowLatency)
+            + stallText(turn: turnMax, gap: gapMax) + latencyText(windowLatency)
     }
 
     /// `latency p50=12.10 p95=20.40 max=25.00 ms (0.73/1.22/1.50 periods, 57 frames)`, or

@@ -41,7 +41,7 @@ package final class ScreenPower {
     /// Why the dim frame is painted instead of the backlight; logged once, at the first dim.
     private var noBacklight: String?
     /// What the glass shows: the answer to "is the screen dark" and "is the output off".
-    private(set) var look: ScreenLook = .lit
+    package private(set) var look: ScreenLook = .lit
     /// What the screen should show and why: the only place that decides it.
     package private(set) var policy = ScreenPolicy()
     /// The backlight was lowered and must be restored (also when a blank followed the dim).

@@ -11,6 +11,10 @@ package struct MQTTState: Equatable {
     package var language: String?
     /// Why the screen is in its state (`PowerReason`).
     package var reason: PowerReason = .schedule
+    /// Remote viewers connected (nil: no `remote:` section).
+    package var viewers: Int?
+    /// When the last screenshot was taken, ISO 8601 (nil: none yet).
+    package var screenshotAt: String?
 
     /// The slots of the selected item's ring, its back item included (what `set/select`
     /// takes): Home Assistant's select options. The state names only one of these.
@@ -50,6 +54,8 @@ package struct MQTTState: Equatable {
         ]
         // Separate statements: one long literal is too much for Swift 6.0's type checker.
         if let language { fields.append(("language", .string(language))) }
+        if let viewers { fields.append(("viewers", .int(viewers))) }
+        if let screenshotAt { fields.append(("screenshot_at", .string(screenshotAt))) }
         return EventLine(fields)
     }
 
@@ -71,8 +77,10 @@ package enum HomeAssistantDiscovery {
     package static let eventTypes = EventVocabulary.homeAssistantTypes
 
     /// `languages`: the configured language codes (a `select` of them when there are two or more).
+    /// `screenshots`: nil without a `remote:` section; with one, a "viewed" binary sensor, and when true an
+    /// image, its button and the time of the last one.
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
-                                languages: [String] = []) -> [(topic: String, payload: EventLine)] {
+                                languages: [String] = [], remote screenshots: Bool? = nil) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
         // Home Assistant's `default_entity_id` (`object_id` is deprecated): "<domain>.<slug>".
         func common(_ domain: String, _ object: String, _ name: String) -> [(String, EventLine.Value)] {
@@ -92,6 +100,7 @@ package enum HomeAssistantDiscovery {
             switch entity.when {
             case .always: break
             case .twoOrMoreLanguages: if languages.count < 2 { continue }
+            case .screenshots: if screenshots != true { continue }
             case .fleet, .perValueItem: continue  // the fleet's and the value items' own discovery
             }
             let options: [String]
@@ -104,6 +113,7 @@ package enum HomeAssistantDiscovery {
             entities.append((topic(entity.component, entity.object),
                              EventLine(common(entity.component, entity.object, entity.name) + fields)))
         }
+        entities += remoteEntities(screenshots, topics: topics, common: common, topic: topic)
         return entities + [
             (topic("event", "dial"), EventLine(common("event", "dial", "Dial") + [
                 ("state_topic", .string(topics.event)),
@@ -152,6 +162,32 @@ package enum HomeAssistantDiscovery {
         case .lightBrightness, .number:
             return nil
         }
+    }
+
+    /// The remote view's entities: who is watching, and screenshots when they are allowed.
+    private static func remoteEntities(_ screenshots: Bool?, topics: MQTTTopics,
+                                       common: (String, String, String) -> [(String, EventLine.Value)],
+                                       topic: (String, String) -> String) -> [(topic: String, payload: EventLine)] {
+        guard let screenshots else { return [] }
+        var entities: [(topic: String, payload: EventLine)] = [
+            (topic("binary_sensor", "viewed"), EventLine(common("binary_sensor", "viewed", "Viewed") + [
+                ("state_topic", .string(topics.state)),
+                ("value_template", .string("{{ 'ON' if (value_json.viewers | int(0)) > 0 else 'OFF' }}")),
+                ("device_class", .string("occupancy")),
+            ])),
+        ]
+        guard screenshots else { return entities }
+        entities += [
+            (topic("image", "screenshot"), EventLine(common("image", "screenshot", "Screenshot") + [
+                ("image_topic", .string(topics.screenshot)), ("content_type", .string("image/png")),
+            ])),
+            (topic("sensor", "screenshot_at"), EventLine(common("sensor", "screenshot_at", "Screenshot taken") + [
+                ("state_topic", .string(topics.state)),
+                ("value_template", .string("{{ value_json.screenshot_at | default(None) }}")),
+                ("device_class", .string("timestamp")),
+            ])),
+        ]
+        return entities
     }
 
     /// An entity id's object part: lowercase letters, digits and underscores.

@@ -42,10 +42,12 @@ extension KioskService: LoopService {
     /// `select <path>`, `activate`, `back`, `show`, `hide`, `reload`. Each counts as activity,
     /// so a command also wakes a dark screen.
     package func perform(_ request: ControlServer.Request, at time: Double, on loop: any LoopControl) throws {
+        // A screenshot changes nothing on the glass: no activity, no frame.
+        if case .screenshot = request.command { return screenshot(request, at: time) }
         lastInput = max(lastInput, time)
         if try performLive(request, at: time, on: loop) { return }
         switch request.command {
-        case .setItem, .turn:
+        case .setItem, .turn, .screenshot:
             break
         case .language(let code):
             guard let language = config.languages.first(where: { $0.code == code }) else {

@@ -43,6 +43,15 @@ package final class KioskService {
     var displayFailure: String?
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
+    /// The remote entities discovery last announced (nil: none; true: with screenshots).
+    private var discoveredRemote: Bool??
+    /// Remote viewers connected now (their `viewer` lines), for `<base>/state`.
+    package internal(set) var viewers = 0
+    /// When the last screenshot was taken (ISO 8601, UTC), for `<base>/state`.
+    package internal(set) var screenshotAt: String?
+    /// Starts a screenshot for a client (the remote view's, set by the app): nil when it is
+    /// being taken, else why it cannot be.
+    package var takeScreenshot: ((ControlServer.ClientID) -> String?)?
     /// Builds the scene of each configuration the service takes on (`run`: DialSetup's dial and
     /// painter at the mode's size), and holds the reload worker when there is one.
     package let scenes: SceneBuilding
@@ -239,11 +248,15 @@ package final class KioskService {
         var state = MQTTState(path: told.selected, menu: shownMenu, screen: screen.state.state, brightness: screen.brightness)
         state.language = config.languages.isEmpty ? nil : (language ?? config.languages[0].code)
         state.reason = displayFailure == nil ? screen.state.reason : .failed
-        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions {
+        state.viewers = config.remote == nil ? nil : viewers
+        state.screenshotAt = screenshotAt
+        let remote = config.remote.map(\.screenshots)
+        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions || remote != discoveredRemote {
             discoveredOptions = state.ringOptions
+            discoveredRemote = remote
             for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
                                                                    ringOptions: state.ringOptions,
-                                                                   languages: config.languages.map(\.code)) {
+                                                                   languages: config.languages.map(\.code), remote: remote) {
                 mqtt.publishRetained(topic: topic, payload: payload.text)
             }
         }
@@ -274,6 +287,11 @@ package final class KioskService {
             return
         }
         control?.reply(to: request.client, .kiosk(.error(time: now, message: message), menu: .empty))
+    }
+
+    /// One line to one control-socket client.
+    func reply(to client: ControlServer.ClientID, _ line: EventLine) {
+        control?.reply(to: client, line)
     }
 
     /// An outside wake-up (`show`).

@@ -320,6 +320,8 @@ package struct MQTTTopics: Equatable {
     package var state: String { base + "/state" }
     package var availability: String { base + "/availability" }
     package var metrics: String { base + "/metrics" }
+    /// A screenshot's PNG bytes, not retained (`set/screenshot` asks for one).
+    package var screenshot: String { base + "/screenshot" }
     package var setPrefix: String { base + "/set/" }
     /// What the kiosk subscribes to.
     package var commands: String { base + "/set/+" }

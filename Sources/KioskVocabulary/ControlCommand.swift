@@ -37,6 +37,8 @@ public enum ControlCommand: Sendable, Equatable {
     case turn(Int)
     /// Show and speak every text in this language (a code of the configuration's `languages:`).
     case language(String)
+    /// A PNG of what the panel shows, for the asking client (`remote.screenshots: true` only).
+    case screenshot
 }
 
 /// `screen on|off|dim|auto` (`auto`: back to the opening hours and the idle timers).

@@ -44,6 +44,9 @@ public enum ControlVocabulary {
         ControlVerb("confirm", usage: "confirm <serial>", help: "confirms the pushed configuration with that serial",
                     .parsed({ parseConfirm($0) }), mqtt: [MQTTInput("config_confirm", .parsed({ parseConfirmPayload($0) }), homeAssistant: HomeAssistantEntity(
                         .button, object: "config_confirm", name: "Confirm configuration", when: .fleet))]),
+        ControlVerb("screenshot", help: "a PNG of what the panel shows, for the asking client (`remote.screenshots: true` only)",
+                    .none(.screenshot), mqtt: [MQTTInput("screenshot", .ignored, homeAssistant: HomeAssistantEntity(
+                        .button, object: "take_screenshot", name: "Take screenshot", when: .screenshots))]),
         ControlVerb(mqttOnly: "config", help: "a signed configuration bundle pushed to a fleet",
                     mqtt: [MQTTInput("config", .routed), MQTTInput("config/blob/<sha256>", .routed, onDemand: true)]),
     ]
@@ -182,6 +185,8 @@ public struct HomeAssistantEntity: Sendable, Equatable {
         case twoOrMoreLanguages
         /// With a `fleet:` section.
         case fleet
+        /// With `remote.screenshots: true`.
+        case screenshots
         /// One per value item the kiosk owns.
         case perValueItem
     }
@@ -220,6 +225,7 @@ public struct HomeAssistantEntity: Sendable, Equatable {
         case .always, .perValueItem: return base
         case .twoOrMoreLanguages: return base + " (two or more languages)"
         case .fleet: return base + " (with `fleet:`)"
+        case .screenshots: return base + " (with `remote.screenshots: true`)"
         }
     }
 }

@@ -92,6 +92,9 @@ public final class MQTTConnection {
     /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
     /// reconnect: QoS 1 is at least once).
     public var unacknowledged: Int { inflight.count }
+    /// Messages handed to libmosquitto since the start: each is a copy it holds until the
+    /// socket takes it, so while a broker stalls this count is what its memory grows by.
+    public private(set) var handedOver = 0
     private let eventTopic: String
     private let log: (MQTTLogLevel, String) -> Void
     /// Called after each accepted connection, after `online` and the subscriptions went out.
@@ -258,6 +261,7 @@ public final class MQTTConnection {
               !retainedInFlight.values.contains(where: { $0.topic == topic }) else { return }
         do {
             let mid = try client.publish(topic: topic, payload: latest.payload, qos: 1, retain: true)
+            handedOver += 1
             retainedInFlight[mid] = latest
         } catch {
             log(.warning, "mqtt: \(error)")
@@ -278,10 +282,28 @@ public final class MQTTConnection {
         send(topic: topic, payload: payload, qos: 0, retain: false)
     }
 
+    /// Bytes only worth sending now (a screenshot asked for over MQTT): QoS 0, not retained,
+    /// dropped while disconnected; libmosquitto copies them and writes them as the socket takes
+    /// them. Returns whether they were queued.
+    @discardableResult
+    public func publishBytes(topic: String, bytes: [UInt8]) -> Bool {
+        guard isConnected, let client else { return false }
+        do {
+            try client.publish(topic: topic, bytes: bytes, qos: 0, retain: false)
+            handedOver += 1
+            flushWrites()
+            return true
+        } catch {
+            log(.warning, "mqtt: \(error)")
+            return false
+        }
+    }
+
     private func send(topic: String, payload: String, qos: Int32, retain: Bool) {
         guard isConnected, let client else { return }
         do {
             try client.publish(topic: topic, payload: payload, qos: qos, retain: retain)
+            handedOver += 1
             flushWrites()
         } catch {
             log(.warning, "mqtt: \(error)")
@@ -418,6 +440,7 @@ public final class MQTTConnection {
         while inflight.count < Self.inflightLimit, let line = backlog.first {
             do {
                 let mid = try client.publish(topic: eventTopic, payload: line, qos: 1, retain: false)
+                handedOver += 1
                 inflight[mid] = line
                 backlog.removeFirst()
             } catch {

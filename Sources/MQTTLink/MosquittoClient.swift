@@ -208,6 +208,15 @@ public final class MosquittoClient {
         return mid
     }
 
+    /// mosquitto_publish of raw bytes (a screenshot's PNG); returns the message id.
+    @discardableResult
+    public func publish(topic: String, bytes: [UInt8], qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
+        let h = try live("publish on \(topic)")
+        var mid: Int32 = 0
+        try MosquittoError.check("publish on \(topic)", mosquitto_publish(h, &mid, topic, Int32(bytes.count), bytes, qos, retain))
+        return mid
+    }
+
     /// mosquitto_subscribe.
     public func subscribe(_ pattern: String, qos: Int32) throws(MosquittoError) {
         let h = try live("subscribe to \(pattern)")

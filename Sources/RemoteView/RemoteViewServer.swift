@@ -25,9 +25,12 @@ package final class RemoteViewServer: PollSource {
         package var input: Bool
         package var maxFPS: Double
         package var maximumViewers: Int
+        /// The "being viewed" mark on the glass while a viewer is connected (`ViewMark`).
+        package var mark: Bool
 
         package init(listen: ListenAddress?, websocket: ListenAddress? = nil, webRoot: String? = nil, input: Bool = false,
-                     maxFPS: Double = 30, maximumViewers: Int = 8) {
+                     maxFPS: Double = 30, maximumViewers: Int = 8, mark: Bool = false) {
+            self.mark = mark
             self.listen = listen
             self.websocket = websocket
             self.webRoot = webRoot
@@ -46,9 +49,11 @@ package final class RemoteViewServer: PollSource {
     }
 
     static let readBudget = 16 * 1024
-    /// Pixels encoded per viewer per turn: a 1080p update spreads over several turns rather
-    /// than holding one (a fraction of a millisecond to a few, by encoding).
+    /// Pixels encoded per turn, over all viewers: a 1080p update spreads over several turns
+    /// rather than holding one (a fraction of a millisecond to a few, by encoding).
     static let pixelsPerTurn = 128 * 1024
+    /// Turns served, for the order viewers are encoded in.
+    private var turns = 0
     static let acceptsPerTurn = 4
     /// A viewer that has not finished its handshake by then is closed.
     static let handshakeSeconds = 10.0
@@ -112,12 +117,28 @@ package final class RemoteViewServer: PollSource {
     package var webPort: Int? { listeners.first { $0.web }.flatMap { ViewSocket.port(of: $0.socket.rawValue) } }
     /// Viewers whose handshake is done.
     package var viewerCount: Int { viewers.filter { $0.session.isReady && !$0.session.isClosed }.count }
+    /// Viewers announced by a `viewer` line and not yet gone: the count `<base>/state` gives.
+    package private(set) var watching = 0
+    /// What the glass shows now (the screen's owner knows; the app sets this): a dimmed glass
+    /// is sent dimmed, a dark one black.
+    package var look: () -> ScreenLook = { .lit }
+    /// The mark is on the glass: `mark` is on and someone watches.
+    package var markShown: Bool { options.mark && watching > 0 }
+    /// What the view's panel holds: black for a dark glass, halved for a dim one, the mark.
+    private var panelDark = false
+    private var panelDimmed = false
+    private var panelMarked = false
+    /// The panel as viewers get it (what a screenshot shows).
+    package var panel: PixelBuffer { frame.panel }
     /// Bytes queued in updates and updates sent, over all viewers so far (benchmarks).
     package private(set) var updateBytes = 0
     package private(set) var updateCount = 0
 
     /// Closes every viewer and the listener (a Unix socket's file is removed).
     package func close() {
+        // Refusals held back by the once-per-10-s limit are counted at the end too.
+        if refused > 0 { log("remote view: refused \(refused) viewer\(refused == 1 ? "" : "s") since the last such line") }
+        refused = 0
         for v in viewers { v.socket.close() }
         viewers.removeAll()
         for (socket, web) in listeners where socket.isOpen {
@@ -129,7 +150,14 @@ package final class RemoteViewServer: PollSource {
     /// The painter's logical frame just painted and its damage (nil: all): copied in where it
     /// changed and added to each viewer's dirty region.
     package func take(_ logical: PixelBuffer, damage: [PixelRect]?) {
-        let (rects, resized) = frame.take(logical, damage: damage)
+        let now = look()
+        let dimmed = now == .dimmedByPaint || now == .dimmedByBacklight
+        // After black, a change of dimming, or the mark coming or going, the whole panel.
+        let whole = panelDark || dimmed != panelDimmed || markShown != panelMarked
+        panelDark = false
+        panelDimmed = dimmed
+        panelMarked = markShown
+        let (rects, resized) = frame.take(logical, damage: whole ? nil : damage, dimmed: dimmed, mark: markShown)
         for v in viewers {
             if resized { v.session.resize(width: frame.panel.width, height: frame.panel.height) }
             v.session.damaged(rects)
@@ -151,6 +179,8 @@ package final class RemoteViewServer: PollSource {
     /// The next update a viewer may get (its fps cap) and the next handshake that runs out.
     package func wakeUp(now: Double) -> Double? {
         var times: [Double] = []
+        // The glass went dark: the viewers' panel follows in the next turn.
+        if look().isDark && !panelDark && frame.panel.width > 0 { times.append(now) }
         for v in viewers {
             if !v.session.isReady { times.append(v.since + Self.handshakeSeconds) }
             // An update half encoded goes on in the next turn, at once.
@@ -164,6 +194,13 @@ package final class RemoteViewServer: PollSource {
         let open = listeners.filter { $0.socket.isOpen }
         guard polled.count >= open.count else { return [] }
         var events: [InputEvent] = []
+        // A dark glass is painted by nobody (no frame comes): the panel goes black here.
+        if look().isDark && !panelDark && frame.panel.width > 0 {
+            frame.blacken()
+            panelDark = true
+            for v in viewers { v.session.damaged(nil) }
+        }
+        let marked = markShown
         // Descriptors polled this turn are the listeners, then the viewers present when the
         // turn began, in order.
         let served = Array(viewers.prefix(polled.count - open.count))
@@ -171,15 +208,28 @@ package final class RemoteViewServer: PollSource {
             if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(v, now: now, into: &events) }
             if !v.session.isReady && now - v.since > Self.handshakeSeconds { v.session.close("no handshake within \(Int(Self.handshakeSeconds)) s") }
         }
-        for v in viewers where !v.session.isClosed {
-            if v.web == nil && v.wire.isEmpty {
-                v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval, budget: Self.pixelsPerTurn)
+        // One budget for the turn, shared by all viewers (8 viewers must not make a turn 8
+        // times longer: they get their updates less often instead), starting each turn with the
+        // next viewer so none always comes last.
+        var budget = Self.pixelsPerTurn
+        let first = viewers.isEmpty ? 0 : turns % viewers.count
+        turns &+= 1
+        for v in viewers[first...] + viewers[..<first] where !v.session.isClosed {
+            if v.web == nil && v.wire.isEmpty && budget > 0 {
+                let bytes = v.session.updateBytes
+                budget -= v.session.updateIfDue(frame.panel, now: now, minimumInterval: minimumInterval, budget: budget)
+                updateBytes += v.session.updateBytes - bytes
             }
             write(v)
         }
         for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 { acceptPending(l.socket, web: l.web, now: now) }
         retire(now: now, into: &events)
-        return events.isEmpty ? [] : [.input(events)]
+        var happened: [LoopEvent] = events.isEmpty ? [] : [.input(events)]
+        // The mark comes or goes with the first viewer and the last: a frame puts it on the glass.
+        if markShown != marked {
+            happened.append(.service { loop in try loop.repaint(at: now) })
+        }
+        return happened
     }
 
     private func read(_ v: Viewer, now: Double, into events: inout [InputEvent]) {
@@ -246,6 +296,7 @@ package final class RemoteViewServer: PollSource {
             }
             v.session.damaged(nil)
             v.announced = true
+            watching += 1
             onViewer(ViewerNews(connected: true, peer: v.peer, input: options.input))
         case .pointer(let buttons, let x, let y):
             guard options.input else { return }
@@ -308,6 +359,7 @@ package final class RemoteViewServer: PollSource {
                 if options.input {
                     events += v.input.release(time: now, rotation: frame.rotation, panelWidth: frame.panel.width, panelHeight: frame.panel.height)
                 }
+                watching -= 1
                 onViewer(ViewerNews(connected: false, peer: v.peer, input: options.input))
             } else if !v.hungUp || why != "closed the connection" {
                 refuse("\(v.peer): \(why)", now: now)

@@ -3,7 +3,8 @@ import KioskSeams
 
 /// What viewers see: the painter's frame turned onto the panel as the glass shows it, kept in
 /// ordinary memory (never read back from a scanout buffer, which may be write-combined). Each
-/// frame is copied in only where its damage says it changed.
+/// frame is copied in only where its damage says it changed; dimmed as the glass is dimmed,
+/// black while it is dark, and with the "being viewed" mark when it is on the glass.
 final class ViewFrame {
     let rotation: DisplayRotation
     private(set) var panel: PixelBuffer
@@ -13,9 +14,11 @@ final class ViewFrame {
         panel = PixelBuffer(width: 0, height: 0)
     }
 
-    /// Copies the logical `frame`'s `damage` (nil: all) in and returns it in panel pixels;
-    /// a frame of a new size is copied whole (`resized` true).
-    func take(_ frame: PixelBuffer, damage: [PixelRect]?) -> (rects: [PixelRect], resized: Bool) {
+    /// Copies the logical `frame`'s `damage` (nil: all) in, every channel halved when
+    /// `dimmed`, with the mark on top when `mark`; returns what changed in panel pixels; a frame
+    /// of a new size is copied whole (`resized` true).
+    func take(_ frame: PixelBuffer, damage: [PixelRect]?, dimmed: Bool = false, mark: Bool = false)
+        -> (rects: [PixelRect], resized: Bool) {
         let size = rotation.swapsAxes ? (frame.height, frame.width) : (frame.width, frame.height)
         var damage = damage
         let resized = panel.width != size.0 || panel.height != size.1
@@ -24,9 +27,18 @@ final class ViewFrame {
             damage = nil
         }
         let logical = damage.map { Damage.union($0, width: frame.width, height: frame.height) }
-        panel.withFrameTarget { copy(frame, to: $0, rotation: rotation, damage: logical) }
+        panel.withFrameTarget { copy(frame, to: $0, rotation: rotation, dimmed: dimmed, damage: logical) }
         let all = PixelRect(x0: 0, y0: 0, x1: frame.width, y1: frame.height)
-        let rects = (logical ?? [all]).map { rotation.panelRect($0, logicalWidth: frame.width, logicalHeight: frame.height) }
+        var rects = (logical ?? [all]).map { rotation.panelRect($0, logicalWidth: frame.width, logicalHeight: frame.height) }
+        if mark, let badge = ViewMark.rect(panelWidth: panel.width, panelHeight: panel.height) {
+            panel.withFrameTarget { ViewMark.draw(into: $0, dimmed: dimmed) }
+            if damage != nil { rects.append(badge) }
+        }
         return (rects, resized)
+    }
+
+    /// All black (the glass is dark); the panel keeps its size.
+    func blacken() {
+        panel.fill(0)
     }
 }

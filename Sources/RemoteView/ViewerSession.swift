@@ -254,10 +254,11 @@ final class ViewerSession {
     /// frames, never queues them). An update's rectangles are fixed when it starts; those
     /// encoded in a later turn show that turn's frame, and whatever changed meanwhile is in the
     /// next update's damage, so the viewer ends on the frame the dial rests on.
-    func updateIfDue(_ frame: PixelBuffer, now: Double, minimumInterval: Double, budget: Int = .max) {
-        guard frame.width == width, frame.height == height else { return }
+    @discardableResult
+    func updateIfDue(_ frame: PixelBuffer, now: Double, minimumInterval: Double, budget: Int = .max) -> Int {
+        guard frame.width == width, frame.height == height else { return 0 }
         if plan.isEmpty {
-            guard pendingOutput == 0, let due = nextUpdate(minimumInterval: minimumInterval), due <= now else { return }
+            guard pendingOutput == 0, let due = nextUpdate(minimumInterval: minimumInterval), due <= now else { return 0 }
             start(now: now)
         }
         var left = budget
@@ -268,9 +269,13 @@ final class ViewerSession {
             let n = encoder.encode(piece, of: frame, format: format, encoding: encoding, into: &body)
             assert(n == 1, "a planned piece is one rectangle")
         }
-        guard encoder.healthy else { return close("zlib failed") }
+        guard encoder.healthy else {
+            close("zlib failed")
+            return budget - left
+        }
         output += body
         updateBytes += body.count
+        return budget - left
     }
 
     /// The update's header and the pieces it will hold, each one rectangle of its encoding.

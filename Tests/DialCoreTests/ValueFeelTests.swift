@@ -55,6 +55,10 @@ import Testing
         var d = ValueAcceleration()
         let capped = (0..<3).map { d.steps(1, at: Double($0) * 0.01, stepCount: 50) }
         #expect(capped == [1, 2, 2])
+        // Just past 24 steps fast detents move 2 (the cap is a 24th of the range, at least 2).
+        var e = ValueAcceleration()
+        let short = (0..<3).map { e.steps(1, at: Double($0) * 0.01, stepCount: 25) }
+        #expect(short == [1, 2, 2])
     }
 
     @Test func aStateSaysHowOldItIsOnlyWhileTheSourceIsAway() {

@@ -32,11 +32,15 @@ import KioskTestSupport
         }
         try changes(0..<20_000)
         let before = residentKilobytes()
+        let handed = kiosk.bridge.connection.handedOver
         try changes(20_000..<60_001)
+        // Resident memory is printed, not asserted: the other suites of this process allocate
+        // meanwhile. What grows libmosquitto's memory is each message handed to it, counted.
         let grown = residentKilobytes() - before
+        let handedDuringStall = kiosk.bridge.connection.handedOver - handed
         let waiting = kiosk.bridge.connection.retainedUnacknowledged
-        print("stalled broker: 40,000 state changes grew resident memory by \(grown) kB; retained publishes in flight \(waiting)")
-        #expect(grown < 3_000, "resident memory grew \(grown) kB")
+        print("stalled broker: 40,000 state changes handed libmosquitto \(handedDuringStall) messages; resident memory grew by \(grown) kB; retained publishes in flight \(waiting)")
+        #expect(handedDuringStall <= 16, "\(handedDuringStall) messages handed to libmosquitto while the broker stalled")
         #expect(waiting <= 8)
 
         // The broker goes on: the state it ends up holding is the last one (tea: 60,000 is even → coffee).

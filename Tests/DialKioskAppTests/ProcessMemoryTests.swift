@@ -58,7 +58,7 @@ import KioskTestSupport
         #expect(idle.count == 3)
         #expect(idle[1] == "stats: memory rss_kb=1")
         #expect(idle.last?.hasPrefix("stats: idle at 0.500 s") == true)
-        #expect(s.sinceStart == "stats: since start 1 flips, latency none, memory rss_kb=1")
+        #expect(s.sinceStart == "stats: since start 1 flips, longest turn 0.00 ms, longest flip gap 0.00 ms, latency none, memory rss_kb=1")
     }
 
     @Test func benchReadsTheChildsMemoryLines() throws {

@@ -15,12 +15,31 @@ import KioskTestSupport
         for i in 0...120 {
             if let l = s.frameShown(at: Double(i) / 60, paintSeconds: 0.002) { lines.append(l) }
         }
-        #expect(lines == ["stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, latency none",
-                          "stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, latency none"])
+        #expect(lines == ["stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, longest turn 0.00 ms, longest flip gap 16.67 ms, latency none",
+                          "stats: 60.0 flips/s, paint 2.00 ms avg, 2.00 ms max, longest turn 0.00 ms, longest flip gap 16.67 ms, latency none"])
         #expect(s.totalFlips == 121)
         let idle = s.wentIdle(at: 2.5)
         #expect(idle.hasSuffix("stats: idle at 2.500 s after 121 flips, 0 flips/s until input, latency none"))
         #expect(s.flipsSinceIdle == 0)
+    }
+
+    @Test func aStallShowsAsTheLongestTurnAndFlipGapNotOnlyAsALowerRate() {
+        var s = FrameStats()
+        var lines: [String] = []
+        // 60 Hz, but one turn took 180 ms and the flips around it stood 200 ms apart.
+        var t = 0.0
+        for i in 0..<70 {
+            t += i == 30 ? 0.2 : 1.0 / 60
+            if i == 30 { s.turnTook(0.18) } else { s.turnTook(0.001) }
+            if let l = s.frameShown(at: t, paintSeconds: 0.002) { lines.append(l) }
+        }
+        #expect(lines.first?.contains("longest turn 180.00 ms, longest flip gap 200.00 ms, ") == true)
+        // After a rest the gap across it is no stall; the run's figures keep the worst.
+        _ = s.wentIdle(at: t + 0.05)
+        _ = s.frameShown(at: t + 10, paintSeconds: 0.002)
+        _ = s.frameShown(at: t + 10 + 1.0 / 60, paintSeconds: 0.002)
+        #expect(s.longestFlipGap < 0.21 && s.longestFlipGap > 0.19)
+        #expect(s.sinceStart.hasPrefix("stats: since start 72 flips, longest turn 180.00 ms, longest flip gap 200.00 ms, "))
     }
 
     @Test func statsGiveInputToFlipLatencyInMillisecondsAndPeriods() {
@@ -33,12 +52,12 @@ import KioskTestSupport
             let input: Double? = i % 2 == 1 ? t - (i % 4 == 1 ? 0.010 : 0.030) : nil
             if let l = s.frameShown(at: t, paintSeconds: 0.001, inputTime: input) { lines.append(l) }
         }
-        #expect(lines == ["stats: 50.0 flips/s, paint 1.00 ms avg, 1.00 ms max, "
+        #expect(lines == ["stats: 50.0 flips/s, paint 1.00 ms avg, 1.00 ms max, longest turn 0.00 ms, longest flip gap 20.00 ms, "
                           + "latency p50=10.00 p95=30.00 max=30.00 ms (0.50/1.50/1.50 periods, 25 frames)"])
         // One more frame after the window, 40 ms late; the idle line covers the whole stretch.
         _ = s.frameShown(at: 1.02, paintSeconds: 0.001, inputTime: 0.98)
         let idle = s.wentIdle(at: 1.1).split(separator: "\n").map(String.init)
-        #expect(idle.first == "stats: 20.0 flips/s, paint 1.00 ms avg, 1.00 ms max, "
+        #expect(idle.first == "stats: 20.0 flips/s, paint 1.00 ms avg, 1.00 ms max, longest turn 0.00 ms, longest flip gap 20.00 ms, "
                 + "latency p50=40.00 p95=40.00 max=40.00 ms (2.00/2.00/2.00 periods, 1 frames)")
         #expect(idle.last == "stats: idle at 1.100 s after 52 flips, 0 flips/s until input, "
                 + "latency p50=10.00 p95=30.00 max=40.00 ms (0.50/1.50/2.00 periods, 26 frames)")
@@ -46,7 +65,7 @@ import KioskTestSupport
         #expect(s.wentIdle(at: 2).hasSuffix("latency none"))
         _ = s.frameShown(at: 3.02, paintSeconds: 0.001, inputTime: 3.0)
         #expect(s.wentIdle(at: 3.1).hasSuffix("latency p50=20.00 p95=20.00 max=20.00 ms (1.00/1.00/1.00 periods, 1 frames)"))
-        #expect(s.sinceStart == "stats: since start 53 flips, "
+        #expect(s.sinceStart == "stats: since start 53 flips, longest turn 0.00 ms, longest flip gap 20.00 ms, "
                 + "latency p50=20.00 p95=30.00 max=40.00 ms (1.00/1.50/2.00 periods, 27 frames)")
     }
 

@@ -12,6 +12,8 @@ import KioskTestSupport
         #expect(ControlLine.parse("show") == .command(.show))
         #expect(ControlLine.parse("hide\r") == .command(.hide))
         #expect(ControlLine.parse("reload") == .command(.reload))
+        #expect(ControlLine.parse("screenshot") == .command(.screenshot))
+        #expect(ControlLine.parse("screenshot now") == .invalid("screenshot takes no arguments"))
     }
 
     @Test func blanksAndComments() {
@@ -31,7 +33,7 @@ import KioskTestSupport
         #expect(ControlLine.parse("select a/b;c") == .invalid("'a/b;c' is not an item id or path"))
         #expect(ControlLine.parse("reload now") == .invalid("reload takes no arguments"))
         #expect(ControlLine.parse("back 2") == .invalid("back takes no arguments"))
-        let commands = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>"
+        let commands = "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>, screenshot"
         #expect(ControlLine.parse("SHOW") == .invalid("unknown command 'SHOW'; " + commands))
         #expect(ControlLine.parse("rm -rf /") == .invalid("unknown command 'rm'; " + commands))
     }

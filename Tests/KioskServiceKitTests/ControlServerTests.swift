@@ -60,7 +60,7 @@ import KioskTestSupport
         for fd in serverSide { requests += server.handle(ready(server, fd), now: 1.5) }
         #expect(requests.map(\.command) == [.select(path: ["tea"])])
         #expect(readAvailable(a) == "{\"t\": 1.5, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
-                + "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>\"}\n")
+                + "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>, screenshot\"}\n")
         #expect(readAvailable(b) == "")
 
         // The rest of a split line arrives later.

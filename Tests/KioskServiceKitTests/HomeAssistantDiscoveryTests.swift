@@ -28,6 +28,8 @@ import KioskTestSupport
         "button": (["command_topic": .string, "payload_press": .string], ["command_topic"]),
         "sensor": (["state_topic": .string, "value_template": .string, "unit_of_measurement": .string,
                     "device_class": .string, "state_class": .string, "options": .strings], ["state_topic"]),
+        "binary_sensor": (["state_topic": .string, "value_template": .string, "device_class": .string], ["state_topic"]),
+        "image": (["image_topic": .string, "content_type": .string], []),
     ]
     static let deviceKeys: [String: Kind] = ["identifiers": .strings, "name": .string, "model": .string,
                                              "manufacturer": .string, "sw_version": .string]
@@ -50,6 +52,19 @@ import KioskTestSupport
             "homeassistant/button/k1/back/config", "homeassistant/button/k1/reload/config",
             "homeassistant/sensor/k1/latency/config", "homeassistant/sensor/k1/uptime/config",
             "homeassistant/sensor/k1/power_reason/config"])
+        try validate(configs, topics: topics)
+        let light = try #require(configs.first { $0.topic.contains("/light/") }).payload.text
+        #expect(light.contains("\"brightness_scale\": 100"))
+        let select = try #require(configs.first { $0.topic.contains("/select/") }).payload.text
+        #expect(select.contains("\"options\": [\"coffee\", \"tea\"]"))
+        // The light's on and off payloads are what set/screen takes.
+        #expect(MQTTCommand.parse(name: "screen", payload: "on") == .success(.screen(.on)))
+        #expect(MQTTCommand.parse(name: "screen", payload: "off") == .success(.screen(.off)))
+    }
+
+    /// Every payload against its component's documented keys and types, with unique ids and
+    /// topics the kiosk listens on or publishes.
+    private func validate(_ configs: [(topic: String, payload: EventLine)], topics: MQTTTopics) throws {
         var uniqueIDs = Set<String>()
         for (topic, line) in configs {
             let component = String(topic.split(separator: "/")[1])
@@ -75,17 +90,33 @@ import KioskTestSupport
             for key in ["command_topic", "brightness_command_topic"] {
                 if let t = json[key] as? String { #expect(t.hasPrefix(topics.setPrefix) && !t.dropFirst(topics.setPrefix.count).contains("/")) }
             }
-            for key in ["state_topic", "brightness_state_topic"] {
-                if let t = json[key] as? String { #expect([topics.state, topics.event, topics.metrics].contains(t)) }
+            for key in ["state_topic", "brightness_state_topic", "image_topic"] {
+                if let t = json[key] as? String { #expect([topics.state, topics.event, topics.metrics, topics.screenshot].contains(t)) }
             }
         }
-        let light = try #require(configs.first { $0.topic.contains("/light/") }).payload.text
-        #expect(light.contains("\"brightness_scale\": 100"))
-        let select = try #require(configs.first { $0.topic.contains("/select/") }).payload.text
-        #expect(select.contains("\"options\": [\"coffee\", \"tea\"]"))
-        // The light's on and off payloads are what set/screen takes.
-        #expect(MQTTCommand.parse(name: "screen", payload: "on") == .success(.screen(.on)))
-        #expect(MQTTCommand.parse(name: "screen", payload: "off") == .success(.screen(.off)))
+    }
+
+    @Test func theRemoteViewAddsViewedAndWithScreenshotsAnImageItsButtonAndItsTime() throws {
+        let topics = MQTTTopics(base: "dialkiosk/k1", clientID: "k1")
+        func objects(_ screenshots: Bool?) throws -> Set<String> {
+            let configs = HomeAssistantDiscovery.configs(prefix: "ha", topics: topics, ringOptions: ["a"], remote: screenshots)
+            try validate(configs, topics: topics)
+            return Set(configs.map { $0.topic.split(separator: "/").dropFirst().filter { $0 != "k1" }.dropLast().joined(separator: "/") })
+        }
+        let plain = try objects(nil)
+        #expect(try objects(false).subtracting(plain) == ["binary_sensor/viewed"])
+        #expect(try objects(true).subtracting(plain) == ["binary_sensor/viewed", "image/screenshot", "button/take_screenshot", "sensor/screenshot_at"])
+        let configs = HomeAssistantDiscovery.configs(prefix: "ha", topics: topics, ringOptions: ["a"], remote: true)
+        let image = try #require(configs.first { $0.topic == "ha/image/k1/screenshot/config" }).payload.text
+        #expect(image.contains("\"image_topic\": \"dialkiosk/k1/screenshot\"") && image.contains("\"content_type\": \"image/png\""))
+        let sensor = try #require(configs.first { $0.topic == "ha/sensor/k1/screenshot_at/config" }).payload.text
+        #expect(sensor.contains("\"device_class\": \"timestamp\""))
+        // The button's payload is what set/screenshot takes (any payload).
+        #expect(MQTTCommand.parse(name: "screenshot", payload: "PRESS") == .success(.screenshot))
+        var state = MQTTState(path: nil, menu: .empty, screen: .on, brightness: 100)
+        state.viewers = 2
+        state.screenshotAt = "2026-11-27T13:45:07Z"
+        #expect(state.line.text.hasSuffix("\"viewers\": 2, \"screenshot_at\": \"2026-11-27T13:45:07Z\"}"))
     }
 
     @Test func theSelectsOptionsFollowTheRing() throws {

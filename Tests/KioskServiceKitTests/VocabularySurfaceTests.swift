@@ -10,12 +10,12 @@ import Testing
     static let topics = MQTTTopics(base: "dialkiosk/k1", clientID: "k1")
 
     /// (entity topic, command topics) of every discovery payload: the main ones with two
-    /// languages, and the numbers of a menu with one kiosk-owned value item.
+    /// languages and screenshots allowed, and the numbers of a menu with one kiosk-owned value item.
     static func discovered() throws -> [(String, [String])] {
         var item = MenuItem(id: "v", label: "V", color: RGBColor(hex: 0))
         item.value = ValueSettings(minimum: 0, maximum: 10, step: 1)
         let menu = try MenuTree([MenuNode(item)])
-        let configs = HomeAssistantDiscovery.configs(prefix: "ha", topics: topics, ringOptions: ["v"], languages: ["en", "de"])
+        let configs = HomeAssistantDiscovery.configs(prefix: "ha", topics: topics, ringOptions: ["v"], languages: ["en", "de"], remote: true)
             + HomeAssistantDiscovery.numbers(prefix: "ha", topics: topics, menu: menu)
         return try configs.map { config in
             let json = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.text.utf8)) as? [String: Any])

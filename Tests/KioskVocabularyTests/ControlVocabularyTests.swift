@@ -25,6 +25,7 @@ import Testing
         case .setItem: return "set"
         case .turn: return "turn"
         case .language: return "language"
+        case .screenshot: return "screenshot"
         }
     }
 
@@ -34,6 +35,7 @@ import Testing
         "hide": .hide, "reload": .reload, "screen auto": .screen(.auto), "brightness 40": .brightness(40),
         "repeat": .repeatSpeech, "speech off": .speech(false), "set a/b value 2.5": .setItem(path: ["a", "b"], change: .value(2.5)),
         "turn -3": .turn(-3), "language de": .language("de"), "confirm 7": .confirmConfig(serial: 7),
+        "screenshot": .screenshot,
     ]
 
     @Test func everySocketVerbOfTheTableParsesAndNothingElse() {
@@ -76,7 +78,7 @@ import Testing
         "select": ("tea", .select(path: ["tea"])), "activate": ("PRESS", .activate), "back": ("PRESS", .back),
         "show": ("", .show), "hide": ("x", .hide), "reload": ("PRESS", .reload), "screen": ("dim", .screen(.dim)),
         "brightness": ("7\n", .brightness(7)), "language": ("pt-BR", .language("pt-BR")),
-        "config_confirm": ("PRESS", .confirmConfig(serial: nil)),
+        "config_confirm": ("PRESS", .confirmConfig(serial: nil)), "screenshot": ("PRESS", .screenshot),
     ]
 
     @Test func theMQTTParserTakesExactlyTheTablesTopics() {

@@ -6,4 +6,6 @@ import KioskSeams
 /// Scenes hold the tap, so one built before the view exists (the first) feeds it too.
 final class FrameTap {
     var consumer: ((PixelBuffer, [PixelRect]?) -> Void)?
+    /// The "being viewed" mark is on the glass (drawn over the scanout copy, `ViewMark`).
+    var mark: () -> Bool = { false }
 }

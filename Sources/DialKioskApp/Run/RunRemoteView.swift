@@ -14,7 +14,7 @@ enum RunRemoteView {
 
     static func options(_ settings: RemoteSettings) -> RemoteViewServer.Options {
         RemoteViewServer.Options(listen: address(settings.listen), websocket: settings.websocket.map(address),
-                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS)
+                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS, mark: settings.mark)
     }
 
     /// noVNC's directory if its page is there.
@@ -22,11 +22,41 @@ enum RunRemoteView {
         access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
     }
 
+    /// `screenshot` (control socket or MQTT) starts `worker` on the view's panel; everyone who
+    /// asked while it runs gets its answer.
+    static func answerScreenshots(_ worker: ScreenshotWorker, server: RemoteViewServer, service: KioskService) {
+        final class Waiting { var clients: [ControlServer.ClientID] = [] }
+        let waiting = Waiting()
+        service.takeScreenshot = { [weak server] client in
+            guard let server else { return "the remote view is closed" }
+            // Bounded: the control socket's clients and MQTT are few; a flood joins one encode.
+            guard waiting.clients.count < 64 else { return "64 screenshot requests already wait" }
+            do { try worker.start(server.panel) } catch { return "\(error)" }
+            waiting.clients.append(client)
+            return nil
+        }
+        worker.onDone = { [weak service] result, now in
+            let clients = waiting.clients
+            waiting.clients = []
+            switch result {
+            case .success(let shot):
+                var wall = timespec()
+                clock_gettime(CLOCK_REALTIME, &wall)
+                service?.screenshotTaken(path: shot.path, width: shot.width, height: shot.height, sha256: shot.sha256,
+                                         png: shot.png, for: clients, wallTime: Double(wall.tv_sec), now: now)
+            case .failure(let error):
+                service?.screenshotFailed(error.description, for: clients, now: now)
+            }
+        }
+    }
+
     static func address(_ listen: RemoteSettings.Listen) -> ListenAddress { listen.asAddress }
 
     /// The server on `options`, fed by `tap`; its `viewer` lines go out through `service`.
+    /// `screenshots`: the worker that answers `screenshot` (`remote.screenshots`), polled
+    /// with the server.
     static func start(_ options: RemoteViewServer.Options, config: KioskConfig, rotation: DisplayRotation, tap: FrameTap,
-                      service: KioskService, logger: JournalLogger) throws -> RemoteViewServer {
+                      service: KioskService, logger: JournalLogger, screenshots: ScreenshotWorker? = nil) throws -> RemoteViewServer {
         let wheelClick = config.input.wheelClick
         let server = try RemoteViewServer(options: options, rotation: rotation, keyCommand: { code in
             KeyMap.command(code: code, pressed: true, wheelClick: wheelClick)
@@ -34,8 +64,13 @@ enum RunRemoteView {
         server.onViewer = { [weak service] news in
             service?.emit(EventLine([("event", .string("viewer")), ("state", .string(news.connected ? "connected" : "disconnected")),
                                      ("peer", .string(news.peer)), ("input", .bool(news.input))]))
+            service?.viewerChanged(connected: news.connected)
         }
+        // Viewers get what the glass shows: dimmed while dim, black while dark.
+        server.look = { [weak service] in service?.screen.look ?? .lit }
         tap.consumer = { [weak server] frame, damage in server?.take(frame, damage: damage) }
+        tap.mark = { [weak server] in server?.markShown ?? false }
+        if let screenshots { answerScreenshots(screenshots, server: server, service: service) }
         // A reload changes what viewers may do and how often they get updates at once; another
         // address (or a section added or removed) waits for the next start.
         service.remoteChanged = { [weak server] settings in
@@ -46,6 +81,7 @@ enum RunRemoteView {
             }
             server.options.input = settings.input
             server.options.maxFPS = settings.maxFPS
+            server.options.mark = settings.mark
             logger.info("reload: remote view input \(settings.input ? "on" : "off"), at most \(Int(settings.maxFPS)) updates a second")
         }
         let plain = options.listen.map { "RFB on \($0)" }

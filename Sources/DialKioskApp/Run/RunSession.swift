@@ -98,10 +98,13 @@ final class RunSession {
             }
             var serviceSources = service.pollSources
             if let remote = remote ?? config.remote.map(RunRemoteView.options) {
+                // Asked for only with a `remote:` section (preview has none): off unless allowed.
+                let shots = config.remote.map { _ in ScreenshotWorker(directory: ScreenshotWorker.directory(environment: environment)) }
                 let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
                     remote, config: config, rotation: rotation, tap: scenes.tap,
-                    service: service, logger: logger)) { $0.close() }
+                    service: service, logger: logger, screenshots: shots)) { $0.close() }
                 serviceSources.last.append(view)
+                if let shots { serviceSources.last.append(shots) }
             }
             // A wall clock set while the loop sleeps (NTP at boot, a resumed VM) wakes it, so the
             // opening hours are looked at again at once rather than at the next deadline.
@@ -215,10 +218,19 @@ final class RunSession {
             let painter = try prepared ?? setup.makePainter(icons: icons, replacing: shown?.painter)
             shown?.painter = painter
             let copier = ScanoutCopy(rotation: rotation)
+            var marked = false
             var scene = Scene(dial: dial) { pose, target in
                 let damage = painter.paint(pose)
                 tap?.consumer?(painter.frame, damage)
-                return copier.copy(painter.frame, damage: damage, to: target)
+                // The "being viewed" mark over the copy; when it comes or goes, the whole frame
+                // (the buffers still hold the corner as it was).
+                let mark = tap?.mark() ?? false
+                let changed = mark != marked
+                marked = mark
+                let copied = copier.copy(painter.frame, damage: changed ? nil : damage, to: target)
+                guard mark, let badge = ViewMark.rect(panelWidth: target.width, panelHeight: target.height) else { return copied }
+                ViewMark.draw(into: target)
+                return copied.map { $0 + [badge] }
             }
             scene.setLanguage = { painter.setLanguage($0) }
             return scene

@@ -1,0 +1,156 @@
+import DialRender
+import Glibc
+import KioskLoop
+import LinuxSystem
+import Synchronization
+
+/// A screenshot written: the file, its size in pixels, its bytes and their SHA-256.
+package struct Screenshot: Sendable, Equatable {
+    package var path: String
+    package var width: Int
+    package var height: Int
+    package var sha256: String
+    /// The PNG file's bytes (what MQTT publishes).
+    package var png: [UInt8]
+}
+
+/// Takes screenshots of what the panel shows without holding the frame loop: the loop copies
+/// the panel once (one memcpy of the frame) and a thread of its own encodes the PNG, writes it
+/// (temporary file, then rename: a reader never sees half a file) and hashes it. The thread's
+/// pipe hangs up when it is done, which wakes the loop's poll; then `onDone` gets the result in
+/// the loop's turn.
+///
+/// One at a time: asking while one is being taken joins it (the next asks after it get a new
+/// one), so a flood of requests costs one encode at a time and one frame copy at most.
+package final class ScreenshotWorker: PollSource {
+    /// The file every screenshot replaces (one file: a flood never fills the runtime directory).
+    package let path: String
+    /// Told of each finished screenshot, on the loop, with the loop's time.
+    package var onDone: (Result<Screenshot, ScreenshotError>, Double) -> Void = { _, _ in }
+    private var inFlight: (done: FileDescriptor, task: ScreenshotTask)?
+
+    /// `directory`: where the file goes (the runtime directory).
+    package init(directory: String) {
+        path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/screenshot.png"
+    }
+
+    /// `$RUNTIME_DIRECTORY` (its first entry: systemd joins several with ':'), else /run/dialkiosk.
+    package static func directory(environment: [String: String]) -> String {
+        let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+        return runtime.flatMap { $0.isEmpty ? nil : $0 } ?? "/run/dialkiosk"
+    }
+
+    /// A screenshot is being taken.
+    package var isBusy: Bool { inFlight != nil }
+
+    /// Starts encoding `panel` (copied here, in the caller's turn); false when one is already
+    /// being taken (its result answers this request too).
+    @discardableResult
+    package func start(_ panel: PixelBuffer) throws -> Bool {
+        guard inFlight == nil else { return false }
+        guard panel.width > 0, panel.height > 0 else { throw ScreenshotError("nothing has been shown yet") }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw ScreenshotError("create the screenshot pipe: \(Errno.current)") }
+        let done = FileDescriptor(adopting: fds[0]), finished = FileDescriptor(adopting: fds[1])
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        let task = ScreenshotTask(frame: FrameCopy(panel), path: path, finished: finished)
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            Unmanaged<ScreenshotTask>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, Unmanaged.passRetained(task).toOpaque())
+        guard rc == 0 else {
+            Unmanaged.passUnretained(task).release()
+            throw ScreenshotError("start the screenshot thread: \(Errno(rc))")
+        }
+        pthread_detach(thread)
+        inFlight = (done, task)
+        return true
+    }
+
+    package var pollDescriptors: [pollfd] {
+        inFlight.map { [pollfd(fd: $0.done.rawValue, events: Int16(POLLIN), revents: 0)] } ?? []
+    }
+
+    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+        guard let inFlight, isReadable(polled) else { return [] }
+        self.inFlight = nil
+        onDone(inFlight.task.result.withLock { $0 } ?? .failure(ScreenshotError("the screenshot thread ended without a result")), now)
+        return []
+    }
+}
+
+package struct ScreenshotError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// A frame handed to the screenshot thread: a copy of its own, which the loop never touches
+/// (hence unchecked).
+struct FrameCopy: @unchecked Sendable {
+    let buffer: PixelBuffer
+
+    init(_ panel: PixelBuffer) {
+        var copy = PixelBuffer(width: panel.width, height: panel.height, stride: panel.stride)
+        copy.withUnsafeMutablePixels { target in
+            panel.withUnsafePixels { UnsafeMutableRawPointer(target).copyMemory(from: $0, byteCount: panel.stride * panel.height) }
+        }
+        buffer = copy
+    }
+}
+
+/// One screenshot's encoding on its thread; the pipe's write end, which the loop hands over at
+/// `start` and never touches again, is closed when the result is in (hence unchecked).
+final class ScreenshotTask: @unchecked Sendable {
+    let frame: FrameCopy
+    let path: String
+    let finished: FileDescriptor
+    let result = Mutex<Result<Screenshot, ScreenshotError>?>(nil)
+
+    init(frame: FrameCopy, path: String, finished: FileDescriptor) {
+        self.frame = frame
+        self.path = path
+        self.finished = finished
+    }
+
+    func run() {
+        let outcome = Self.encode(frame.buffer, path: path)
+        result.withLock { $0 = outcome }
+        finished.close()
+    }
+
+    static func encode(_ frame: PixelBuffer, path: String) -> Result<Screenshot, ScreenshotError> {
+        do {
+            try PNGWriter.write(frame, to: path)
+        } catch {
+            return .failure(ScreenshotError("\(error)"))
+        }
+        // Read back what was written: the hash and MQTT's bytes are the file's, exactly.
+        let png: [UInt8]
+        do {
+            png = try readBack(path, limit: frame.width * frame.height * 4 + 65536)
+        } catch {
+            return .failure(ScreenshotError("read \(path) back: \(error)"))
+        }
+        return .success(Screenshot(path: path, width: frame.width, height: frame.height, sha256: SHA256.hex(png), png: png))
+    }
+}
+
+extension ScreenshotTask {
+    /// The file just written, at most `limit` bytes (a PNG of the frame is never larger than
+    /// its raw pixels plus headers).
+    static func readBack(_ path: String, limit: Int) throws -> [UInt8] {
+        let file = try RegularFile.open(path)
+        var bytes = [UInt8](repeating: 0, count: min(max(file.size, 0), limit))
+        var done = 0
+        while done < bytes.count {
+            let n = try bytes.withUnsafeMutableBytes { raw in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...])).get()
+            }
+            guard n > 0 else { break }
+            done += n
+        }
+        return Array(bytes[0..<done])
+    }
+}

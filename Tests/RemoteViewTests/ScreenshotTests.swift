@@ -1,0 +1,139 @@
+import DialRender
+import Glibc
+import KioskLoop
+import KioskSeams
+import Testing
+@testable import RemoteView
+
+@Suite struct ScreenshotTests {
+    @Test func sha256KnownAnswers() {
+        // FIPS 180-4's examples, and a message of one whole block plus a tail.
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    @Test func aScreenshotIsThePanelAsAPNGWrittenOffTheLoop() throws {
+        let dir = "/tmp/dialkiosk-shot-test-\(getpid())"
+        mkdir(dir, 0o755)
+        defer { unlink(dir + "/screenshot.png"); rmdir(dir) }
+        var panel = PixelBuffer(width: 40, height: 30, fill: 0x10_2030)
+        let row = panel.stride / 4
+        panel.withUnsafeMutablePixels { $0[row * 5 + 7] = 0xFF_0000 }
+        let worker = ScreenshotWorker(directory: dir)
+        var got: Result<Screenshot, ScreenshotError>?
+        worker.onDone = { result, _ in got = result }
+        #expect(try worker.start(panel))
+        #expect(try !worker.start(panel))  // one at a time: the second joins the first
+        // The loop's poll: the pipe hangs up when the thread is done.
+        var fds = worker.pollDescriptors
+        #expect(fds.count == 1)
+        #expect(poll(&fds, 1, 10_000) == 1)
+        _ = try worker.serve(fds, now: 1)
+        let shot = try #require(try got?.get())
+        #expect(shot.path == dir + "/screenshot.png" && shot.width == 40 && shot.height == 30)
+        #expect(shot.sha256 == SHA256.hex(shot.png))
+        let back = try PNGReader.readPixels(shot.path)
+        #expect(back.samePixels(as: panel))
+        #expect(worker.pollDescriptors.isEmpty && !worker.isBusy)
+    }
+
+    @Test func nothingShownYetIsAnError() {
+        let worker = ScreenshotWorker(directory: "/tmp")
+        #expect(throws: ScreenshotError.self) { try worker.start(PixelBuffer(width: 0, height: 0)) }
+    }
+
+    @Test func theRuntimeDirectoryIsSystemdsElseRunDialkiosk() {
+        #expect(ScreenshotWorker.directory(environment: ["RUNTIME_DIRECTORY": "/run/a:/run/b"]) == "/run/a")
+        #expect(ScreenshotWorker.directory(environment: [:]) == "/run/dialkiosk")
+    }
+}
+
+@Suite struct ViewLookTests {
+    static func frame(_ color: UInt32 = 0x80_C0FE) -> PixelBuffer { PixelBuffer(width: 200, height: 100, fill: color) }
+
+    @Test func aDimGlassIsSentDimmedAndTheMarkSitsInTheTopRightCorner() throws {
+        let view = ViewFrame(rotation: .none)
+        _ = view.take(Self.frame(), damage: nil, dimmed: true)
+        view.panel.withUnsafePixels { #expect($0[0] == 0x40_607F) }
+        let (rects, _) = view.take(Self.frame(), damage: [], dimmed: false, mark: true)
+        let badge = try #require(ViewMark.rect(panelWidth: 200, panelHeight: 100))
+        #expect(rects == [badge])
+        #expect(badge.x1 == 200 && badge.y0 == 0)
+        #expect(Double((badge.x1 - badge.x0) * (badge.y1 - badge.y0)) <= 0.02 * 200 * 100)
+        view.panel.withUnsafePixels { p in
+            let stride = view.panel.stride / 4
+            let centre = p[(badge.y0 + badge.y1) / 2 * stride + (badge.x0 + badge.x1) / 2]
+            #expect(centre == 0xE0_2020)
+            #expect(p[0] == 0x40_607F)  // outside the damage: untouched
+        }
+    }
+
+    @Test func aDarkGlassTurnsTheViewersPanelBlackAndTheNextFrameIsWhole() throws {
+        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                          keyCommand: { _ in nil }, log: { _ in })
+        defer { server.close() }
+        var look = ScreenLook.lit
+        server.look = { look }
+        server.take(Self.frame(), damage: nil)
+        #expect(server.wakeUp(now: 5) == nil)
+        look = .blackFrame
+        #expect(server.wakeUp(now: 5) == 5)  // no frame comes for a dark glass: the server turns
+        _ = try server.serve(server.pollDescriptors, now: 5)
+        server.panel.withUnsafePixels { #expect($0[0] == 0 && $0[199] == 0) }
+        look = .lit
+        // The painter's damage is relative to its last frame, not to black: the whole panel.
+        server.take(Self.frame(), damage: [])
+        server.panel.withUnsafePixels { #expect($0[0] == 0x80_C0FE) }
+        look = .dimmedByPaint
+        server.take(Self.frame(), damage: [])
+        server.panel.withUnsafePixels { #expect($0[0] == 0x40_607F) }
+    }
+}
+
+@Suite struct TurnBudgetTests {
+    /// Four viewers on real loopback sockets, each asking for a whole raw frame at once: no turn
+    /// encodes more than one turn's budget in all (8 viewers must not make turns 8 times longer).
+    @Test func oneTurnEncodesAtMostOneBudgetOverAllViewers() throws {
+        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                          keyCommand: { _ in nil }, log: { _ in })
+        defer { server.close() }
+        server.take(PixelBuffer(width: 512, height: 512, fill: 0x12_3456), damage: nil)
+        let port = try #require(server.port)
+        var clients: [Int32] = []
+        defer { for c in clients { close(c) } }
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let rc = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            #expect(rc == 0)
+            // Version, security None, shared, then a whole-frame request, all at once (raw: no
+            // SetEncodings).
+            let hello = Array("RFB 003.008\n".utf8) + [1, 1] + updateRequest(incremental: false, w: 512, h: 512)
+            _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            var flag: Int32 = 1
+            setsockopt(fd, Int32(SOL_SOCKET), SO_RCVBUF, &flag, 4)
+            clients.append(fd)
+        }
+        var largest = 0
+        var drain = [UInt8](repeating: 0, count: 1 << 16)
+        for turn in 0..<200 {
+            var fds = server.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), 20)
+            let before = server.updateBytes
+            _ = try server.serve(fds, now: Double(turn))
+            largest = max(largest, server.updateBytes - before)
+            for c in clients { _ = recv(c, &drain, drain.count, Int32(MSG_DONTWAIT)) }
+        }
+        #expect(server.updateBytes > 4 * 512 * 512 * 4, "every viewer got its frame")
+        // One budget of raw pixels plus rectangle headers.
+        #expect(largest <= RemoteViewServer.pixelsPerTurn * 4 + 64 * 16, "a turn encoded \(largest) bytes")
+    }
+}
