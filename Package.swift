@@ -167,7 +167,8 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
-                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport"], exclude: ["Fixtures"]),
+                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport",
+                                                                   "FleetConfig"], exclude: ["Fixtures"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.

@@ -21,6 +21,8 @@ public struct ConfigBundle: Sendable, Equatable {
 
     /// Largest bundle read: the configuration file's own limit and room for the header.
     public static let maxBytes = (256 << 10) + (64 << 10)
+    /// Largest icon blob taken (`<topic>/blob/<sha256>`): a PNG at the icon decoder's limits.
+    public static let maxBlobBytes = 8 << 20
     public static let maxTargets = 1024
     public static let maxTargetBytes = 256
     static let magic = "dialkiosk-bundle 1"

@@ -17,7 +17,14 @@ public enum FleetAcceptance {
     public struct Accepted: Equatable {
         public var bundle: ConfigBundle
         public var config: KioskConfig
+        /// The SHA-256s (hex) of the icon blobs its configuration names.
+        public var blobs: [String]
     }
+
+    /// Where `sign` and `verify` check icons named by their SHA-256 (the kiosk's state folder
+    /// holds the real ones).
+    public static let defaultBlobDirectory = "/var/lib/dialkiosk/blobs"
+
 
     /// The bundle in `bytes` when its signature is by one of `trustedKeys`: size first, then
     /// the strict parse, then the signature over the canonical encoding.
@@ -37,7 +44,8 @@ public enum FleetAcceptance {
     /// `highestSerial`, meant for `clientID` (or every kiosk), and content a pushed
     /// configuration may have (`content`).
     public static func decide(_ bytes: [UInt8], trustedKeys: [[UInt8]], highestSerial: UInt64, clientID: String,
-                              local: KioskConfig, allowCommands: Bool, verifier: Verifier = sodiumVerifier)
+                              local: KioskConfig, allowCommands: Bool, blobDirectory: String = defaultBlobDirectory,
+                              verifier: Verifier = sodiumVerifier)
         -> Result<Accepted, FleetRefusal> {
         let bundle: ConfigBundle
         switch verify(bytes, trustedKeys: trustedKeys, verifier: verifier) {
@@ -46,7 +54,9 @@ public enum FleetAcceptance {
         }
         guard bundle.serial > highestSerial else { return .failure(.replay(serial: bundle.serial, highest: highestSerial)) }
         guard bundle.targets.isEmpty || bundle.targets.contains(clientID) else { return .failure(.notForThisKiosk(clientID: clientID)) }
-        return content(bundle, local: local, allowCommands: allowCommands).map { Accepted(bundle: bundle, config: $0) }
+        return content(bundle, local: local, allowCommands: allowCommands, blobDirectory: blobDirectory).map {
+            Accepted(bundle: bundle, config: $0, blobs: blobs(in: $0, directory: blobDirectory))
+        }
     }
 
     /// The file name a pushed configuration's errors are located in: `bundle-42.yaml:14: ...`.
@@ -55,7 +65,9 @@ public enum FleetAcceptance {
     /// The configuration a verified bundle makes: its text parsed with `check-config`'s checks,
     /// only the sections a push may carry, no item command unless allowed; the result keeps
     /// the local file's display, input, mqtt and fleet sections.
-    public static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool) -> Result<KioskConfig, FleetRefusal> {
+    /// Icons named `sha256:HEX` are read from `blobDirectory`.
+    public static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool,
+                               blobDirectory: String = defaultBlobDirectory) -> Result<KioskConfig, FleetRefusal> {
         let file = fileName(serial: bundle.serial)
         guard let text = String(validating: bundle.config, as: UTF8.self) else {
             return .failure(.invalid("\(file):\(ConfigLoader.firstInvalidLine(bundle.config)): not UTF-8 text"))
@@ -66,7 +78,7 @@ public enum FleetAcceptance {
                 return .failure(.section(key + (line.map { " (\(file):\($0))" } ?? "")))
             }
             // A bundle comes over the broker: the local file's mqtt: section serves its topics.
-            pushed = try ConfigParser.parse(text, file: file, brokerElsewhere: true)
+            pushed = try ConfigParser.parse(text, file: file, brokerElsewhere: true, blobDirectory: blobDirectory)
         } catch let error as ConfigError {
             return .failure(.invalid(error.description))
         } catch {
@@ -84,6 +96,19 @@ public enum FleetAcceptance {
         config.mqtt = local.mqtt
         config.fleet = local.fleet
         return config
+    }
+
+    /// The SHA-256s of the icon blobs `config` names (icons in `directory`), each once, in order.
+    public static func blobs(in config: KioskConfig, directory: String) -> [String] {
+        var seen: [String] = []
+        for ring in config.menu.ringPaths {
+            for node in config.menu.items(ofRing: ring) ?? [] {
+                guard let path = node.item.iconPath, path.hasPrefix(directory + "/") else { continue }
+                let hex = String(path.dropFirst(directory.count + 1))
+                if ConfigParser.isSHA256(hex) && !seen.contains(hex) { seen.append(hex) }
+            }
+        }
+        return seen
     }
 
     /// The path of the first item, in any ring, that runs a command.

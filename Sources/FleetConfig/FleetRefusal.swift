@@ -21,6 +21,14 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     /// Its icons, fonts or painter could not be built.
     case build(String)
+    /// An icon blob it names came with other bytes than its SHA-256 says (`expected`, `got`).
+    case blobHash(expected: String, got: String)
+    /// An icon blob over `ConfigBundle.maxBlobBytes`, never copied.
+    case blobTooLarge(sha256: String, bytes: Int)
+    /// Icon blobs it names did not come within the wait (`fleet.blob_wait_seconds`).
+    case blobsMissing([String], seconds: Double)
+    /// It was built and swapped in, but painting its first frame failed.
+    case firstFrame(String)
 
     public var description: String {
         switch self {
@@ -34,6 +42,15 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .commands(let item): return "item '\(item)' has a command and fleet.allow_commands is false"
         case .invalid(let located): return located
         case .build(let why): return "cannot build: \(why)"
+        case .blobHash(let expected, let got):
+            return "blob sha256:\(expected) came with other bytes (their SHA-256 is \(got))"
+        case .blobTooLarge(let hex, let bytes):
+            return "blob sha256:\(hex) of \(bytes) bytes is larger than \(ConfigBundle.maxBlobBytes)"
+        case .blobsMissing(let hexes, let seconds):
+            let seconds = seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+            return "blob " + hexes.map { "sha256:" + $0 }.joined(separator: ", ") + " did not come within \(seconds) s"
+                + " (publish each icon retained on <topic>/blob/<sha256>)"
+        case .firstFrame(let why): return "its first frame failed: \(why)"
         }
     }
 }

@@ -40,12 +40,20 @@ public struct FleetStartup: Equatable {
                 continue
             }
             let checked = FleetAcceptance.verify(bytes, trustedKeys: keys, verifier: verifier).flatMap { bundle in
-                FleetAcceptance.content(bundle, local: local, allowCommands: allowCommands).map { (bundle, $0) }
+                FleetAcceptance.content(bundle, local: local, allowCommands: allowCommands, blobDirectory: store.blobDirectory)
+                    .map { (bundle, $0) }
             }
             switch checked {
             case .failure(let refusal):
                 result.log.append("fleet: \(store.path(slot)): refused (\(refusal)); trying the next")
             case .success(let (bundle, config)):
+                // Its icons are checked again too: a torn or changed blob is refused as its bundle is.
+                let bad = FleetAcceptance.blobs(in: config, directory: store.blobDirectory).filter { !store.hasBlob($0) }
+                if !bad.isEmpty {
+                    result.log.append("fleet: \(store.path(slot)): refused (blob " + bad.map { "sha256:" + $0 }.joined(separator: ", ")
+                                      + " missing or changed in \(store.blobDirectory)); trying the next")
+                    continue
+                }
                 result.bundle = bundle
                 result.config = config
                 return result

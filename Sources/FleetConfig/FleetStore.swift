@@ -43,6 +43,22 @@ public struct FleetStore {
     }
 
     public func path(_ slot: Slot) -> String { directory + "/" + slot.fileName }
+    /// Where icon blobs are kept, each named by its SHA-256 in hex.
+    public var blobDirectory: String { directory + "/blobs" }
+
+    /// Whether the blob `sha256` is here with the bytes its name says (a torn or changed one
+    /// is not: it is fetched again, or the bundle naming it is refused).
+    public func hasBlob(_ sha256: String) -> Bool {
+        guard let bytes = try? Self.readFile(blobDirectory + "/" + sha256, limit: ConfigBundle.maxBlobBytes) else { return false }
+        return (try? Sodium.sha256Hex(bytes)) == sha256
+    }
+
+    /// Keeps a blob whose SHA-256 the caller checked, written as every state file is.
+    public func storeBlob(_ bytes: [UInt8], sha256: String) throws(FleetError) {
+        try makeDirectory()
+        if mkdir(blobDirectory, 0o700) != 0 && errno != EEXIST { throw FleetError("cannot create \(blobDirectory): \(Errno.current)") }
+        try write(bytes, to: blobDirectory + "/" + sha256, folder: blobDirectory)
+    }
     var serialPath: String { directory + "/highest-serial" }
 
     // MARK: reading
@@ -101,7 +117,7 @@ public struct FleetStore {
         if crashPoint == point && steps.count == crashIndex { kill(getpid(), SIGKILL) }
     }
 
-    private func write(_ bytes: [UInt8], to target: String) throws(FleetError) {
+    private func write(_ bytes: [UInt8], to target: String, folder: String? = nil) throws(FleetError) {
         try makeDirectory()
         steps.count += 1
         let temporary = target + ".tmp"
@@ -119,24 +135,25 @@ public struct FleetStore {
         guard fsync(file.rawValue) == 0 else { throw FleetError("cannot fsync \(temporary): \(Errno.current)") }
         file.close()
         crash("before-rename")
-        try rename(temporary, to: target)
+        try rename(temporary, to: target, folder: folder)
         crash("after-rename")
     }
 
-    private func rename(_ from: String, to: String) throws(FleetError) {
+    private func rename(_ from: String, to: String, folder: String? = nil) throws(FleetError) {
         guard Glibc.rename(from, to) == 0 else { throw FleetError("cannot rename \(from) to \(to): \(Errno.current)") }
-        try syncDirectory()
+        try syncDirectory(folder ?? directory)
     }
 
     private func makeDirectory() throws(FleetError) {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw FleetError("cannot create \(directory): \(Errno.current)") }
     }
 
-    private func syncDirectory() throws(FleetError) {
-        switch FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
-        case .failure(let e): throw FleetError("cannot open \(directory): \(e)")
+    private func syncDirectory(_ folder: String? = nil) throws(FleetError) {
+        let folder = folder ?? directory
+        switch FileDescriptor.open(folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
+        case .failure(let e): throw FleetError("cannot open \(folder): \(e)")
         case .success(let fd):
-            guard fsync(fd.rawValue) == 0 else { throw FleetError("cannot fsync \(directory): \(Errno.current)") }
+            guard fsync(fd.rawValue) == 0 else { throw FleetError("cannot fsync \(folder): \(Errno.current)") }
         }
     }
 

@@ -28,6 +28,9 @@ package struct ConfigItemReader {
     /// The configured languages (texts may be maps by them) and where missing translations go.
     package var languages = LanguageTable()
     package var warnings = ConfigWarnings()
+    /// Where icons named by their SHA-256 (`icon: sha256:HEX`) are read from: a pushed
+    /// configuration's blobs in the state folder. nil (a local file): such an icon is an error.
+    package var blobDirectory: String?
 
     package init(file: String, maximumDepth: Int = MenuTree.defaultMaximumDepth) {
         self.file = file
@@ -36,17 +39,19 @@ package struct ConfigItemReader {
 
     /// The menu of the document's `items:`; nil when the key is absent (the demo menu).
     package static func menu(of document: ConfigSection, languages: LanguageTable = LanguageTable(),
-                             warnings: ConfigWarnings = ConfigWarnings()) throws -> MenuTree? {
-        try read(document, languages: languages, warnings: warnings).menu
+                             warnings: ConfigWarnings = ConfigWarnings(), blobDirectory: String? = nil) throws -> MenuTree? {
+        try read(document, languages: languages, warnings: warnings, blobDirectory: blobDirectory).menu
     }
 
     /// The menu (nil when `items:` is absent) and the first item key that names broker topics.
     package static func read(_ document: ConfigSection, languages: LanguageTable = LanguageTable(),
-                             warnings: ConfigWarnings = ConfigWarnings()) throws -> (menu: MenuTree?, topicUse: (line: Int?, key: String)?) {
+                             warnings: ConfigWarnings = ConfigWarnings(), blobDirectory: String? = nil)
+        throws -> (menu: MenuTree?, topicUse: (line: Int?, key: String)?) {
         guard let node = document.entryNode("items") else { return (nil, nil) }
         var reader = ConfigItemReader(file: document.file)
         reader.languages = languages
         reader.warnings = warnings
+        reader.blobDirectory = blobDirectory
         let top = try reader.ring(node, key: "items", indices: [])
         let tree: MenuTree
         do {
@@ -127,7 +132,18 @@ package struct ConfigItemReader {
         places[indices] = Place(id: item.value("id")?.mark?.line, items: item.keyLine("items"))
         let label = try item.localized("label", languages: languages, warnings: warnings) ?? LocalizedText(id)
         let color = try item.color("color") ?? DemoMenu.paletteColor(index)
-        let icon = try item.name("icon")
+        var icon = try item.name("icon")
+        if let named = icon, named.hasPrefix(ConfigParser.blobPrefix) {
+            let hex = named.dropFirst(ConfigParser.blobPrefix.count)
+            guard ConfigParser.isSHA256(hex) else {
+                throw item.error("icon", item.value("icon"), "expected 'sha256:' and the 64 lower-case hex digits of the icon file's SHA-256, got '\(named)'")
+            }
+            guard let blobDirectory else {
+                throw item.error("icon", item.value("icon"), "an icon named by its SHA-256 comes only with a pushed configuration "
+                                 + "(fleet); in a local file name its absolute path")
+            }
+            icon = blobDirectory + "/" + hex
+        }
         if let icon, !icon.hasPrefix("/") {
             throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
         }

@@ -21,7 +21,10 @@ public enum ConfigParser {
     /// Parses `text`; `file` is only used to word errors (`config.yaml:14: ...`).
     /// `brokerElsewhere`: the `mqtt:` section comes from another file (a pushed bundle keeps
     /// the local file's), so items may name topics without one here.
-    public static func parse(_ text: String, file: String, brokerElsewhere: Bool = false) throws -> KioskConfig {
+    /// `blobDirectory`: where a pushed configuration's `icon: sha256:HEX` icons are (nil: a local
+    /// file, which may not name icons so).
+    public static func parse(_ text: String, file: String, brokerElsewhere: Bool = false,
+                             blobDirectory: String? = nil) throws -> KioskConfig {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: Node?
         do {
@@ -37,7 +40,7 @@ public enum ConfigParser {
         let languages = try LanguageTable.read(document)
         let warnings = ConfigWarnings()
         config.languages = languages.languages
-        let items = try ConfigItemReader.read(document, languages: languages, warnings: warnings)
+        let items = try ConfigItemReader.read(document, languages: languages, warnings: warnings, blobDirectory: blobDirectory)
         if let menu = items.menu { config.menu = menu }
         if let text = try document.section("text", known: textKeys) {
             config.texts = try parseTexts(text, languages: languages, warnings: warnings)

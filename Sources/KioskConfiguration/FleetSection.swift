@@ -12,6 +12,9 @@ public struct FleetSettings: Sendable, Equatable {
     public var confirmSeconds: Double
     /// Whether a pushed menu may carry item commands.
     public var allowCommands: Bool
+    /// Seconds a taken bundle waits for the icon blobs it names (`<topic>/blob/<sha256>`)
+    /// before it is refused.
+    public var blobWaitSeconds: Double = 30
 
     public init(trustedKeys: [String], topic: String? = nil, confirmSeconds: Double = 120, allowCommands: Bool = false) {
         self.trustedKeys = trustedKeys
@@ -22,12 +25,20 @@ public struct FleetSettings: Sendable, Equatable {
 }
 
 extension ConfigParser {
-    package static let fleetKeys = ["trusted_keys", "topic", "confirm_seconds", "allow_commands"]
+    package static let fleetKeys = ["trusted_keys", "topic", "confirm_seconds", "allow_commands", "blob_wait_seconds"]
 
     /// The sections a pushed configuration may carry; the others (`display`, `input`, `mqtt`,
     /// `fleet`, and any hardware or network section) stay in the local file.
     public static let pushableSections: Set<String> = ["items", "theme", "physics", "behaviour", "accessibility",
                                                       "languages", "text", "live", "value"]
+
+    /// How a pushed configuration names an icon by its content: `icon: sha256:HEX`.
+    public static let blobPrefix = "sha256:"
+
+    /// Whether `hex` is a SHA-256 as blobs are named: 64 lower-case hex digits.
+    public static func isSHA256<S: StringProtocol>(_ hex: S) -> Bool {
+        hex.utf8.count == 64 && hex.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 
     package static func parseFleet(_ section: ConfigSection) throws -> FleetSettings {
         guard let node = section.value("trusted_keys") else {
@@ -56,6 +67,9 @@ extension ConfigParser {
             settings.confirmSeconds = s
         }
         if let allow = try section.bool("allow_commands") { settings.allowCommands = allow }
+        if let s = try section.number("blob_wait_seconds", where: { $0 >= 1 && $0 <= 3600 }, "of seconds between 1 and 3600") {
+            settings.blobWaitSeconds = s
+        }
         return settings
     }
 

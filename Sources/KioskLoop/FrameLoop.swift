@@ -88,6 +88,10 @@ package final class FrameLoop {
     package private(set) var renderLate: RenderLateSchedule?
     /// Which frame first shows which input sample (`--stats`' latency).
     private var inputFrames = InputFrameTracker()
+    /// A scene swapped in whose first frame is not on the glass yet: `unpainted` until its first
+    /// frame is queued, `queued` until that frame's flip event (the service hears of both ends).
+    private var newScene: NewSceneFrame?
+    private enum NewSceneFrame { case unpainted, queued }
     /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
     package var turns: TurnStats?
 
@@ -247,6 +251,10 @@ package final class FrameLoop {
             }
             // The first frame is on the glass: only now is the service "started".
             if !schedule.hasShownAFrame { try tell(.firstFrameShown, at: shown) }
+            if newScene == .queued {
+                newScene = nil
+                try tell(.sceneShown, at: shown)
+            }
             let input = inputFrames.shown()
             if let line = stats?.frameShown(at: shown, paintSeconds: lastPaintSeconds, inputTime: input) { log(line) }
             report(dial.advance(to: shown))
@@ -315,6 +323,7 @@ package final class FrameLoop {
     /// A reloaded configuration's dial and painter take over between two frames.
     package func replaceScene(_ new: Scene) {
         scene = new
+        newScene = .unpainted
         // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.
         HeapPolicy.releaseFreed()
     }
@@ -376,6 +385,13 @@ package final class FrameLoop {
                 return nil
             }
         } catch {
+            // A new scene that cannot paint its first frame goes back, not the kiosk: the
+            // service swaps a working scene in (its repaint queues that one's frame).
+            if newScene == .unpainted, PresentFailure(error) == .other {
+                newScene = nil
+                schedule.frameDropped()
+                return try tell(.sceneFailed(String(describing: error)), at: time)
+            }
             // The frame was not queued: retry where the kernel's answer says it can clear,
             // otherwise leave with the error (teardown restores the CRTC).
             switch schedule.presentFailed(PresentFailure(error), at: time) {
@@ -389,6 +405,7 @@ package final class FrameLoop {
         // When the frame really went out, not when the turn began: a turn that stood still (a
         // slow command, a reload) must not make a flip queued just now look overdue.
         schedule.presented(at: max(time, now()))
+        if newScene == .unpainted { newScene = .queued }
         inputFrames.queued()
         lastPaintSeconds = seconds
         // Render late plans for the whole call: waking, painting, copying, queueing the flip.

@@ -85,6 +85,21 @@ package enum LoopMessage {
     case dialReplaced(previousMenu: MenuTree?)
     /// SIGHUP.
     case hangUp
+    /// The first frame of a scene swapped in (a reload, a pushed configuration, a new mode) is
+    /// on the glass (at the message's time, the flip's).
+    case sceneShown
+    /// Painting the first frame of a scene swapped in failed (the painter's own error, not the
+    /// display's): nothing of it was queued, the glass still shows the frame before. The
+    /// service puts a working scene back in this turn; until it does the loop paints nothing.
+    case sceneFailed(String)
+}
+
+/// The first frame of a new scene failed and nothing puts a working one back: the run ends,
+/// as with any frame that cannot be shown.
+package struct SceneFailure: Error, CustomStringConvertible {
+    package var reason: String
+    package init(reason: String) { self.reason = reason }
+    package var description: String { "the new menu's first frame failed: \(reason)" }
 }
 
 /// No service: the dial's events go nowhere (simulate writes its own event lines; bench and the
@@ -98,8 +113,10 @@ package final class NoService: LoopService {
         switch message {
         case .hangUp:
             return [.refresh]
-        case .dialEvents, .firstFrameShown, .dialReplaced:
+        case .dialEvents, .firstFrameShown, .dialReplaced, .sceneShown:
             return []
+        case .sceneFailed(let why):
+            throw SceneFailure(reason: why)
         }
     }
 }

@@ -108,6 +108,13 @@ public struct FrameSchedule: Sendable, Equatable {
         return recovery
     }
 
+    /// A frame that failed to queue is given up without leaving the loop (its scene was taken
+    /// back): nothing is queued or retried; the next news queues a frame.
+    public mutating func frameDropped() {
+        failuresInARow = 0
+        state = .idle
+    }
+
     /// The queued frame's flip event arrived (the loop has advanced the dial to its time; it
     /// asks only when `awaitsFlip`): the next frame, or rest. A stale event changes nothing.
     /// `dialNeedsFrame` is false while the screen is dark: the black frame is the last one.

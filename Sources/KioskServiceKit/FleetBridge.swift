@@ -18,10 +18,14 @@ package final class FleetBridge {
     private let logger: JournalLogger
     /// The confirmed pushed bundle that runs (nil: the local file's configuration).
     package private(set) var confirmed: ConfigBundle?
-    /// Running but not confirmed: reverted at `deadline` unless confirmed.
-    package private(set) var pending: (bundle: ConfigBundle, deadline: Double)?
+    /// Running but not confirmed: reverted at `deadline` unless confirmed. The deadline is
+    /// nil until the new menu's first frame is on the glass (the wait counts from there).
+    package private(set) var pending: (bundle: ConfigBundle, deadline: Double?)?
     /// Taken and being built (icons, painter) off the loop; stored as `pending.bundle`.
     package private(set) var building: ConfigBundle?
+    /// Taken and stored as `pending.bundle`, waiting until `deadline` for the icon blobs it
+    /// names that the state folder does not have (`missing`, SHA-256 in hex).
+    package private(set) var fetching: (accepted: FleetAcceptance.Accepted, missing: [String], deadline: Double)?
     /// The latest bundle that came while another was being built; offered when that one is done.
     package private(set) var queued: [UInt8]?
     /// Bundles up to this serial are refused; nil when the stored serial was unreadable (then
@@ -61,7 +65,7 @@ package final class FleetBridge {
     /// over it (the local file when none, or when the bundle no longer fits the local file).
     package func overlay(local: KioskConfig) -> KioskConfig {
         guard let active else { return local }
-        switch FleetAcceptance.content(active, local: local, allowCommands: settings.allowCommands) {
+        switch FleetAcceptance.content(active, local: local, allowCommands: settings.allowCommands, blobDirectory: store.blobDirectory) {
         case .success(let config): return config
         case .failure(let refusal):
             logger.warning("fleet: serial \(active.serial) does not fit the local file any more (\(refusal)); running the local file")
@@ -78,11 +82,14 @@ package final class FleetBridge {
         case refused
         /// Nothing to report (the running bundle seen again, or queued behind a build).
         case ignored
+        /// Taken and stored as pending; fetch these icon blobs (SHA-256 in hex) and hand each
+        /// to `blobArrived`.
+        case fetch([String])
     }
 
     /// A bundle arrived (`<base>/set/config` or the fleet topic; `bytes` not yet decoded).
-    package func offer(_ bytes: [UInt8], local: KioskConfig) -> Offer {
-        if building != nil {
+    package func offer(_ bytes: [UInt8], local: KioskConfig, now: Double = 0) -> Offer {
+        if building != nil || fetching != nil {
             queued = bytes
             return .ignored
         }
@@ -90,7 +97,8 @@ package final class FleetBridge {
         // The running or pending bundle retained on the broker comes back at every connect.
         if let b = try? ConfigBundle.parse(bytes).get(), b.serial == active?.serial, b.encoded == active?.encoded { return .ignored }
         let decided = FleetAcceptance.decide(bytes, trustedKeys: keys, highestSerial: highest, clientID: clientID,
-                                             local: local, allowCommands: settings.allowCommands)
+                                             local: local, allowCommands: settings.allowCommands,
+                                             blobDirectory: store.blobDirectory)
         switch decided {
         case .failure(let refusal):
             return refuse((try? ConfigBundle.parse(bytes).get())?.serial, refusal.description)
@@ -104,15 +112,60 @@ package final class FleetBridge {
             } catch {
                 return refuse(serial, "cannot store it: \(error)")
             }
-            building = accepted.bundle
             offered = serial
+            let missing = accepted.blobs.filter { !store.hasBlob($0) }
+            if !missing.isEmpty {
+                fetching = (accepted, missing, now + settings.blobWaitSeconds)
+                logger.info("fleet: serial \(serial) taken; waiting for \(missing.count) icon blob\(missing.count == 1 ? "" : "s")")
+                return .fetch(missing)
+            }
+            building = accepted.bundle
             logger.info("fleet: serial \(serial) taken; building it")
             return .take(accepted.config, serial: serial)
         }
     }
 
-    /// The build of `building` ended: it runs now (pending until `now + confirm_seconds`, or
-    /// confirmed at once when confirm_seconds is 0), or it failed and is refused.
+    /// An icon blob of `length` bytes came (`payload` nil: over its bound, never copied).
+    /// Checked against its name, kept in the state folder; the last one missing makes the
+    /// bundle `take`n. A blob with the wrong bytes refuses the bundle at once.
+    package func blobArrived(_ sha256: String, payload: [UInt8]?, length: Int? = nil) -> Offer {
+        guard var fetch = fetching, let index = fetch.missing.firstIndex(of: sha256) else { return .ignored }
+        guard let payload, payload.count <= ConfigBundle.maxBlobBytes else {
+            let bytes = payload?.count ?? length ?? ConfigBundle.maxBlobBytes + 1
+            return failFetch(FleetRefusal.blobTooLarge(sha256: sha256, bytes: bytes).description)
+        }
+        let got = (try? Sodium.sha256Hex(payload)) ?? "unknown (libsodium)"
+        guard got == sha256 else { return failFetch(FleetRefusal.blobHash(expected: sha256, got: got).description) }
+        do { try store.storeBlob(payload, sha256: sha256) } catch {
+            return failFetch("cannot store blob sha256:\(sha256): \(error)")
+        }
+        fetch.missing.remove(at: index)
+        guard fetch.missing.isEmpty else {
+            fetching = fetch
+            return .ignored
+        }
+        fetching = nil
+        building = fetch.accepted.bundle
+        logger.info("fleet: serial \(fetch.accepted.bundle.serial): its icon blobs came; building it")
+        return .take(fetch.accepted.config, serial: fetch.accepted.bundle.serial)
+    }
+
+    /// The blobs did not all come in time: the bundle is refused (true).
+    package func blobsOverdue(now: Double) -> Bool {
+        guard let fetch = fetching, now >= fetch.deadline else { return false }
+        _ = failFetch(FleetRefusal.blobsMissing(fetch.missing, seconds: settings.blobWaitSeconds).description)
+        return true
+    }
+
+    private func failFetch(_ why: String) -> Offer {
+        guard let fetch = fetching else { return .ignored }
+        fetching = nil
+        try? store.remove(.pending)
+        return refuse(fetch.accepted.bundle.serial, why)
+    }
+
+    /// The build of `building` ended: it runs now and waits for its first frame (then
+    /// `firstFrameShown` starts the confirmation's wait), or it failed and is refused.
     package func built(_ failure: String?, now: Double) {
         guard let bundle = building else { return }
         building = nil
@@ -124,9 +177,37 @@ package final class FleetBridge {
         if let old = pending, old.bundle.serial != bundle.serial {
             logger.info("fleet: serial \(old.bundle.serial) was replaced by \(bundle.serial) before its confirmation")
         }
-        pending = (bundle, now + settings.confirmSeconds)
+        pending = (bundle, nil)
         (lastStatus, offered, reason) = (.pending, bundle.serial, nil)
-        if settings.confirmSeconds == 0 { _ = confirm(bundle.serial) }
+    }
+
+    /// The pending configuration's first frame is on the glass at `now`: the wait for its
+    /// confirmation starts (confirmed at once when confirm_seconds is 0). False when no pushed
+    /// configuration waited for its first frame.
+    package func firstFrameShown(now: Double) -> Bool {
+        guard let pending, pending.deadline == nil else { return false }
+        self.pending = (pending.bundle, now + settings.confirmSeconds)
+        if settings.confirmSeconds == 0 { _ = confirm(pending.bundle.serial) }
+        return true
+    }
+
+    /// The first frame of the configuration being built or just swapped in failed: it is
+    /// refused at once (true: the caller puts the confirmed one back); false when no pushed
+    /// configuration waited for its first frame.
+    package func firstFrameFailed(_ why: String) -> Bool {
+        let bundle: ConfigBundle
+        if let building {
+            bundle = building
+            self.building = nil
+        } else if let pending, pending.deadline == nil {
+            bundle = pending.bundle
+            self.pending = nil
+        } else {
+            return false
+        }
+        try? store.remove(.pending)
+        _ = refuse(bundle.serial, FleetRefusal.firstFrame(why).description)
+        return true
     }
 
     /// `confirm N`: the pending bundle N becomes the confirmed one. nil, or why not.
@@ -147,11 +228,13 @@ package final class FleetBridge {
     }
 
     /// When the pending bundle is reverted unless confirmed.
-    package var nextDeadline: Double? { pending?.deadline }
+    package var nextDeadline: Double? {
+        [pending?.deadline, fetching?.deadline].compactMap { $0 }.min()
+    }
 
     /// The deadline passed: the pending bundle goes (the caller reloads the confirmed one).
     package func revertIfDue(now: Double) -> Bool {
-        guard let pending, now >= pending.deadline else { return false }
+        guard let pending, let deadline = pending.deadline, now >= deadline else { return false }
         self.pending = nil
         try? store.remove(.pending)
         (lastStatus, offered, reason) = (.reverted, pending.bundle.serial,

@@ -31,6 +31,10 @@ extension KioskService: LoopService {
             liveReplaced(previousMenu: previousMenu, on: loop)
         case .hangUp:
             return requestReload(at: time)
+        case .sceneShown:
+            fleetFrameShown(at: time)
+        case .sceneFailed(let why):
+            return try sceneFailed(why, at: time)
         }
         return []
     }
@@ -96,6 +100,8 @@ extension KioskService: LoopService {
             }
         case .configBundle(let bytes):
             try loop.carryOut(takeBundle(bytes, at: time), at: time)
+        case .configBlob(let sha256, let payload, let length):
+            try loop.carryOut(takeBlob(sha256, payload, length: length, at: time), at: time)
         }
         publishState()
         try loop.frameIfDue(at: time)

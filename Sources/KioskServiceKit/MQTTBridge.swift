@@ -144,7 +144,7 @@ package final class MQTTBridge {
     package func wakeUp(now: Double) -> Double? {
         var times = [nextMetrics]
         if let t = connection.wakeUp(now: now) { times.append(t) }
-        if !inbox.isEmpty || !bundles.isEmpty { times.append(now) }
+        if !inbox.isEmpty || !bundles.isEmpty || !blobs.isEmpty { times.append(now) }
         return times.min()
     }
 
@@ -160,7 +160,14 @@ package final class MQTTBridge {
         inbox.removeFirst(turn.count)
         commandsTaken += turn.count
         let bundle = bundles.isEmpty ? [] : [ControlServer.Request(client: .mqtt, command: bundles.removeFirst())]
-        return ControlServer.coalescingReloads(turn) + bundle + takeLiveRequests(now: now)
+        // One blob a turn: hashing one at its bound takes tens of milliseconds.
+        var blob: [ControlServer.Request] = []
+        if !blobs.isEmpty {
+            let next = blobs.removeFirst()
+            if case .configBlob(_, let payload?, _) = next { blobBytes -= payload.count }
+            blob = [ControlServer.Request(client: .mqtt, command: next)]
+        }
+        return ControlServer.coalescingReloads(turn) + bundle + blob + takeLiveRequests(now: now)
     }
 
     /// Whether configuration bundles are taken (the local file has a `fleet:` section).
@@ -175,8 +182,41 @@ package final class MQTTBridge {
         resubscribe()
         // Bundles are configurations: their topics take up to a bundle's bound, every other
         // topic keeps the commands' small one.
+        setPayloadLimits()
+    }
+
+    /// The icon blobs a taken bundle waits for: `<topic>/blob/<sha256>` on the fleet topic and
+    /// on `<base>/set/config`, each by its topic (none: the fetch is over).
+    private(set) var blobTopics: [String: String] = [:]
+    /// Blobs waiting for the loop (their topics are only the ones asked for), at most
+    /// `blobQueueBytes` together: more in one burst are dropped, and the bundle is refused when
+    /// its wait ends.
+    private var blobs: [ControlCommand] = []
+    private var blobBytes = 0
+    package static let blobQueueBytes = 32 << 20
+
+    /// Subscribes to the blobs `sha256s` (hex) from now on; an empty list ends the fetch.
+    package func wantBlobs(_ sha256s: [String]) {
+        blobTopics = [:]
+        for base in [fleetTopic, topics.setPrefix + "config"].compactMap({ $0 }) {
+            for hex in sha256s { blobTopics[base + "/blob/" + hex] = hex }
+        }
+        if sha256s.isEmpty { (blobs, blobBytes) = ([], 0) }
+        resubscribe()
+        setPayloadLimits()
+    }
+
+    /// Whether `topic` is a blob's under the fleet topic or `<base>/set/config`.
+    private func isBlobTopic(_ topic: String) -> Bool {
+        [fleetTopic, topics.setPrefix + "config"].contains { base in base.map { topic.hasPrefix($0 + "/blob/") } ?? false }
+    }
+
+    /// Bundles and blobs are configurations: their topics take up to their own bound, every
+    /// other topic keeps the commands' small one.
+    private func setPayloadLimits() {
         var limits = [topics.setPrefix + "config": ConfigBundle.maxBytes + 1]
-        if let topic { limits[topic] = ConfigBundle.maxBytes + 1 }
+        if let fleetTopic { limits[fleetTopic] = ConfigBundle.maxBytes + 1 }
+        for topic in blobTopics.keys { limits[topic] = ConfigBundle.maxBlobBytes + 1 }
         connection.payloadLimits = limits
     }
 
@@ -185,10 +225,20 @@ package final class MQTTBridge {
     /// (`bindLive` at a reload, `enableFleet` at start); none may drop the others'.
     func resubscribe() {
         connection.subscribe(ControlVocabulary.subscriptions.map { topics.setPrefix + $0 }
-                             + live.topics + (fleetTopic.map { [$0] } ?? []))
+                             + live.topics + (fleetTopic.map { [$0] } ?? []) + blobTopics.keys.sorted())
     }
 
     private func receive(_ message: MQTTMessage, now: Double) {
+        if let hex = blobTopics[message.topic] {
+            if message.payload.isEmpty && message.retained && !message.isOversized { return }  // a retained blob cleared
+            // A flood: dropped, and the wait's end refuses the bundle.
+            guard blobs.count < 2 * blobTopics.count, blobBytes + message.payload.count <= Self.blobQueueBytes else { return }
+            blobs.append(.configBlob(sha256: hex, payload: message.isOversized ? nil : message.payload, length: message.payloadLength))
+            blobBytes += message.payload.count
+            return
+        }
+        // A blob topic of an earlier fetch (the broker still sends what it was once asked for).
+        if isBlobTopic(message.topic) { return }
         // Signed configurations: retained ones too (a configuration is not a command); the
         // service bounds and checks them.
         if message.topic == fleetTopic || message.topic == topics.setPrefix + "config" {

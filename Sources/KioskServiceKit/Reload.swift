@@ -38,6 +38,9 @@ package final class Reload {
         case failed(String)
         /// Ready to commit; `scene` is nil without a painter (tests that drive the service alone).
         case ready(KioskConfig, ConfigReload.Changes, scene: PreparedScene?, stamp: ReloadStamp?)
+        /// Read before what goes over the file changed (`Reload.drop`): nothing to commit; the
+        /// file is read again.
+        case dropped
     }
 
     /// The inputs of one preparation, taken on the loop when it starts. The closures only read
@@ -104,6 +107,8 @@ package final class Reload {
     /// One more preparation follows the one in flight (a request came after it began
     /// building, or a pushed configuration its fleet overlay does not hold).
     private var again = false
+    /// The preparation in flight is dropped when done (`drop`).
+    private var dropped = false
     /// Whether preparations run on a thread (`run`); else in the turn that asked (the tests that
     /// step the loop by hand, and when no thread can be started).
     package let offTheLoop: Bool
@@ -138,6 +143,13 @@ package final class Reload {
         guard let inFlight else { return }
         inFlight.shared.generation.withLock { $0 += 1 }
         if force { again = true }
+    }
+
+    /// The preparation in flight read a configuration that may no longer run (a pushed one
+    /// refused at its first frame): its outcome is dropped, and the file read again after it.
+    func drop() {
+        guard inFlight != nil else { return }
+        (dropped, again) = (true, true)
     }
 
     /// Runs `job` inline, or starts it on its own thread (nil comes back then).
@@ -177,8 +189,8 @@ package final class Reload {
         self.inFlight = nil
         parsedBefore += inFlight.shared.parsed.withLock { $0 }
         let newer = inFlight.shared.generation.withLock { $0 } != inFlight.shared.readAt.withLock { $0 }
-        defer { again = false }
-        return (outcome, inFlight.job.pushed != nil, again || newer, inFlight.job.notes.lines.withLock { $0 })
+        defer { (again, dropped) = (false, false) }
+        return (dropped ? .dropped : outcome, inFlight.job.pushed != nil, again || newer, inFlight.job.notes.lines.withLock { $0 })
     }
 
     /// One preparation on its own thread: the job, then the outcome left in `shared` and the
@@ -234,6 +246,7 @@ extension KioskService {
             if pushed == nil, let heldBack = remoteLog.admit(now: time) {
                 logger.info("reload: another reload is being prepared; it reads the file again" + LogRateLimit.suffix(heldBack))
             }
+            // A pushed configuration is built by the read that follows (`reloadPrepared`).
             reloads.supersede(force: pushed != nil)
             return []
         }
@@ -244,8 +257,7 @@ extension KioskService {
             return reloadPrepared(.unchanged(stamp: stamp), pushed: false, again: false, at: time)
         }
         let notes = Reload.Notes()
-        let job = Reload.Job(pushed: pushed, path: configPath, current: config, language: language,
-                             adjust: reloadAdjustment(notes), notes: notes, scene: scenes.preparation())
+        let job = reloadJob(pushed: pushed, notes: notes)
         var outcome: Reload.Outcome
         do {
             guard let inline = try reloads.start(job) else { return [] }
@@ -258,14 +270,36 @@ extension KioskService {
         return reloadPrepared(outcome, pushed: pushed != nil, again: false, at: time)
     }
 
+    /// A pushed configuration's first frame failed, and the loop has no scene that paints: the
+    /// file (with the confirmed bundle over it) is read and its scene built in this turn, not
+    /// off the loop, so the loop's next frame is the confirmed menu's. A preparation in flight
+    /// read the refused configuration: it is dropped, and the file read again after it.
+    package func reloadNow(at time: Double) -> [LoopRequest] {
+        reloads.requests += 1
+        reloads.drop()
+        // What goes over the file changed: read it even when it did not.
+        reloads.settled = nil
+        notify([.reloading(monotonicMicroseconds: UInt64(max(0, time) * 1_000_000))])
+        let notes = Reload.Notes()
+        let outcome = reloadJob(pushed: nil, notes: notes).run(Reload.Shared())
+        for line in notes.lines.withLock({ $0 }) { logger.warning(line) }
+        return reloadPrepared(outcome, pushed: false, again: false, at: time)
+    }
+
+    /// One preparation's inputs, taken now.
+    private func reloadJob(pushed: KioskConfig?, notes: Reload.Notes) -> Reload.Job {
+        Reload.Job(pushed: pushed, path: configPath, current: config, language: language,
+                   adjust: reloadAdjustment(notes), notes: notes, scene: scenes.preparation())
+    }
+
     /// What turns a file's configuration into the running one, for the worker: `run --items`,
     /// and the fleet's active bundle over it as it is now.
     private func reloadAdjustment(_ notes: Reload.Notes) -> (KioskConfig) -> KioskConfig {
         let adjusted = scenes.adjusted
         guard let fleet, let active = fleet.active else { return adjusted }
-        let allow = fleet.settings.allowCommands
+        let allow = fleet.settings.allowCommands, blobs = fleet.store.blobDirectory
         return { local in
-            switch FleetAcceptance.content(active, local: local, allowCommands: allow) {
+            switch FleetAcceptance.content(active, local: local, allowCommands: allow, blobDirectory: blobs) {
             case .success(let config): return adjusted(config)
             case .failure(let refusal):
                 notes.lines.withLock {
@@ -281,9 +315,17 @@ extension KioskService {
     package func reloadPrepared(_ outcome: Reload.Outcome, pushed: Bool, again: Bool, at time: Double) -> [LoopRequest] {
         var requests = commitReload(outcome, at: time)
         notify([.ready])
-        if pushed || fleet?.building != nil { requests += fleetBuilt(lastReloadFailure, at: time) }
+        // A pushed configuration is built by its own preparation, or by the read that follows
+        // the one it came behind (`again`), not by a preparation that read before it came.
+        if pushed || (fleet?.building != nil && !again) {
+            let swapped = requests.contains { if case .replaceScene = $0 { true } else { false } }
+            requests += fleetBuilt(lastReloadFailure, swapped: swapped, at: time)
+        }
         if again {
             logger.info("reload: a newer reload came while this one was prepared; reading the file again")
+            // A pushed configuration waits for this read: the file is read even when it did
+            // not change, since what goes over it did.
+            if fleet?.building != nil { reloads.settled = nil }
             requests += requestReload(at: time)
         }
         return requests
@@ -306,6 +348,8 @@ extension KioskService {
             return []
         case .failed(let reason):
             refuseReload(reason, now: now)
+            return []
+        case .dropped:
             return []
         case .ready(let new, let changes, let scene, let stamp):
             let oldMenu = config.menu

@@ -28,6 +28,9 @@ public enum ControlCommand: Sendable, Equatable {
     case configBundle([UInt8])
     /// A bundle over the bound, never copied: refused by its size (`bytes`).
     case oversizedBundle(bytes: Int)
+    /// An icon blob a taken bundle waits for (`<topic>/blob/<sha256>`), undecoded, of `length`
+    /// bytes; nil: over its bound, never copied.
+    case configBlob(sha256: String, payload: [UInt8]?, length: Int)
     /// `set <path> text|available|value ...`: an item's live state (ControlCommand+Live.swift).
     case setItem(path: MenuPath, change: ItemChange)
     /// `turn <n>`: n detents of an open value dial, or n items of the ring (negative: anticlockwise).

@@ -48,7 +48,7 @@ public enum ControlVocabulary {
                     .none(.screenshot), mqtt: [MQTTInput("screenshot", .ignored, homeAssistant: HomeAssistantEntity(
                         .button, object: "take_screenshot", name: "Take screenshot", when: .screenshots))]),
         ControlVerb(mqttOnly: "config", help: "a signed configuration bundle pushed to a fleet",
-                    mqtt: [MQTTInput("config", .routed)]),
+                    mqtt: [MQTTInput("config", .routed), MQTTInput("config/blob/<sha256>", .routed, onDemand: true)]),
     ]
 
     /// The socket verbs by name.
@@ -71,7 +71,7 @@ public enum ControlVocabulary {
     /// The topic filters under `<base>/set/` the bridge subscribes to: `+` for the one-level
     /// topics, `<prefix>#` for each routed form.
     package static var subscriptions: [String] {
-        ["+"] + mqttInputs.compactMap { $0.input.prefix.map { $0 + "#" } }
+        ["+"] + mqttInputs.filter { !$0.input.onDemand }.compactMap { $0.input.prefix.map { $0 + "#" } }
     }
 }
 
@@ -132,11 +132,15 @@ public struct MQTTInput: Sendable {
     package let topic: String
     package let payload: Payload
     package let homeAssistant: HomeAssistantEntity?
+    /// Subscribed only while the bridge asks for it, each topic by its name (a taken bundle's
+    /// icon blobs), never by a filter in `subscriptions`: a broker's retained ones stay there.
+    package let onDemand: Bool
 
-    init(_ topic: String, _ payload: Payload, homeAssistant: HomeAssistantEntity? = nil) {
+    init(_ topic: String, _ payload: Payload, homeAssistant: HomeAssistantEntity? = nil, onDemand: Bool = false) {
         self.topic = topic
         self.payload = payload
         self.homeAssistant = homeAssistant
+        self.onDemand = onDemand
     }
 
     /// The prefix of a form with placeholders; nil for a plain topic.

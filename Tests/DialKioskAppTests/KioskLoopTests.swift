@@ -14,6 +14,7 @@ import Synchronization
 @testable import KioskLoop
 @testable import KioskServiceKit
 import KioskTestSupport
+import FleetConfig
 
 /// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
@@ -867,6 +868,47 @@ private final class FakeBacklight: BacklightDimming {
         #expect(k.dial.items.map(\.label) == ["Second", "b"])
         printed += k.stdout()
         #expect(printed.split(separator: "\n").filter { $0.contains("\"reloaded\"") }.count == 2, "both applied, the latest last")
+    }
+
+    /// A bundle that comes while a SIGHUP's preparation runs is built by the read after it,
+    /// though the file did not change since that preparation read it (settled): it was taken
+    /// as built by the preparation that read before it came, and the read after it found the
+    /// file unchanged, so the pushed menu never went up while the kiosk reported it pending.
+    @Test func aBundleThatComesDuringAReloadIsBuiltByTheReadAfterIt() throws {
+        let gate = Gate()
+        let (k, icon) = try rig(gate)
+        let seed = [UInt8](repeating: 9, count: 32)
+        let keys = [try Sodium.keyPair(seed: seed).publicKey]
+        let store = FleetStore(directory: k.dir.path + "/state")
+        let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
+        k.service.fleet = FleetBridge(settings: FleetSettings(trustedKeys: [], confirmSeconds: 30), store: store, clientID: "k1",
+                                      keys: keys, startup: FleetStartup.choose(store: store, keys: keys, local: k.service.config,
+                                                                               allowCommands: false),
+                                      logger: logger)
+        try k.loop.start(at: k.clock)
+        try k.flipUntilIdle()
+
+        // The file changes, and is older than the file system's tick when read: settled then.
+        writeFile(k.configPath, "items:\n  - id: a\n    label: First\n    icon: \(icon)\n")
+        usleep(100_000)
+        k.signal(.hangUp)
+        try k.step()
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+        var bundle = ConfigBundle(serial: 1, targets: [], config: Array("items:\n  - {id: x, label: Pushed}\n".utf8))
+        bundle.signature = try Sodium.sign(bundle.signedBytes, seed: seed)
+        try k.loop.carryOut(k.service.takeBundle(bundle.encoded, at: k.clock), at: k.clock)
+        #expect(k.service.fleet?.building?.serial == 1)
+
+        gate.opened.signal()
+        for _ in 0..<100 where k.service.reloads.isBusy {
+            var fds = k.service.reloads.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), 10_000)
+            try k.step()
+        }
+        try k.flipUntilIdle()
+        #expect(k.dial.items.map(\.label) == ["Pushed"], "the pushed menu is up")
+        #expect(k.service.fleet?.pending?.bundle.serial == 1)
+        #expect(k.service.fleet?.nextDeadline != nil, "its first frame started the confirmation's wait")
     }
 }
 

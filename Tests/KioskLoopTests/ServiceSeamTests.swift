@@ -35,7 +35,7 @@ private final class AnsweringService: LoopService {
         case .hangUp:
             messages.append("hangUp")
             return [.log("asked for a refresh"), .refresh]
-        case .firstFrameShown, .dialReplaced:
+        case .firstFrameShown, .dialReplaced, .sceneShown, .sceneFailed:
             break
         }
         return []

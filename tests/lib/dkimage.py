@@ -6,6 +6,7 @@ on a CI machine without imaging packages and inside the VM guest.
   read_ppm(path) -> (width, height, 3, pixels)          binary P6 with maxval 255
   read_image(path)                                      either, by the file's first bytes
   rgb(image) -> (width, height, pixels)                 three bytes a pixel
+  png_bytes(width, height, rgba) -> bytes               a PNG of one colour (test icons)
 """
 import struct
 import zlib
@@ -99,3 +100,12 @@ def rgb(image):
     out = bytearray(width * height * 3)
     out[0::3], out[1::3], out[2::3] = pixels[0::channels], pixels[1::channels], pixels[2::channels]
     return width, height, bytes(out)
+
+
+def png_bytes(width, height, rgba):
+    """A PNG file's bytes: 8-bit RGBA, no filter; `rgba` is a (r, g, b, a) tuple for every pixel."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgba) * width
+    return (PNG_SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))

@@ -4,29 +4,37 @@
 Starts Debian's mosquitto on a free loopback port and N kiosks (`dialkiosk run --display
 virtual:...`) whose local files carry a `fleet:` section trusting one key made by `dialkiosk
 config keygen`, each with its own state folder. Then:
-  1. one retained bundle on the fleet topic reaches every kiosk; publish -> each kiosk's swap to
-     the new menu (its `config` line's time; the first frame of the new menu is painted in that
-     loop turn) p50/p95/max, both on CLOCK_MONOTONIC;
+  1. one retained bundle on the fleet topic, with an icon that travels as a blob named by its
+     SHA-256 (`<topic>/blob/<sha256>`, retained), reaches every kiosk; publish -> each kiosk's
+     first frame of the new menu (its `pending` config line's time, the flip's) p50/p95/max, both
+     on CLOCK_MONOTONIC;
   2. a confirmation to every kiosk (`<base>/set/config_confirm`): all confirmed;
   3. a second push left unconfirmed: every kiosk reverts after confirm_seconds;
   4. bundles with a bad signature, an old serial, a wrong target, an invalid configuration, a
-     local-only section: refused by every kiosk with the reason in `config/state`, the running
-     serial and menu untouched;
+     local-only section, a missing icon, a missing blob, a blob whose bytes do not match its
+     hash: refused by every kiosk with the reason in `config/state`, the running serial and
+     menu untouched;
   5. bad input to one kiosk (0 bytes, 10 MB, random bytes, a valid signature over other text,
-     a signature of the wrong length): refused with the reason, resident memory flat;
-  6. crash safety: one kiosk SIGKILLed at random points of receiving, storing, building,
-     applying and confirming (and at fixed points inside the state folder's writes), restarted
-     each time: it always comes up on a confirmed configuration or the local file.
+     a signature of the wrong length, a blob whose bytes do not match its hash, a 10 MB blob):
+     refused with the reason, resident memory flat, and a good bundle after it still shown;
+  6. crash safety: one kiosk SIGKILLed at random points of receiving, storing (the bundle and
+     its icon blob), building, applying and confirming (and at fixed points inside the state
+     folder's writes), restarted each time: it always comes up on a confirmed configuration or
+     the local file.
 Usage: tests/mqtt/fleet-config.py [--binary .build/debug/dialkiosk] [--kiosks 50] [--crashes 12]
 Exit 0 when every check holds, 1 otherwise.
 """
-import argparse, json, os, random, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, hashlib, json, os, random, signal, socket, subprocess, sys, tempfile, threading, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+sys.dont_write_bytecode = True
+import dkimage
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--binary", default=".build/debug/dialkiosk")
 ap.add_argument("--kiosks", type=int, default=50)
 ap.add_argument("--crashes", type=int, default=12)
 ap.add_argument("--confirm-seconds", type=int, default=6)
+ap.add_argument("--blob-wait-seconds", type=int, default=2)
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-fleetcfg-")
@@ -86,7 +94,8 @@ LOCAL_MENU = "items:\n  - {id: coffee, label: Coffee}\n  - {id: tea, label: Tea}
 def local_config(name, confirm):
     text = LOCAL_MENU + (f"mqtt:\n  host: 127.0.0.1\n  port: {port}\n  client_id: {name}\n  base_topic: fc/{name}\n"
                          "  keepalive_seconds: 10\n  discovery_prefix: ha\n"
-                         f"fleet:\n  trusted_keys: [{work}/keys/fleet.pub]\n  topic: fc/all/config\n  confirm_seconds: {confirm}\n")
+                         f"fleet:\n  trusted_keys: [{work}/keys/fleet.pub]\n  topic: fc/all/config\n  confirm_seconds: {confirm}\n"
+                         f"  blob_wait_seconds: {args.blob_wait_seconds}\n")
     path = f"{work}/{name}.yaml"
     with open(path, "w") as f: f.write(text)
     return path
@@ -98,8 +107,10 @@ def start(name, confirm=args.confirm_seconds, env=None):
                             stdout=open(f"{work}/{name}.out", "a"), stderr=open(f"{work}/{name}.err", "a"),
                             env=dict(os.environ, **(env or {})))
 
-def menu(ids):
-    return "items:\n" + "".join(f"  - {{id: {i}, label: {i.title()}}}\n" for i in ids)
+def menu(ids, icon=None):
+    """A menu of `ids`; `icon`: the SHA-256 (hex) of the first item's icon blob."""
+    return "items:\n" + "".join(f"  - {{id: {i}, label: {i.title()}" + (f", icon: 'sha256:{icon}'" if icon and n == 0 else "")
+                                 + "}\n" for n, i in enumerate(ids))
 
 def sign(text, serial, targets=(), key=None, check=True):
     path = f"{work}/menu-{serial}-{random.random()}.yaml"
@@ -131,8 +142,11 @@ names = [f"k{i:03d}" for i in range(args.kiosks)]
 kiosks = {n: start(n) for n in names}
 check(wait_all(names, lambda s: s.get("source") == "local", 60), f"all {len(names)} kiosks up on their local file")
 
-# 1. One retained bundle for the whole fleet.
-bundle1 = sign(menu(["alpha", "beta"]), 1)
+# 1. One retained bundle for the whole fleet, its icon a retained blob published first.
+icon = dkimage.png_bytes(16, 16, (200, 40, 40, 255))
+icon_sha = hashlib.sha256(icon).hexdigest()
+publish(f"fc/all/config/blob/{icon_sha}", icon, retain=True)
+bundle1 = sign(menu(["alpha", "beta"], icon=icon_sha), 1)
 sent = time.monotonic()
 publish("fc/all/config", bundle1, retain=True)
 check(wait_all(names, lambda s: s.get("serial") == 1 and s.get("status") == "pending", 60), "serial 1 reached every kiosk and runs, pending")
@@ -141,11 +155,13 @@ with lock:
              and e.get("status") == "pending"}
 check(len(swaps) == len(names), f"a config line for serial 1 from every kiosk ({len(swaps)})")
 if swaps:
-    print(f"fleet-config: publish -> new menu swapped in on {len(swaps)} kiosks: {summary([t - sent for t in swaps.values()])}; "
+    print(f"fleet-config: publish -> first frame of the new menu on {len(swaps)} kiosks: {summary([t - sent for t in swaps.values()])}; "
           f"last kiosk {max(swaps.values()) - sent:.2f} s after the publish", flush=True)
 with lock:
     reloaded = {k for (_, k, e) in events if e.get("event") == "reloaded" and e.get("items") == 2}
 check(reloaded == set(names), f"every kiosk's event lines say reloaded with the pushed menu's 2 items ({len(reloaded)})")
+check(all(open(f"{work}/state-{n}/blobs/{icon_sha}", "rb").read() == icon for n in names if os.path.exists(f"{work}/state-{n}/blobs/{icon_sha}"))
+      and all(os.path.exists(f"{work}/state-{n}/blobs/{icon_sha}") for n in names), "every state folder keeps the icon blob")
 
 # 2. Confirm everywhere: half by serial, half with Home Assistant's confirm button (it sends PRESS).
 with lock:
@@ -197,6 +213,16 @@ refused_everywhere(sign(menu(["a"]) + "display:\n  rotation: 90\n", 14, check=Fa
 # A missing icon: valid to parse, fails to build on the kiosk: refused at once.
 refused_everywhere(sign("items:\n  - {id: pic, label: Pic, icon: /nonexistent/icon.png}\n", 15), 15, "", "a missing icon (build fails)")
 
+# An icon blob nobody published: refused once the wait is over.
+absent = hashlib.sha256(b"never published").hexdigest()
+refused_everywhere(sign(menu(["lost", "x"], icon=absent), 16), 16, f"blob sha256:{absent} did not come within", "a missing blob")
+# A blob whose bytes are not the ones its name says.
+wrong = dkimage.png_bytes(16, 16, (0, 0, 255, 255))
+named = hashlib.sha256(dkimage.png_bytes(16, 16, (0, 255, 0, 255))).hexdigest()
+publish(f"fc/all/config/blob/{named}", wrong, retain=True)
+refused_everywhere(sign(menu(["fake", "x"], icon=named), 17), 17, f"blob sha256:{named} came with other bytes", "a blob whose hash does not match")
+publish(f"fc/all/config/blob/{named}", b"", retain=True)
+
 # 5. Bad input on one kiosk's own topic; memory flat.
 one = names[-1]
 def rss(pid):
@@ -216,11 +242,30 @@ for what, (payload, reason) in bad.items():
     ok = wait_all([one], lambda s: s.get("status") == "refused" and reason in (s.get("reason") or "") and s.get("serial") == 1, 15)
     with lock: got = state.get(one, {}).get("reason")
     check(ok, f"{what}: refused ({got!r})")
+# Blobs on the kiosk's own topic: bytes that are not the ones named, and 10 MB (never copied).
+blob_cases = {
+    "a blob whose hash does not match": (21, dkimage.png_bytes(8, 8, (1, 2, 3, 255)), dkimage.png_bytes(8, 8, (3, 2, 1, 255)),
+                                         "came with other bytes"),
+    "a 10 MB blob": (22, dkimage.png_bytes(8, 8, (9, 9, 9, 255)), os.urandom(10 << 20), "is larger than"),
+}
+for what, (serial, named_bytes, sent_bytes, reason) in blob_cases.items():
+    sha = hashlib.sha256(named_bytes).hexdigest()
+    publish(f"fc/{one}/set/config/blob/{sha}", sent_bytes, retain=True)
+    publish(f"fc/{one}/set/config", sign(menu(["pic", "x"], icon=sha), serial))
+    ok = wait_all([one], lambda s: s.get("status") == "refused" and s.get("offered") == serial and reason in (s.get("reason") or "")
+                  and s.get("serial") == 1, 15)
+    with lock: got = state.get(one, {}).get("reason")
+    check(ok, f"{what}: refused ({got!r})")
+    publish(f"fc/{one}/set/config/blob/{sha}", b"", retain=True)
 time.sleep(1)
 rss_after = rss(kiosks[one].pid)
 check(kiosks[one].poll() is None, "the kiosk kept running through the bad input")
 print(f"fleet-config: resident memory of the kiosk fed bad input: {rss_before} kB before, {rss_after} kB after", flush=True)
-check(rss_after - rss_before < 16 << 10, f"memory flat after a 10 MB bundle (+{rss_after - rss_before} kB, < 16 MB)")
+check(rss_after - rss_before < 16 << 10, f"memory flat after a 10 MB bundle and blob (+{rss_after - rss_before} kB, < 16 MB)")
+# Frames go on: a good bundle after all that is taken, and `pending` comes with its first frame.
+publish(f"fc/{one}/set/config", sign(menu(["after", "bad"]), 23))
+check(wait_all([one], lambda s: s.get("serial") == 23 and s.get("status") == "pending", 15),
+      "after the bad input, a good bundle is shown (its first frame reported) on that kiosk")
 
 for p in kiosks.values(): p.send_signal(signal.SIGTERM)
 for p in kiosks.values(): p.wait()
@@ -249,7 +294,13 @@ for i in range(args.crashes):
     if s.get("status") == "pending":
         bad_starts.append((i, s))
     serial += 1
-    publish(f"fc/{crash}/set/config", sign(menu([f"m{serial}", "x"]), serial))
+    # Every other bundle with an icon blob of its own, published just before it.
+    icon = None
+    if serial % 2:
+        blob = dkimage.png_bytes(8, 8, (serial % 256, 7, 7, 255))
+        icon = hashlib.sha256(blob).hexdigest()
+        publish(f"fc/{crash}/set/config/blob/{icon}", blob, retain=True)
+    publish(f"fc/{crash}/set/config", sign(menu([f"m{serial}", "x"], icon=icon), serial))
     time.sleep(random.uniform(0, 0.6))
     if random.random() < 0.6:
         confirmed.add(serial)
