@@ -17,19 +17,8 @@ import KioskTestSupport
         defer { dir.remove() }
         writeFile(dir.path + "/config.yaml", (readFile(MenuSimulateTests.config) ?? "") + extra)
         let script = fixtures.appendingPathComponent("menu-visit.jsonl").path
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var exe = bundle.appendingPathComponent("dialkiosk")
-        if !FileManager.default.fileExists(atPath: exe.path) { exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk") }
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = ["run", "--display", "virtual:800x480@60", "--input-script", script,
-                       "--config", dir.path + "/config.yaml", "--exit-after", "3"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: dir.path + "/err", contents: nil)
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.path + "/err"))
-        p.standardError = err
-        try p.run()
+        let p = try startBuiltKiosk(["run", "--display", "virtual:800x480@60", "--input-script", script,
+                                     "--config", dir.path + "/config.yaml", "--exit-after", "3"], stderrFile: dir.path + "/err")
         var mapped = Set<String>()
         var samples = 0
         while p.isRunning {
@@ -40,7 +29,6 @@ import KioskTestSupport
             usleep(50_000)
         }
         p.waitUntilExit()
-        try err.close()
         return (mapped, samples, p.terminationStatus, readFile(dir.path + "/err") ?? "")
     }
 

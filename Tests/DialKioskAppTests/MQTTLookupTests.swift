@@ -45,20 +45,9 @@ import KioskTestSupport
 
             """)
         let sub = try TestSubscriber(broker: broker, subscribe: ["dialkiosk/lookup-test/availability"])
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var exe = bundle.appendingPathComponent("dialkiosk")
-        if !FileManager.default.fileExists(atPath: exe.path) { exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk") }
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = ["run", "--display", "virtual:160x120@60", "--config", dir.path + "/config.yaml",
-                       "--control", dir.path + "/ctl", "--exit-after", "9"]
-        p.environment = ["LD_PRELOAD": dir.path + "/shim.so", "PATH": "/usr/bin:/bin"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: dir.path + "/err", contents: nil)
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.path + "/err"))
-        p.standardError = err
-        try p.run()
+        let p = try startBuiltKiosk(["run", "--display", "virtual:160x120@60", "--config", dir.path + "/config.yaml",
+                                     "--control", dir.path + "/ctl", "--exit-after", "9"],
+                                    stderrFile: dir.path + "/err", environment: ["LD_PRELOAD": dir.path + "/shim.so", "PATH": "/usr/bin:/bin"])
         defer { if p.isRunning { p.terminate() }; p.waitUntilExit() }
         // The socket is made before the loop's first turn (and its first MQTT attempt).
         var fd: Int32 = -1

@@ -48,19 +48,8 @@ import KioskTestSupport
         try #require(built.status == 0, "\(built.output)")
         writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}]\nmqtt:\n" + section(broker).replacingOccurrences(of: "client_id: kiosk-test", with: "client_id: dlopen-test"))
         let sub = try TestSubscriber(broker: broker, subscribe: ["dialkiosk/dlopen-test/availability"])
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var exe = bundle.appendingPathComponent("dialkiosk")
-        if !FileManager.default.fileExists(atPath: exe.path) { exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk") }
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = ["run", "--display", "virtual:160x120@60", "--config", dir.path + "/config.yaml", "--exit-after", "10"]
-        p.environment = ["LD_PRELOAD": dir.path + "/shim.so", "PATH": "/usr/bin:/bin"]
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: dir.path + "/err", contents: nil)
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.path + "/err"))
-        p.standardError = err
-        try p.run()
+        let p = try startBuiltKiosk(["run", "--display", "virtual:160x120@60", "--config", dir.path + "/config.yaml", "--exit-after", "10"],
+                                    stderrFile: dir.path + "/err", environment: ["LD_PRELOAD": dir.path + "/shim.so", "PATH": "/usr/bin:/bin"])
         defer { if p.isRunning { p.terminate() }; p.waitUntilExit() }
         let online = try sub.pump(until: { $0.on("dialkiosk/dlopen-test/availability").contains("online") }, seconds: 9)
         let log = readFile(dir.path + "/err") ?? ""
