@@ -28,6 +28,7 @@ import argparse, hashlib, json, os, random, signal, socket, subprocess, sys, tem
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.dont_write_bytecode = True
 import dkimage
+from dkcheck import check, failures, free_port  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--binary", default=".build/debug/dialkiosk")
@@ -38,16 +39,8 @@ ap.add_argument("--blob-wait-seconds", type=int, default=2)
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-fleetcfg-")
-failures = []
 random.seed(32)
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 
 port = free_port()
 with open(f"{work}/m.conf", "w") as f:

@@ -12,6 +12,9 @@ Usage: tests/mqtt/fleet.py [--binary .build/debug/dialkiosk] [--kiosks 50] [--ki
 Exit 0 when every check holds, 1 otherwise.
 """
 import argparse, os, signal, socket, subprocess, sys, tempfile, threading, time
+sys.dont_write_bytecode = True  # no __pycache__ in the clone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from dkcheck import check, failures, free_port  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--binary", default=".build/debug/dialkiosk")
@@ -22,15 +25,7 @@ args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-fleet-")
 os.chmod(work, 0o755)
-failures = []
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 
 port = free_port()
 subprocess.run(["mosquitto_passwd", "-b", "-c", f"{work}/passwd", "fleet", "f1eet"], check=True)

@@ -19,21 +19,16 @@ Usage: tests/remote/screenshot.py [--binary .build/debug/dialkiosk]. Exit 0 when
 import argparse, hashlib, io, json, os, signal, socket, subprocess, sys, tempfile, threading, time
 from PIL import Image, ImageChops
 from vncdotool import api, client as vclient
+sys.dont_write_bytecode = True  # no __pycache__ in the clone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from dkcheck import check, failures, free_port  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--binary", default=".build/debug/dialkiosk")
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-shot-")
-failures = []
 
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 
 class Kiosk:
     def __init__(self, config, name, extra=()):
