@@ -138,18 +138,9 @@ private final class StallingSource: PollSource {
 /// unchanged reloads log at most one line per 10 s, with the count.
 @Suite struct RemoteLogFloodTests {
     @Test func unknownSelectsAndUnchangedReloadsLogOncePerInterval() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.path + "/k.yaml"
-        writeFile(path, "items: [{id: a, label: A}]\n")
-        var lines: [String] = []
-        var pipeFDs: [Int32] = [-1, -1]
-        _ = pipe(&pipeFDs)
-        defer { pipeFDs.forEach { close($0) } }
-        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
-        let service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
-                                       logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { lines.append($0) },
-                                       eventsFD: pipeFDs[1], now: 0)
+        let rig = try LoggedServiceRig()
+        let service = rig.service!
+        var lines: [String] { rig.lines }
         let request = ControlServer.Request(client: .mqtt, command: .select(path: MenuPath(["nosuch"])))
         for i in 0..<20_000 { service.replyError(request, "no item with id 'nosuch'", now: Double(i) * 0.001) }
         for i in 0..<1000 { _ = service.requestReload(at: Double(i) * 0.001) }

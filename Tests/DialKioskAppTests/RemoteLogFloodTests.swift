@@ -32,18 +32,9 @@ import KioskTestSupport
     }
 
     @Test func reloadsOfOneBrokenFileLogItsReasonOncePerInterval() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.path + "/k.yaml"
-        writeFile(path, "items: [{id: a, label: A}]\n")
-        var lines: [String] = []
-        var pipeFDs: [Int32] = [-1, -1]
-        _ = pipe(&pipeFDs)
-        defer { pipeFDs.forEach { close($0) } }
-        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
-        let service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
-                                       logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { lines.append($0) },
-                                       eventsFD: pipeFDs[1], now: 0)
+        let rig = try LoggedServiceRig()
+        let service = rig.service!, path = rig.path
+        var lines: [String] { rig.lines }
         writeFile(path, "items: [{id: a, label: A}, {id: a, label: Again}]\n")
         for i in 0..<1000 {
             let now = Double(i) * 0.005

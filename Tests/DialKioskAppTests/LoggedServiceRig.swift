@@ -1,0 +1,33 @@
+import Glibc
+import LinuxSystem
+@testable import KioskConfiguration
+@testable import KioskReporting
+@testable import KioskServiceKit
+import KioskTestSupport
+
+/// A service on a one-item configuration file in a temporary folder, its journal lines
+/// collected and its event lines written to a pipe nobody reads (non-blocking): for the tests
+/// that count what a flood of remote input logs.
+final class LoggedServiceRig {
+    let dir = TemporaryDirectory()
+    let path: String
+    private(set) var lines: [String] = []
+    private(set) var service: KioskService!
+    private var pipeFDs: [Int32] = [-1, -1]
+
+    init() throws {
+        path = dir.path + "/k.yaml"
+        writeFile(path, "items: [{id: a, label: A}]\n")
+        _ = pipe(&pipeFDs)
+        _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
+        service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
+                                   logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { [unowned self] in self.lines.append($0) },
+                                   eventsFD: pipeFDs[1], now: 0)
+    }
+
+    deinit {
+        service = nil
+        pipeFDs.forEach { close($0) }
+        dir.remove()
+    }
+}
