@@ -93,17 +93,16 @@ package final class Reload {
     }
 
     /// What the worker and the loop share: the request count (bumped by the loop), the count
-    /// the last read began at, the files parsed, and the outcome.
+    /// the last read began at, and the files parsed.
     final class Shared: Sendable {
         let generation = Mutex(0)
         let readAt = Mutex(0)
         let parsed = Mutex(0)
-        let outcome = Mutex<Outcome?>(nil)
     }
 
-    /// A preparation on its thread, the read end of its pipe, and whether it carries a pushed
-    /// configuration.
-    private var inFlight: (shared: Shared, done: FileDescriptor, job: Job)?
+    /// A preparation on its thread (its outcome comes back through the thread's pipe), and
+    /// whether it carries a pushed configuration.
+    private var inFlight: (shared: Shared, worker: ThreadJob<Outcome>, job: Job)?
     /// One more preparation follows the one in flight (a request came after it began
     /// building, or a pushed configuration its fleet overlay does not hold).
     private var again = false
@@ -119,7 +118,9 @@ package final class Reload {
     package internal(set) var requests = 0
     private var parsedBefore = 0
 
-    /// The worker thread's nice value (the loop's is the process's, 0 under the unit).
+    /// The worker thread's nice value (the loop's is the process's, 0 under the unit): below the
+    /// loop, as the two share the cores, and a reload prepared a little later is better than a
+    /// dial that stutters while it is.
     static let workerNice: Int32 = 10
 
     package init(offTheLoop: Bool) {
@@ -134,7 +135,7 @@ package final class Reload {
 
     /// The descriptor to poll while a preparation runs.
     package var pollDescriptors: [pollfd] {
-        inFlight.map { [pollfd(fd: $0.done.rawValue, events: Int16(POLLIN), revents: 0)] } ?? []
+        inFlight.map { [$0.worker.pollDescriptor] } ?? []
     }
 
     /// A request while a preparation runs: it reads again, or one more follows it (`force`: even
@@ -160,63 +161,20 @@ package final class Reload {
             defer { parsedBefore += shared.parsed.withLock { $0 } }
             return job.run(shared)
         }
-        var fds: [Int32] = [-1, -1]
-        // pipe2 is not in Glibc's Swift module without _GNU_SOURCE: pipe, then the flags.
-        guard pipe(&fds) == 0 else { throw SystemCallError("create the reload worker's pipe", errno: errno) }
-        let done = FileDescriptor(adopting: fds[0]), finished = FileDescriptor(adopting: fds[1])
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        let task = Task(job: job, shared: shared, finished: finished)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Task>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, Unmanaged.passRetained(task).toOpaque())
-        guard rc == 0 else {
-            Unmanaged.passUnretained(task).release()
-            throw SystemCallError("start the reload worker thread", errno: rc)
-        }
-        pthread_detach(thread)
-        inFlight = (shared, done, job)
+        let worker = try ThreadJob.start("reload worker", nice: Reload.workerNice) { job.run(shared) }
+        inFlight = (shared, worker, job)
         return nil
     }
 
     /// The outcome once the worker is done (its pipe hung up), else nil; `again`: one more
     /// preparation should follow.
     func finished(_ polled: [pollfd]) -> (outcome: Outcome, pushed: Bool, again: Bool, notes: [String])? {
-        guard let inFlight, polled.contains(where: { $0.fd == inFlight.done.rawValue && $0.revents != 0 }),
-              let outcome = inFlight.shared.outcome.withLock({ $0 }) else { return nil }
+        guard let inFlight, let outcome = inFlight.worker.finished(in: polled) else { return nil }
         self.inFlight = nil
         parsedBefore += inFlight.shared.parsed.withLock { $0 }
         let newer = inFlight.shared.generation.withLock { $0 } != inFlight.shared.readAt.withLock { $0 }
         defer { (again, dropped) = (false, false) }
         return (dropped ? .dropped : outcome, inFlight.job.pushed != nil, again || newer, inFlight.job.notes.lines.withLock { $0 })
-    }
-
-    /// One preparation on its own thread: the job, then the outcome left in `shared` and the
-    /// pipe's write end closed (the loop sees the hang-up). The write end is the worker's from
-    /// `start` on; nothing is written to it, so a worker outliving the loop never writes to a
-    /// reused descriptor.
-    private final class Task: @unchecked Sendable {
-        let job: Job
-        let shared: Shared
-        let finished: FileDescriptor
-
-        init(job: Job, shared: Shared, finished: FileDescriptor) {
-            self.job = job
-            self.shared = shared
-            self.finished = finished
-        }
-
-        func run() {
-            // Below the loop: the two share the cores, and a reload prepared a little later is
-            // better than a dial that stutters while it is (Linux keeps a nice value per thread;
-            // raising one's own needs no privilege).
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Reload.workerNice)
-            let outcome = job.run(shared)
-            shared.outcome.withLock { $0 = outcome }
-            finished.close()
-        }
     }
 }
 

@@ -60,8 +60,13 @@ public final class MQTTConnection {
     public static let readsPerTurn = 32
     /// QoS 1 event lines handed to libmosquitto and not yet acknowledged, at most.
     public static let inflightLimit = 20
-    /// A connect (TCP, TLS, CONNACK) not finished in this time is given up.
-    public static let connectTimeout = 10.0
+    /// A connect (TCP, TLS, CONNACK, or a broker name's lookup) not finished in this time is
+    /// given up, unless the connection is given another (`connectTimeout`).
+    public static let defaultConnectTimeout = 10.0
+    /// This connection's give-up time for a connect.
+    public let connectTimeout: Double
+    /// How a broker given by name is connected off the loop (tests give a lookup that hangs).
+    var lookupConnect: ConnectAttempt.Connect = ConnectAttempt.mosquitto
 
     public private(set) var endpoint: MQTTEndpoint
     public private(set) var state: State
@@ -104,8 +109,10 @@ public final class MQTTConnection {
 
     /// Nothing touches the network here; the first attempt is made by the first `serve`.
     public init(endpoint: MQTTEndpoint, eventTopic: String, backlogCapacity: Int = EventBacklog.defaultCapacity,
+                connectTimeout: Double = MQTTConnection.defaultConnectTimeout,
                 now: Double, log: @escaping (MQTTLogLevel, String) -> Void) {
         self.endpoint = endpoint
+        self.connectTimeout = connectTimeout
         self.eventTopic = eventTopic
         self.backlog = EventBacklog(capacity: backlogCapacity)
         self.log = log
@@ -157,11 +164,14 @@ public final class MQTTConnection {
     public func wakeUp(now: Double) -> Double? {
         switch state {
         case .waiting(let retryAt): return retryAt
-        case .connecting(let since): return since + Self.connectTimeout
+        case .connecting(let since): return since + connectTimeout
         case .connected: return lastMisc + Self.miscInterval(endpoint.keepalive)
         case .stopped: return nil
         }
     }
+
+    /// Whether a connect begun at `since` is given up at `now`.
+    static func givesUp(since: Double, now: Double, after timeout: Double) -> Bool { now - since >= timeout }
 
     /// mosquitto_loop_misc's pace: a few times per keepalive, at most once a second.
     static func miscInterval(_ keepalive: Int) -> Double { max(1, Double(keepalive) / 4) }
@@ -176,16 +186,16 @@ public final class MQTTConnection {
             guard now >= retryAt else { return [] }
             attempt(now: now)
         case .connecting(let since):
-            if let lookup, !lookup.isDone, now - since >= Self.connectTimeout {
+            if let lookup, !lookup.isDone, Self.givesUp(since: since, now: now, after: connectTimeout) {
                 // The thread keeps the handle until its lookup ends; the next attempt makes a new one.
                 abandoned = lookup
                 self.lookup = nil
                 client = nil
-                lost("no answer from DNS for \(endpoint.host) within \(Int(Self.connectTimeout)) s", now: now)
+                lost("no answer from DNS for \(endpoint.host) within \(Int(connectTimeout)) s", now: now)
                 return []
             }
-            if now - since >= Self.connectTimeout {
-                lost("no answer from \(endpoint.host):\(endpoint.port) within \(Int(Self.connectTimeout)) s", now: now)
+            if Self.givesUp(since: since, now: now, after: connectTimeout) {
+                lost("no answer from \(endpoint.host):\(endpoint.port) within \(Int(connectTimeout)) s", now: now)
                 return []
             }
         case .connected:
@@ -363,7 +373,8 @@ public final class MQTTConnection {
             let client = try self.client ?? makeClient()
             self.client = client
             if ConnectAttempt.needsLookup(endpoint.host) {
-                lookup = try ConnectAttempt.start(client: client, host: endpoint.host, port: endpoint.port, keepalive: endpoint.keepalive)
+                lookup = try ConnectAttempt.start(client: client, host: endpoint.host, port: endpoint.port,
+                                                  keepalive: endpoint.keepalive, connect: lookupConnect)
                 state = .connecting(since: now)
                 return
             }
