@@ -2,7 +2,6 @@ import DialRender
 import Glibc
 import KioskLoop
 import LinuxSystem
-import Synchronization
 
 /// A screenshot written: the file, its size in pixels, its bytes and their SHA-256.
 package struct Screenshot: Sendable, Equatable {
@@ -17,8 +16,8 @@ package struct Screenshot: Sendable, Equatable {
 /// Takes screenshots of what the panel shows without holding the frame loop: the loop copies
 /// the panel once (one memcpy of the frame) and a thread of its own encodes the PNG, writes it
 /// (temporary file, then rename: a reader never sees half a file) and hashes it. The thread's
-/// pipe hangs up when it is done, which wakes the loop's poll; then `onDone` gets the result in
-/// the loop's turn.
+/// pipe hangs up when it is done (`ThreadJob`), which wakes the loop's poll; then `onDone` gets
+/// the result in the loop's turn.
 ///
 /// One at a time: asking while one is being taken joins it (the next asks after it get a new
 /// one), so a flood of requests costs one encode at a time and one frame copy at most.
@@ -27,7 +26,7 @@ package final class ScreenshotWorker: PollSource {
     package let path: String
     /// Told of each finished screenshot, on the loop, with the loop's time.
     package var onDone: (Result<Screenshot, ScreenshotError>, Double) -> Void = { _, _ in }
-    private var inFlight: (done: FileDescriptor, task: ScreenshotTask)?
+    private var inFlight: ThreadJob<Result<Screenshot, ScreenshotError>>?
 
     /// `directory`: where the file goes (the runtime directory).
     package init(directory: String) {
@@ -49,34 +48,23 @@ package final class ScreenshotWorker: PollSource {
     package func start(_ panel: PixelBuffer) throws -> Bool {
         guard inFlight == nil else { return false }
         guard panel.width > 0, panel.height > 0 else { throw ScreenshotError("nothing has been shown yet") }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw ScreenshotError("create the screenshot pipe: \(Errno.current)") }
-        let done = FileDescriptor(adopting: fds[0]), finished = FileDescriptor(adopting: fds[1])
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        let task = ScreenshotTask(frame: FrameCopy(panel), path: path, finished: finished)
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<ScreenshotTask>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, Unmanaged.passRetained(task).toOpaque())
-        guard rc == 0 else {
-            Unmanaged.passUnretained(task).release()
-            throw ScreenshotError("start the screenshot thread: \(Errno(rc))")
+        let frame = FrameCopy(panel), path = path
+        do {
+            inFlight = try ThreadJob.start("screenshot") { ScreenshotTask.encode(frame.buffer, path: path) }
+        } catch {
+            throw ScreenshotError("\(error)")
         }
-        pthread_detach(thread)
-        inFlight = (done, task)
         return true
     }
 
     package var pollDescriptors: [pollfd] {
-        inFlight.map { [pollfd(fd: $0.done.rawValue, events: Int16(POLLIN), revents: 0)] } ?? []
+        inFlight.map { [$0.pollDescriptor] } ?? []
     }
 
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
-        guard let inFlight, isReadable(polled) else { return [] }
-        self.inFlight = nil
-        onDone(inFlight.task.result.withLock { $0 } ?? .failure(ScreenshotError("the screenshot thread ended without a result")), now)
+        guard let result = inFlight?.finished(in: polled) else { return [] }
+        inFlight = nil
+        onDone(result, now)
         return []
     }
 }
@@ -100,26 +88,8 @@ struct FrameCopy: @unchecked Sendable {
     }
 }
 
-/// One screenshot's encoding on its thread; the pipe's write end, which the loop hands over at
-/// `start` and never touches again, is closed when the result is in (hence unchecked).
-final class ScreenshotTask: @unchecked Sendable {
-    let frame: FrameCopy
-    let path: String
-    let finished: FileDescriptor
-    let result = Mutex<Result<Screenshot, ScreenshotError>?>(nil)
-
-    init(frame: FrameCopy, path: String, finished: FileDescriptor) {
-        self.frame = frame
-        self.path = path
-        self.finished = finished
-    }
-
-    func run() {
-        let outcome = Self.encode(frame.buffer, path: path)
-        result.withLock { $0 = outcome }
-        finished.close()
-    }
-
+/// One screenshot's encoding, on the screenshot thread.
+enum ScreenshotTask {
     static func encode(_ frame: PixelBuffer, path: String) -> Result<Screenshot, ScreenshotError> {
         do {
             try PNGWriter.write(frame, to: path)
