@@ -14,56 +14,25 @@ import argparse
 import os
 import select
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+from dkbench import Kiosk, free_port, mosquitto, status_kb  # noqa: E402
+
 ITEMS = "items:\n" + "".join(f"  - {{id: i{i}, label: Item {i}}}\n" for i in range(8))
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-class Kiosk:
-    def __init__(self, binary, work, name, port, client_id):
-        self.config = os.path.join(work, f"{name}.yaml")
-        self.control = os.path.join(work, f"{name}.sock")
-        with open(self.config, "w") as f:
-            f.write(ITEMS + f"mqtt:\n  host: 127.0.0.1\n  port: {port}\n  client_id: {client_id}\n  keepalive_seconds: 60\n")
-        self.process = subprocess.Popen([binary, "run", "--display", "virtual:320x240@60", "--control", self.control,
-                                         "--config", self.config], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.log = []
-        threading.Thread(target=self._read, daemon=True).start()
-        for _ in range(600):
-            if os.path.exists(self.control) or self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        if not os.path.exists(self.control):
-            self.process.kill()
-            sys.exit("mqtt-fault-bench: the kiosk did not start: " + "".join(self.log)[-2000:])
-
-    def _read(self):
-        for line in self.process.stderr:
-            self.log.append(line)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=20)
+def kiosk(binary, work, name, port, client_id):
+    """A kiosk on a virtual display with a control socket, connected to the broker on `port`."""
+    config, control = os.path.join(work, f"{name}.yaml"), os.path.join(work, f"{name}.sock")
+    with open(config, "w") as f:
+        f.write(ITEMS + f"mqtt:\n  host: 127.0.0.1\n  port: {port}\n  client_id: {client_id}\n  keepalive_seconds: 60\n")
+    return Kiosk([binary, "run", "--display", "virtual:320x240@60", "--control", control, "--config", config],
+                 control=control, name="mqtt-fault-bench")
 
 
 def selects(path, count):
@@ -94,52 +63,43 @@ def selects(path, count):
     sock.close()
 
 
-def broker(work, name, port):
-    conf = os.path.join(work, f"{name}.conf")
-    with open(conf, "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    process = subprocess.Popen(["mosquitto", "-c", conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(0.5)
-    return process
-
-
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/release/dialkiosk")
-    parser.add_argument("--changes", type=int, default=20000)
-    parser.add_argument("--seconds", type=int, default=60)
+    parser = argparse.ArgumentParser(description="Figures for the MQTT fault classes: a stalled broker, two kiosks with one client id.")
+    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+    parser.add_argument("--changes", type=int, default=20000, help="state changes made while the broker is stopped")
+    parser.add_argument("--seconds", type=int, default=60, help="how long the two kiosks with one client id run")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="dialkiosk-mqtt-bench-")
 
     # 1. a stalled broker
     port = free_port()
-    mosquitto = broker(work, "stall", port)
-    kiosk = Kiosk(args.binary, work, "stall", port, "stall-bench")
+    broker = mosquitto(work, "stall", port)
+    stalled_kiosk = kiosk(args.binary, work, "stall", port, "stall-bench")
     time.sleep(2)
-    selects(kiosk.control, 2000)  # warm up: the socket buffers and queues reach their steady size
-    start = rss_kb(kiosk.process.pid)
-    os.kill(mosquitto.pid, 19)  # SIGSTOP
-    selects(kiosk.control, args.changes)
-    stalled = rss_kb(kiosk.process.pid)
-    os.kill(mosquitto.pid, 18)  # SIGCONT
+    selects(stalled_kiosk.control, 2000)  # warm up: the socket buffers and queues reach their steady size
+    start = status_kb(stalled_kiosk.pid, "VmRSS")
+    os.kill(broker.pid, 19)  # SIGSTOP
+    selects(stalled_kiosk.control, args.changes)
+    stalled = status_kb(stalled_kiosk.pid, "VmRSS")
+    os.kill(broker.pid, 18)  # SIGCONT
     time.sleep(3)
-    after = rss_kb(kiosk.process.pid)
-    kiosk.stop()
-    mosquitto.terminate()
-    mosquitto.wait()
+    after = status_kb(stalled_kiosk.pid, "VmRSS")
+    stalled_kiosk.stop()
+    broker.terminate()
+    broker.wait()
     print(f"mqtt-fault-bench: stalled broker: resident {start} kB before, {stalled} kB after {args.changes} state "
           f"changes ({stalled - start:+d} kB), {after} kB 3 s after the broker went on")
 
     # 2. two kiosks, one client id
     port = free_port()
-    mosquitto = broker(work, "twins", port)
-    a = Kiosk(args.binary, work, "a", port, "twin")
-    b = Kiosk(args.binary, work, "b", port, "twin")
+    broker = mosquitto(work, "twins", port, output=True)
+    a = kiosk(args.binary, work, "a", port, "twin")
+    b = kiosk(args.binary, work, "b", port, "twin")
     time.sleep(args.seconds)
     a.stop()
     b.stop()
-    mosquitto.terminate()
-    out = mosquitto.communicate()[0]
+    broker.terminate()
+    out = broker.communicate()[0]
     takeovers = out.count("already connected, closing old connection")
     named = sum("another client is probably connected" in line for line in a.log + b.log)
     lost = sum("lost the connection" in line for line in a.log + b.log)

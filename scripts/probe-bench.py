@@ -16,13 +16,15 @@ Usage: scripts/probe-bench.py [--binary .build/release/dialkiosk] [--size 1920x1
 import argparse
 import os
 import re
-import select
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkbench  # noqa: E402
+from dkbench import Control, free_port  # noqa: E402
 
 
 def menu(generation):
@@ -33,65 +35,23 @@ def menu(generation):
     return "items:\n" + rings
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+class Kiosk(dkbench.Kiosk):
+    """`run --stats` of the 512-item menu on a virtual display, with a control-socket client."""
 
-
-class Control:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.sock.setblocking(False)
-        self.pending = b""
-
-    def send(self, line):
-        self.sock.sendall(line.encode() + b"\n")
-
-    def round_trip(self):
-        start = time.monotonic()
-        self.send("nop")
-        while True:
-            ready, _, _ = select.select([self.sock], [], [], 10)
-            if not ready:
-                return 10.0
-            self.pending += self.sock.recv(1 << 20)
-            if b"unknown command" in self.pending:
-                self.pending = b""
-                return time.monotonic() - start
-
-
-class Kiosk:
     def __init__(self, args, work, mqtt_port=None, fling=None):
         self.config = os.path.join(work, "menu.yaml")
-        self.control = os.path.join(work, f"control-{time.monotonic_ns()}.sock")
+        control = os.path.join(work, f"control-{time.monotonic_ns()}.sock")
         text = menu(0)
         if mqtt_port:
             text += f"mqtt:\n  host: 127.0.0.1\n  port: {mqtt_port}\n  client_id: bench\n"
         with open(self.config, "w") as f:
             f.write(text)
-        command = [args.binary, "run", "--display", f"virtual:{args.size}@60", "--control", self.control,
+        command = [args.binary, "run", "--display", f"virtual:{args.size}@60", "--control", control,
                    "--config", self.config, "--stats"]
         if fling:
             command += ["--demo-fling", str(fling)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.log = []
-        threading.Thread(target=self._read, daemon=True).start()
-        for _ in range(600):
-            if os.path.exists(self.control) or self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        if not os.path.exists(self.control):
-            self.process.kill()
-            sys.exit("probe-bench: the kiosk did not start: " + "".join(self.log)[-2000:])
-        self.client = Control(self.control)
-
-    def _read(self):
-        for line in self.process.stderr:
-            self.log.append(line)
+        super().__init__(command, control=control, name="probe-bench")
+        self.client = Control(control)
 
     def flips(self):
         return [float(m.group(1)) for line in self.log for m in [re.search(r"stats: ([0-9.]+) flips/s", line)] if m]
@@ -110,18 +70,13 @@ class Kiosk:
                 return float(m.group(1)), float(m.group(2))
         return None
 
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=20)
-        time.sleep(0.2)  # the reader thread takes the last lines
-
 
 def longest_while(kiosk, seconds, action=None, counted=None):
     longest, start = 0.0, time.monotonic()
     while time.monotonic() - start < seconds:
         if action:
             action()
-        longest = max(longest, kiosk.client.round_trip())
+        longest = max(longest, kiosk.client.round_trip() or 10.0)
         if counted is not None:
             counted.append(1)
         time.sleep(0.002)
@@ -129,20 +84,16 @@ def longest_while(kiosk, seconds, action=None, counted=None):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", default=".build/release/dialkiosk")
-    parser.add_argument("--size", default="1920x1080")
-    parser.add_argument("--reloads", type=int, default=5)
+    parser = argparse.ArgumentParser(description="Figures for the probe's fault classes: payloads, reload floods, reload stand-stills.")
+    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+    parser.add_argument("--size", default="1920x1080", help="the virtual display's size, WIDTHxHEIGHT")
+    parser.add_argument("--reloads", type=int, default=5, help="applied reloads of the 512-item menu to time")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="dialkiosk-probe-")
 
     # 1. network payloads
     port = free_port()
-    with open(os.path.join(work, "mosquitto.conf"), "w") as f:
-        f.write(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    broker = subprocess.Popen(["mosquitto", "-c", os.path.join(work, "mosquitto.conf")],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(0.5)
+    broker = dkbench.mosquitto(work, "mosquitto", port)
     kiosk = Kiosk(args, work, mqtt_port=port)
     time.sleep(2)
     quiet = longest_while(kiosk, 1.0)

@@ -8,28 +8,23 @@ connected and asking, the bytes it receives and the kiosk's wake-ups (context sw
 --idle seconds (goal: 0 and 0); and the kiosk's CPU time per frame with and without a viewer.
 Usage: scripts/remote-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080] [--idle 60]
 """
-import argparse, json, os, signal, socket, struct, subprocess, sys, tempfile, threading, time
+import argparse, os, signal, sys, tempfile, threading, time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkbench  # noqa: E402
 import dkrfb  # noqa: E402  (the benchmarks' minimal RFB viewer)
+from dkbench import cpu_seconds as cpu, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--binary", default=".build/release/dialkiosk")
-ap.add_argument("--size", default="1920x1080")
-ap.add_argument("--idle", type=float, default=60)
-ap.add_argument("--encodings", default="tight,zrle,raw")
+ap = argparse.ArgumentParser(description="Figures for the remote view: bytes per update per encoding, idle wake-ups, CPU per frame.")
+ap.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+ap.add_argument("--size", default="1920x1080", help="the virtual display's size, WIDTHxHEIGHT")
+ap.add_argument("--idle", type=float, default=60, help="seconds at rest with the viewer connected")
+ap.add_argument("--encodings", default="tight,zrle,raw", help="comma-separated RFB encodings to measure, in order")
 args = ap.parse_args()
 W, H = map(int, args.size.split("x"))
 work = tempfile.mkdtemp(prefix="dialkiosk-rbench-")
 ENC = dkrfb.ENCODINGS
-
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
-
-def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
 
 def switches(pid):
     n = 0
@@ -39,22 +34,18 @@ def switches(pid):
                 n += int(line.split()[1])
     return n
 
-class Kiosk:
+class Kiosk(dkbench.Kiosk):
+    """`run --stats` with a `remote:` section on loopback (input: true)."""
+
     def __init__(self, port, viewer=True):
         cfg = f"{work}/k.yaml"
         with open(cfg, "w") as f:
             f.write(f"remote:\n  listen: 127.0.0.1:{port}\n  input: true\n  max_fps: 60\n  mark: false\n")
-        self.proc = subprocess.Popen([args.binary, "run", "--display", f"virtual:{W}x{H}@60", "--config", cfg, "--stats",
-                                      "--control", f"{work}/c.sock"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.events, self.log = [], []
-        threading.Thread(target=lambda: [self.events.append(json.loads(l)) for l in self.proc.stdout], daemon=True).start()
-        threading.Thread(target=lambda: [self.log.append(l) for l in self.proc.stderr], daemon=True).start()
-        while not any("remote view: listening" in l for l in self.log):
-            time.sleep(0.05)
+        super().__init__([args.binary, "run", "--display", f"virtual:{W}x{H}@60", "--config", cfg, "--stats",
+                          "--control", f"{work}/c.sock"], ready="remote view: listening", events=True, name="remote-bench")
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM); self.proc.wait(10)
+        self.process.send_signal(signal.SIGTERM); self.process.wait(10)
 
 def Viewer(port, encoding):
     return dkrfb.Viewer("127.0.0.1", port, encoding)
@@ -72,13 +63,13 @@ def run(encoding):
     v = Viewer(port, ENC[encoding]); stop = threading.Event()
     t = threading.Thread(target=v.pump, args=(stop,), daemon=True); t.start()
     time.sleep(1.0)
-    first = len(v.updates); before_cpu = cpu(k.proc.pid); n0 = len(k.events)
+    first = len(v.updates); before_cpu = cpu(k.pid); n0 = len(k.events)
     flick(v)
     while not any(e.get("event") == "rest" for e in k.events[n0:]):
         time.sleep(0.02)
     time.sleep(0.2)
     spin = v.updates[first:]
-    spin_cpu = cpu(k.proc.pid) - before_cpu
+    spin_cpu = cpu(k.pid) - before_cpu
     frames = sum(1 for l in k.log if l.startswith("stats:")) and None
     wire = sum(u[1] for u in spin); damaged = sum(u[2] for u in spin)
     rest = [e for e in k.events[n0:] if e.get("event") == "rest"][-1]
@@ -86,20 +77,20 @@ def run(encoding):
           f"{damaged / max(1, len(spin)) / 1024:.0f} KiB damaged per update ({100 * wire / max(1, damaged):.1f}%), "
           f"kiosk CPU {1000 * spin_cpu / max(1, len(spin)):.1f} ms per update, {rest.get('frames')} frames queued by the rest", flush=True)
     if encoding == args.encodings.split(",")[0]:
-        got = len(v.updates); sw = switches(k.proc.pid)
+        got = len(v.updates); sw = switches(k.pid)
         time.sleep(args.idle)
         print(f"idle {args.idle:.0f} s with the viewer connected and asking: {len(v.updates) - got} updates, "
-              f"{sum(u[1] for u in v.updates[got:])} bytes, {switches(k.proc.pid) - sw} kiosk wake-ups (context switches)", flush=True)
+              f"{sum(u[1] for u in v.updates[got:])} bytes, {switches(k.pid) - sw} kiosk wake-ups (context switches)", flush=True)
     stop.set(); k.stop()
 
 def baseline():
     """The same flick with no viewer reading frames (a control-socket-free spin: a viewer flicks and leaves)."""
     port = free_port(); k = Kiosk(port)
-    v = Viewer(port, 0); v.update(); n0 = len(k.events); c0 = cpu(k.proc.pid)
+    v = Viewer(port, 0); v.update(); n0 = len(k.events); c0 = cpu(k.pid)
     flick(v); v.s.close()
     while not any(e.get("event") == "rest" for e in k.events[n0:]):
         time.sleep(0.02)
-    c = cpu(k.proc.pid) - c0
+    c = cpu(k.pid) - c0
     rests = [e for e in k.events[n0:] if e.get("event") == "rest"]
     print(f"no viewer watching: the same flick, {rests[-1].get('frames', '?')} frames queued by the rest, kiosk CPU {1000 * c:.0f} ms for the spin", flush=True)
     k.stop()

@@ -33,13 +33,15 @@ import argparse, json, os, re, signal, socket, statistics, subprocess, sys, temp
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkbench  # noqa: E402
 import dkrfb  # noqa: E402
+from dkbench import cpu_seconds as cpu, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--binary", default=".build/release/dialkiosk")
-ap.add_argument("--size", default="800x480")
-ap.add_argument("--seconds", type=float, default=12)
-ap.add_argument("--only", default="")
+ap = argparse.ArgumentParser(description="Fault runs and figures for the remote view (prints figures, judges nothing).")
+ap.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+ap.add_argument("--size", default="800x480", help="the virtual display's size, WIDTHxHEIGHT")
+ap.add_argument("--seconds", type=float, default=12, help="how long each scenario runs")
+ap.add_argument("--only", default="", help="comma-separated scenarios to run (and 'delay', 'screenshot'); all when empty")
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 W, H = map(int, args.size.split("x"))
@@ -47,20 +49,8 @@ work = tempfile.mkdtemp(prefix="dialkiosk-rfaults-")
 here = os.path.dirname(os.path.abspath(__file__))
 
 
-def free_port():
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
-
-
-def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def hwm(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmHWM"):
-            return int(line.split()[1])
-    return 0
+    return dkbench.status_kb(pid, "VmHWM")
 
 
 def script(seconds):
@@ -102,28 +92,24 @@ class Watchdog:
         return max((b - a for a, b in zip(self.pings, self.pings[1:])), default=float("nan"))
 
 
-class Kiosk:
+class Kiosk(dkbench.Kiosk):
+    """`run --stats` with a `remote:` section on loopback and systemd's watchdog protocol."""
+
     def __init__(self, size, extra_yaml="", input_script=None, seconds=None):
         self.port = free_port()
-        self.control = f"{work}/c-{self.port}.sock"
+        control = f"{work}/c-{self.port}.sock"
         cfg = f"{work}/k-{self.port}.yaml"
         with open(cfg, "w") as f:
             f.write(f"remote:\n  listen: 127.0.0.1:{self.port}\n  input: true\n  max_fps: 60\n  mark: false\n{extra_yaml}")
         self.watchdog = Watchdog()
         env = dict(os.environ, NOTIFY_SOCKET=self.watchdog.path, WATCHDOG_USEC="2000000", RUNTIME_DIRECTORY=work)
-        cmd = [binary, "run", "--display", f"virtual:{size}@60", "--config", cfg, "--stats", "--control", self.control]
+        cmd = [binary, "run", "--display", f"virtual:{size}@60", "--config", cfg, "--stats", "--control", control]
         if input_script:
             cmd += ["--input-script", input_script]
         if seconds:
             cmd += ["--exit-after", str(seconds)]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.events, self.log = [], []
-        threading.Thread(target=lambda: [self.events.append(json.loads(l)) for l in self.proc.stdout], daemon=True).start()
-        threading.Thread(target=lambda: [self.log.append(l) for l in self.proc.stderr], daemon=True).start()
-        while not any("remote view: listening" in l for l in self.log):
-            if self.proc.poll() is not None:
-                raise SystemExit("kiosk did not start: " + "".join(self.log))
-            time.sleep(0.02)
+        super().__init__(cmd, ready="remote view: listening", env=env, events=True, name="remote-faults")
+        self.control = control
 
     def ask(self, line, want):
         s = socket.socket(socket.AF_UNIX)
@@ -164,9 +150,9 @@ def scenario(name, seconds, flings):
 
     def watch():
         # Read until the process has left: the last reading is its total.
-        while k.proc.poll() is None:
+        while k.process.poll() is None:
             try:
-                c, r = cpu(k.proc.pid), hwm(k.proc.pid)
+                c, r = cpu(k.process.pid), hwm(k.process.pid)
                 usage["cpu"], usage["rss"] = max(c, usage.get("cpu", 0)), max(r, usage.get("rss", 0))
             except (OSError, ValueError, IndexError):
                 break
@@ -234,7 +220,7 @@ def scenario(name, seconds, flings):
             for _ in range(64):
                 v.s.sendall(chunk)
         run_until_done(cut)
-    k.proc.wait(seconds + 30)
+    k.process.wait(seconds + 30)
     time.sleep(0.2)  # the stderr reader's last lines
     stop.set()
     for p in helpers:
@@ -297,8 +283,8 @@ def flip_to_viewer():
         if rests and len(v.updates) > u0:
             delays.append(v.updates[-1][0] - rests[-1]["t"])
     stop.set()
-    k.proc.send_signal(signal.SIGTERM)
-    k.proc.wait(10)
+    k.process.send_signal(signal.SIGTERM)
+    k.process.wait(10)
     delays.sort()
     if delays:
         q = statistics.quantiles(delays, n=20)
@@ -317,8 +303,8 @@ def screenshot_time():
         if e.get("event") != "screenshot":
             print(f"screenshot: {e}")
             break
-    k.proc.send_signal(signal.SIGTERM)
-    k.proc.wait(10)
+    k.process.send_signal(signal.SIGTERM)
+    k.process.wait(10)
     turn = re.search(r"longest turn ([0-9.]+) ms", k.since_start())
     size = os.path.getsize(f"{work}/screenshot.png")
     print(f"screenshot at 1920x1080: median {1000 * statistics.median(times):.0f} ms, max {1000 * max(times):.0f} ms from the line "

@@ -30,13 +30,13 @@ def events(lines):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("file")
-    parser.add_argument("--event")
-    parser.add_argument("--field")
-    parser.add_argument("--until")
+    parser.add_argument("file", help="the file of event lines ('-': standard input)")
+    parser.add_argument("--event", help="only events of this name")
+    parser.add_argument("--field", help="print this key's value, not the whole line")
+    parser.add_argument("--until", help="stop at the first event of this name")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--first", action="store_true")
-    which.add_argument("--last", action="store_true")
+    which.add_argument("--first", action="store_true", help="only the first match")
+    which.add_argument("--last", action="store_true", help="only the last match")
     args = parser.parse_args()
     source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8", errors="replace")
     found = []

@@ -30,12 +30,12 @@ sys.dont_write_bytecode = True
 import dkimage
 from dkcheck import check, failures, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--binary", default=".build/debug/dialkiosk")
-ap.add_argument("--kiosks", type=int, default=50)
-ap.add_argument("--crashes", type=int, default=12)
-ap.add_argument("--confirm-seconds", type=int, default=6)
-ap.add_argument("--blob-wait-seconds", type=int, default=2)
+ap = argparse.ArgumentParser(description="Signed fleet configuration on a real mosquitto (exit 0 when every check holds).")
+ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
+ap.add_argument("--kiosks", type=int, default=50, help="kiosks on the broker")
+ap.add_argument("--crashes", type=int, default=12, help="SIGKILLs at random points while bundles are stored")
+ap.add_argument("--confirm-seconds", type=int, default=6, help="fleet.confirm_seconds: how long an unconfirmed push stays")
+ap.add_argument("--blob-wait-seconds", type=int, default=2, help="fleet.blob_wait_seconds: how long a bundle waits for its blobs")
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-fleetcfg-")

@@ -16,11 +16,11 @@ sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--binary", default=".build/debug/dialkiosk")
-ap.add_argument("--kiosks", type=int, default=50)
-ap.add_argument("--kill", type=int, default=10)
-ap.add_argument("--rounds", type=int, default=4)
+ap = argparse.ArgumentParser(description="A fleet of kiosks on one real mosquitto (exit 0 when every check holds).")
+ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
+ap.add_argument("--kiosks", type=int, default=50, help="kiosks on the broker")
+ap.add_argument("--kill", type=int, default=10, help="kiosks killed with SIGKILL at the end")
+ap.add_argument("--rounds", type=int, default=4, help="rounds of set/select commands to every kiosk")
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-fleet-")

@@ -12,8 +12,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--binary", default=".build/debug/dialkiosk")
+ap = argparse.ArgumentParser(description="`dialkiosk preview` in headless chromium (exit 0 when every check holds).")
+ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
 args = ap.parse_args()
 binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-browser-")
