@@ -10,7 +10,6 @@ not start). Needs mosquitto.
 
 Usage: scripts/mqtt-fault-bench.py [--binary .build/release/dialkiosk] [--changes 20000] [--seconds 60]
 """
-import argparse
 import os
 import select
 import socket
@@ -21,6 +20,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkbench  # noqa: E402
 from dkbench import Kiosk, free_port, mosquitto, status_kb  # noqa: E402
 
 ITEMS = "items:\n" + "".join(f"  - {{id: i{i}, label: Item {i}}}\n" for i in range(8))
@@ -64,8 +64,7 @@ def selects(path, count):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Figures for the MQTT fault classes: a stalled broker, two kiosks with one client id.")
-    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+    parser = dkbench.arguments("Figures for the MQTT fault classes: a stalled broker, two kiosks with one client id.")
     parser.add_argument("--changes", type=int, default=20000, help="state changes made while the broker is stopped")
     parser.add_argument("--seconds", type=int, default=60, help="how long the two kiosks with one client id run")
     args = parser.parse_args()

@@ -13,7 +13,6 @@ not start). Needs mosquitto and mosquitto_pub.
 
 Usage: scripts/probe-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080]
 """
-import argparse
 import os
 import re
 import subprocess
@@ -84,9 +83,7 @@ def longest_while(kiosk, seconds, action=None, counted=None):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Figures for the probe's fault classes: payloads, reload floods, reload stand-stills.")
-    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
-    parser.add_argument("--size", default="1920x1080", help="the virtual display's size, WIDTHxHEIGHT")
+    parser = dkbench.arguments("Figures for the probe's fault classes: payloads, reload floods, reload stand-stills.", size="1920x1080")
     parser.add_argument("--reloads", type=int, default=5, help="applied reloads of the 512-item menu to time")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="dialkiosk-probe-")

@@ -9,7 +9,6 @@ memory (RssAnon) and resident peak (VmHWM) from /proc.
 
 Usage: scripts/reload-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080] [--reloads 20]
 """
-import argparse
 import os
 import sys
 import tempfile
@@ -17,6 +16,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
+import dkbench  # noqa: E402
 from dkbench import Control, Kiosk, status_kb  # noqa: E402
 
 LABELS = ["Espresso", "Cappuccino", "Flat white", "Latte", "Mocha",
@@ -30,9 +30,7 @@ def write_menu(path, generation):
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Figures for `run`'s reloads: the loop's stand-still per reload and the memory.")
-    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
-    parser.add_argument("--size", default="1920x1080", help="the virtual display's size, WIDTHxHEIGHT")
+    parser = dkbench.arguments("Figures for `run`'s reloads: the loop's stand-still per reload and the memory.", size="1920x1080")
     parser.add_argument("--reloads", type=int, default=20, help="reloads to make, each with new labels")
     args = parser.parse_args()
 

@@ -8,7 +8,7 @@ connected and asking, the bytes it receives and the kiosk's wake-ups (context sw
 --idle seconds (goal: 0 and 0); and the kiosk's CPU time per frame with and without a viewer.
 Usage: scripts/remote-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080] [--idle 60]
 """
-import argparse, os, signal, sys, tempfile, threading, time
+import os, signal, sys, tempfile, threading, time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
@@ -16,9 +16,7 @@ import dkbench  # noqa: E402
 import dkrfb  # noqa: E402  (the benchmarks' minimal RFB viewer)
 from dkbench import cpu_seconds as cpu, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser(description="Figures for the remote view: bytes per update per encoding, idle wake-ups, CPU per frame.")
-ap.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
-ap.add_argument("--size", default="1920x1080", help="the virtual display's size, WIDTHxHEIGHT")
+ap = dkbench.arguments("Figures for the remote view: bytes per update per encoding, idle wake-ups, CPU per frame.", size="1920x1080")
 ap.add_argument("--idle", type=float, default=60, help="seconds at rest with the viewer connected")
 ap.add_argument("--encodings", default="tight,zrle,raw", help="comma-separated RFB encodings to measure, in order")
 args = ap.parse_args()

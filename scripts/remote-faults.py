@@ -29,7 +29,7 @@ and the longest gap between flips, the longest gap between watchdog pings, peak 
 Usage: scripts/remote-faults.py [--binary .build/release/dialkiosk] [--size 800x480] [--seconds 12]
        [--only NAME,...]
 """
-import argparse, json, os, re, signal, socket, statistics, subprocess, sys, tempfile, threading, time
+import json, os, re, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "lib"))
@@ -37,9 +37,7 @@ import dkbench  # noqa: E402
 import dkrfb  # noqa: E402
 from dkbench import cpu_seconds as cpu, free_port  # noqa: E402
 
-ap = argparse.ArgumentParser(description="Fault runs and figures for the remote view (prints figures, judges nothing).")
-ap.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
-ap.add_argument("--size", default="800x480", help="the virtual display's size, WIDTHxHEIGHT")
+ap = dkbench.arguments("Fault runs and figures for the remote view (prints figures, judges nothing).", size="800x480")
 ap.add_argument("--seconds", type=float, default=12, help="how long each scenario runs")
 ap.add_argument("--only", default="", help="comma-separated scenarios to run (and 'delay', 'screenshot'); all when empty")
 args = ap.parse_args()

@@ -33,14 +33,19 @@ final class ConnectAttempt {
 
     /// The real connect: mosquitto_connect_async, which looks the name up.
     static let mosquitto: Connect = { client, host, port, keepalive in
-        Result { () throws(MosquittoError) in try client.connectAsync(host: host, port: port, keepalive: keepalive) }
+        do throws(MosquittoError) {
+            try client.connectAsync(host: host, port: port, keepalive: keepalive)
+            return .success(())
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Starts the connect of `client` to `host` on a new thread.
     static func start(client: MosquittoClient, host: String, port: Int, keepalive: Int,
                       connect: @escaping Connect = mosquitto) throws(MosquittoError) -> ConnectAttempt {
         let lent = Lent(client: client)
-        do {
+        do throws(ThreadJobError) {
             let job = try ThreadJob.start("MQTT connect") { connect(lent.client, host, port, keepalive) }
             return ConnectAttempt(client: client, job: job)
         } catch {

@@ -2,6 +2,7 @@
 asked, event lines) are collected on threads, a mosquitto broker on loopback, a control-socket
 client that times the loop's answers, and readings of a process from /proc. Standard library
 only; import with sys.dont_write_bytecode set (no __pycache__ in the clone)."""
+import argparse
 import json
 import os
 import select
@@ -12,6 +13,16 @@ import threading
 import time
 
 from dkcheck import free_port  # noqa: F401  (the benchmarks' free port is the tests' own)
+
+
+def arguments(description, size=None):
+    """A benchmark's argument parser with the options every benchmark takes: --binary (the release
+    build by default) and, given a default `size`, the virtual display's --size."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", default=".build/release/dialkiosk", help="the dialkiosk to measure")
+    if size:
+        parser.add_argument("--size", default=size, help="the virtual display's size, WIDTHxHEIGHT")
+    return parser
 
 
 class Kiosk:
