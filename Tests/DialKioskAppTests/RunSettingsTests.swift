@@ -26,7 +26,7 @@ import KioskTestSupport
                                      mode: ModeRequest(width: 1024, height: 768)))
     }
 
-    @Test func anUnrotatedConfigLeavesThePanelOrientationToDecide() throws {
+    @Test func anEmptyDisplaySectionLeavesEveryChoiceOpen() throws {
         let out = try RunOptions.parse([]).display(with: KioskConfig.Display())
         #expect(out == OutputRequest())
     }
