@@ -96,11 +96,6 @@ public enum OutputChoice {
         if let fallback { return .success(fallback) }
         return .failure(.noCRTC(connector: connector.name))
     }
-
-    /// `--rotate` if given, else what the panel's orientation asks for, else none.
-    public static func rotation(requested: DisplayRotation?, panel: PanelOrientation?) -> DisplayRotation {
-        requested ?? panel?.displayRotation ?? .none
-    }
 }
 
 /// The whole choice for one output.

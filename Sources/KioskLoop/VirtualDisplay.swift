@@ -53,8 +53,12 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     private var rng: SplitMix64
     private var vblankIndex = 0
     private var nextVblank: Double
-    /// When the queued frame is shown (nil: nothing queued).
-    private var flipAt: Double?
+    /// Whether a flip is pending, and which buffer is on screen: the same state machine, and
+    /// the same answer to "is a flip pending", as KMSDisplay's. Every present is a flip here
+    /// (the first too: it is answered by a flip event, as a flip onto a running CRTC is).
+    private var flipState = PageFlipState.nothingPosted
+    /// When the pending flip lands (read only while `flipState` has one pending).
+    private var flipTime = 0.0
     /// Scanout buffers, painted in turn, and which frame each holds.
     private var buffers: [UnsafeMutableRawPointer]
     private var bufferBytes: Int
@@ -74,8 +78,8 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// Presents refused because the output was off: the screen's owner (ScreenPower) switches
     /// it on before any frame, so a count above 0 is a disagreement tests look for.
     private(set) var presentsWhileOff = 0
-    /// True while a presented frame's flip event is still to come.
-    var isFlipPending: Bool { flipAt != nil }
+    /// True while a presented frame's flip event is still to come (the flip state's answer).
+    var isFlipPending: Bool { flipState.isFlipPending }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
     /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), for a
@@ -116,7 +120,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// (a pending flip's answer with it), new buffers take the new size, and the next drain
     /// says `.suspended`, `.resized`, `.resumed`.
     func changeMode(width: Int, height: Int) {
-        flipAt = nil
+        flipState = flipState.applying(.outputLost) { _ in }
         buffers.forEach { munmap($0, bufferBytes) }
         bufferBytes = max(1, width * height * 4)
         buffers = Self.mapBuffers(buffers.count, bytes: bufferBytes, populate: populate)
@@ -138,7 +142,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
             throw RefusedPresent(failure: .denied)
         }
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
-        guard flipAt == nil else { throw RefusedPresent(failure: .busy) }
+        guard !flipState.isFlipPending else { throw RefusedPresent(failure: .busy) }
         let (width, height) = frameSize
         let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4)
         _ = try paint(ages.next(target, buffer: back))
@@ -146,21 +150,27 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         // Refused after the paint, as a flip is: the next frame goes into the same buffer.
         if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
         flips += 1
+        let queued = back
         back = (back + 1) % buffers.count
         var shown = firstVblank(after: now())
         if timing.missedFlips.contains(flips) {
             missed += 1
             shown = firstVblank(after: shown)
         }
-        flipAt = shown
+        flipTime = shown
+        flipState = flipState.applying(flipState == .nothingPosted ? .firstFlipQueued(buffer: queued) : .flipQueued(buffer: queued)) {
+            preconditionFailure("virtual display: \($0)")
+        }
     }
 
-    package func nextEventTime(now: Double) -> Double? { modeEvents.isEmpty ? flipAt : now }
+    package func nextEventTime(now: Double) -> Double? {
+        modeEvents.isEmpty ? (flipState.isFlipPending ? flipTime : nil) : now
+    }
 
     /// Off after the pending flip, whose answer is dropped (as KMSDisplay's `powerOff`).
     package func powerOff() throws {
         isPoweredOff = true
-        flipAt = nil
+        flipState = flipState.applying(.outputLost) { _ in }
     }
 
     package func powerOn() throws {
@@ -177,8 +187,9 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
             defer { modeEvents.removeAll() }
             return modeEvents
         }
-        guard let shown = flipAt, shown <= time else { return [] }
-        flipAt = nil
+        guard flipState.isFlipPending, flipTime <= time else { return [] }
+        let shown = flipTime
+        flipState = flipState.applying(.flipCompleted) { preconditionFailure("virtual display: \($0)") }
         lastShown = shown
         return [.frameShown(time: shown)]
     }

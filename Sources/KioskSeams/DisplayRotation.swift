@@ -45,3 +45,16 @@ public enum DisplayRotation: Int, Sendable, Equatable, CaseIterable {
         }
     }
 }
+
+extension DisplayRotation {
+    /// The rotation rule every command that paints a dial follows (run on KMS or the virtual
+    /// display, render, splash, bench, preview, simulate): `--rotate` when given, else the
+    /// configuration's `display.rotation` when it is not 0, else what the panel's orientation
+    /// property asks for (a KMS connector's "panel orientation"; nil where there is no panel to
+    /// ask), else upright. A configured 0 counts as unset, so a panel mounted turned still
+    /// comes out upright without a configuration saying so; `--rotate 0` overrides both.
+    public static func chosen(option: DisplayRotation?, configured: DisplayRotation,
+                              panel: DisplayRotation?) -> DisplayRotation {
+        option ?? (configured == .none ? nil : configured) ?? panel ?? .none
+    }
+}

@@ -41,7 +41,7 @@ import KioskTestSupport
         // The dial as `run` paints it (DialSetup's painter and the rotated copy).
         let panel = (width: 200, height: 120)
         let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
-        let scene = try RunSession.scene(config: .demo, restingOn: nil, width: logical.width, height: logical.height,
+        let scene = try SceneRecipe.scene(config: .demo, restingOn: nil, width: logical.width, height: logical.height,
                                          rotation: rotation, painter: .dial)
         let pose = DialSetup(config: .demo, width: logical.width, height: logical.height).pose(rotation: 0.3)
         var awake = PixelBuffer(width: panel.width, height: panel.height)

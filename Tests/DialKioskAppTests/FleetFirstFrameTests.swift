@@ -37,7 +37,7 @@ import KioskTestSupport
             writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}, {id: b, label: B}]\n")
             let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
             let build = { (config: KioskConfig, index: Int?) throws -> Scene in
-                var scene = try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
+                var scene = try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
                 if config.items.contains(where: { $0.id == "broken" }) { scene.paint = { _, _ in throw CannotPaint() } }
                 return scene
             }

@@ -48,7 +48,7 @@ private final class KioskLoop {
         let config = try ConfigLoader.load(path: path)
         let size = KioskLoop.size
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
-            try RunSession.scene(config: config, restingOn: index, width: size.width, height: size.height,
+            try SceneRecipe.scene(config: config, restingOn: index, width: size.width, height: size.height,
                                  rotation: .none, painter: .flat)
         }
         let scene = try makeScene(config, nil)
@@ -258,7 +258,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         var rebuildWorks = false
         let k = try KioskLoop(config: menu(["a", "b", "c"])) { config, index in
             guard rebuildWorks else { throw FontMissing() }
-            return try RunSession.scene(config: config, restingOn: index, width: KioskLoop.size.width,
+            return try SceneRecipe.scene(config: config, restingOn: index, width: KioskLoop.size.width,
                                         height: KioskLoop.size.height, rotation: .none, painter: .flat)
         }
         try k.loop.start(at: k.clock)
@@ -677,7 +677,7 @@ private final class FakeBacklight: BacklightDimming {
         var asked: [(Int, Int, MenuPath?)] = []
         let k = try KioskLoop(config: config, resize: { service, width, height, path in
             asked.append((width, height, path))
-            return try RunSession.scene(config: service.config, resting: .path(path), width: width, height: height,
+            return try SceneRecipe.scene(config: service.config, resting: .path(path), width: width, height: height,
                                         rotation: .none, painter: .flat)
         })
         return (k, { asked })

@@ -53,7 +53,7 @@ import KioskTestSupport
         let display = VirtualDisplay(width: width, height: height, timing: .init(refresh: 60)) { clock.now }
         var frames: [Frame] = []
         var shown: [Double] = []
-        let base = try RunSession.scene(config: config, resting: .index(nil), width: width, height: height,
+        let base = try SceneRecipe.scene(config: config, resting: .index(nil), width: width, height: height,
                                         rotation: .none, painter: .dial)
         var scene = Scene(dial: base.dial) { pose, target in
             let damage = try base.paint(pose, target)
@@ -148,7 +148,7 @@ import KioskTestSupport
         let config = try ConfigParser.parse(Self.config + "\nbehaviour:\n  language_return_after_seconds: 30\n", file: "lang.yaml")
         let clock = VirtualClock()
         let display = VirtualDisplay(width: 160, height: 120, timing: .init(refresh: 60)) { clock.now }
-        let scene = try RunSession.scene(config: config, resting: .index(nil), width: 160, height: 120,
+        let scene = try SceneRecipe.scene(config: config, resting: .index(nil), width: 160, height: 120,
                                          rotation: .none, painter: .dial)
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }

@@ -35,7 +35,7 @@ final class LiveKiosk {
         let config = try ConfigLoader.load(path: path)
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { [box] in box.logs.append($0) }
         let makeScene = { [box] (config: KioskConfig, index: Int?) throws -> Scene in
-            let scene = try RunSession.scene(config: config, restingOn: index, width: 320, height: 240, rotation: .none,
+            let scene = try SceneRecipe.scene(config: config, restingOn: index, width: 320, height: 240, rotation: .none,
                                              painter: .dial)
             return Scene(dial: scene.dial) { pose, target in
                 let start = monotonicNow()

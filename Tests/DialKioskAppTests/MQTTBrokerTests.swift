@@ -36,7 +36,7 @@ final class MQTTKiosk {
         let config = try ConfigLoader.load(path: path)
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { [logBox] in logBox.all.append($0) }
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
-            try RunSession.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
+            try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
         }
         service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
                                    logger: logger, eventsFD: pipeFDs[1], now: time.now,

@@ -53,7 +53,7 @@ import KioskTestSupport
                                        wallClock: { PowerScheduleLoopTests.monday + clock.now },
                                        localClock: LocalClock(fixedOffset: 3600))
             display = VirtualDisplay(width: 160, height: 120, timing: .init(refresh: 60)) { clock.now }
-            let scene = try RunSession.scene(config: config, restingOn: nil, width: 160, height: 120,
+            let scene = try SceneRecipe.scene(config: config, restingOn: nil, width: 160, height: 120,
                                              rotation: .none, painter: .flat)
             let geometry = (scene.dial as! MenuDial).geometry
             var next = touchesAt.flatMap { ScreenDarkLoopTests.drag(at: $0, on: geometry) }.makeIterator()

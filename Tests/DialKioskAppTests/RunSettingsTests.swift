@@ -15,7 +15,7 @@ import KioskTestSupport
         let options = try RunOptions.parse([])
         let out = options.display(with: configured)
         #expect(out == OutputRequest(device: "/dev/dri/card1", connector: "HDMI-A-1",
-                                     mode: ModeRequest(width: 800, height: 480, refreshHz: 60), rotation: .quarter))
+                                     mode: ModeRequest(width: 800, height: 480, refreshHz: 60)))
     }
 
     @Test func commandLineOptionsOverrideEachValue() throws {
@@ -23,10 +23,10 @@ import KioskTestSupport
                                             "--mode", "1024x768", "--rotate", "0"])
         let out = options.display(with: configured)
         #expect(out == OutputRequest(device: "/dev/dri/card0", connector: "Virtual-1",
-                                     mode: ModeRequest(width: 1024, height: 768), rotation: DisplayRotation.none))
+                                     mode: ModeRequest(width: 1024, height: 768)))
     }
 
-    @Test func anUnrotatedConfigLeavesThePanelOrientationToDecide() throws {
+    @Test func anEmptyDisplaySectionLeavesEveryChoiceOpen() throws {
         let out = try RunOptions.parse([]).display(with: KioskConfig.Display())
         #expect(out == OutputRequest())
     }

@@ -68,11 +68,11 @@ import KioskTestSupport
             service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
                                        environment: [:], logger: logger, eventsFD: eventsFDs[1], now: 0,
                                        scenes: ClosureScenes { config, index in
-                                           try RunSession.scene(config: config, restingOn: index, width: 160, height: 120,
+                                           try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120,
                                                                 rotation: .none, painter: .flat)
                                        })
             display = VirtualDisplay(width: 160, height: 120, timing: .init(refresh: 60)) { clock.now }
-            let scene = try RunSession.scene(config: config, restingOn: nil, width: 160, height: 120,
+            let scene = try SceneRecipe.scene(config: config, restingOn: nil, width: 160, height: 120,
                                              rotation: .none, painter: .flat)
             let geometry = (scene.dial as! MenuDial).geometry
             var next = dragsAt.flatMap { ScreenDarkLoopTests.drag(at: $0, on: geometry) }.makeIterator()
@@ -85,7 +85,7 @@ import KioskTestSupport
             sources.append(Commands(commands, service: service))
             let service = self.service
             let resize: LoopOutput.Resize = { width, height, path in
-                try RunSession.scene(config: service.config, resting: .path(path), width: width, height: height,
+                try SceneRecipe.scene(config: service.config, resting: .path(path), width: width, height: height,
                                      rotation: .none, painter: .flat)
             }
             loop = FrameLoop(output: LoopOutput(presenter: display, power: power, resize: resize), sources: sources, scene: scene,

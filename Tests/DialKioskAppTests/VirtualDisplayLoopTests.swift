@@ -35,7 +35,7 @@ import KioskTestSupport
             let config = try ConfigLoader.load(path: nil)
             var rig: Rig?
             let scene = { (resting: SceneResting, width: Int, height: Int) throws -> Scene in
-                let base = try RunSession.scene(config: config, resting: resting, width: width, height: height,
+                let base = try SceneRecipe.scene(config: config, resting: resting, width: width, height: height,
                                                 rotation: .none, painter: .flat)
                 return Scene(dial: base.dial) { pose, target in
                     rig?.paints.append(clock.now)

@@ -133,13 +133,17 @@ private enum Fixtures {
     }
 
     @Test func panelOrientationGivesTheDefaultRotation() throws {
-        #expect(OutputChoice.rotation(requested: nil, panel: nil) == .none)
-        #expect(OutputChoice.rotation(requested: nil, panel: .normal) == .none)
-        #expect(OutputChoice.rotation(requested: nil, panel: .upsideDown) == .half)
-        #expect(OutputChoice.rotation(requested: nil, panel: .rightSideUp) == .quarter)
-        #expect(OutputChoice.rotation(requested: nil, panel: .leftSideUp) == .threeQuarters)
-        #expect(OutputChoice.rotation(requested: DisplayRotation.none, panel: .leftSideUp) == DisplayRotation.none)
-        #expect(OutputChoice.rotation(requested: .half, panel: nil) == .half)
+        // The panel's property through the one rotation rule, with no option and no configured rotation.
+        func chosen(_ option: DisplayRotation?, _ panel: PanelOrientation?) -> DisplayRotation {
+            DisplayRotation.chosen(option: option, configured: .none, panel: panel?.displayRotation)
+        }
+        #expect(chosen(nil, nil) == .none)
+        #expect(chosen(nil, .normal) == .none)
+        #expect(chosen(nil, .upsideDown) == .half)
+        #expect(chosen(nil, .rightSideUp) == .quarter)
+        #expect(chosen(nil, .leftSideUp) == .threeQuarters)
+        #expect(chosen(DisplayRotation.none, .leftSideUp) == DisplayRotation.none)
+        #expect(chosen(.half, nil) == .half)
     }
 
     @Test func leftSideUpPutsTheLogicalTopOnTheLeftPanelEdge() throws {

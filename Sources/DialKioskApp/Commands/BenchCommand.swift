@@ -30,7 +30,8 @@ struct BenchCommand: ParsableCommand {
     @OptionGroup var scene: SceneOptions<BenchSceneUse>
     var size: FrameSize? { scene.size }
     var items: Int? { scene.items }
-    var rotate: DisplayRotation { scene.rotate ?? .none }
+    /// The rotation rule with no configuration and no panel: --rotate, else upright.
+    var rotate: DisplayRotation { .chosen(option: scene.rotate, configured: .none, panel: nil) }
 
     @Option(help: ArgumentHelp("Frames per configuration (at least 1; the full run uses 300).", valueName: "K"))
     var frames: Int = 300

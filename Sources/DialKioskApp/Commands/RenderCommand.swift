@@ -29,8 +29,6 @@ struct RenderCommand: ParsableCommand {
 
     /// --config, --size (required here), --items and --rotate, as the other commands that build a scene take them.
     @OptionGroup var scene: SceneOptions<RenderSceneUse>
-    var items: Int? { scene.items }
-    var rotate: DisplayRotation { scene.rotate ?? .none }
     var config: String? { scene.config }
 
     @Option(help: ArgumentHelp("Rotation of the ring in radians (positive turns clockwise).", valueName: "RAD"))
@@ -61,30 +59,28 @@ struct RenderCommand: ParsableCommand {
         // The group's validate() refuses a render without --size.
         guard let size = scene.size else { throw ValidationError("Missing expected argument '--size <WxH>'") }
         try reportingErrors {
-            var config = try ConfigLoader.load(path: self.config)
-            if let items { config.items = DemoMenu.numbered(items) }
+            let config = try ConfigLoader.load(path: self.config)
+            // The rotation rule with no panel to ask: --rotate, else display.rotation.
+            let recipe = SceneRecipe(option: scene.rotate, config: config, items: scene.items)
             if let language, !config.languages.contains(where: { $0.code == language }) {
                 let codes = config.languages.map(\.code)
                 throw ValidationError("--language '\(language.oneLine())': " + (codes.isEmpty
                     ? "the configuration has no 'languages:' list" : "not one of the configured languages: " + codes.joined(separator: ", ")))
             }
-            let frame = try Self.picture(config: config, size: size, rotation: rotate,
+            let frame = try Self.picture(config: config, size: size, recipe: recipe,
                                          angle: angle, showProgress: showProgress, path: path, language: language)
             try PNGWriter.write(frame, to: out)
         }
     }
 
-    /// The panel's picture: the dial laid out on the (turned) frame, painted by the painter `run`
-    /// uses, turned onto the panel. `splash` paints its theme's picture with this too.
-    static func picture(config: KioskConfig, size: FrameSize, rotation: DisplayRotation, angle: Double = 0,
+    /// The panel's picture by the scene recipe `run` uses: the dial laid out on the (turned)
+    /// frame, painted, turned onto the panel. `splash` paints its theme's picture with this too.
+    static func picture(config: KioskConfig, size: FrameSize, recipe: SceneRecipe, angle: Double = 0,
                         showProgress: Double? = nil, path: String? = nil, language: String? = nil) throws -> PixelBuffer {
-        let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
-        let setup = DialSetup(config: config, width: logical.width, height: logical.height, language: language)
+        let setup = recipe.setup(config, panelWidth: size.width, panelHeight: size.height, language: language)
         let ring = try path.map { try Self.ring(named: $0, in: setup.menu) } ?? .top
         let rest = ring.isTop ? 0 : setup.restRotation(ofRing: ring)
-        let painter = try setup.makePainter()
-        painter.paint(setup.pose(rotation: rest + angle, showProgress: showProgress, ring: ring))
-        return painter.frame.rotated(rotation)
+        return try recipe.picture(setup, pose: setup.pose(rotation: rest + angle, showProgress: showProgress, ring: ring))
     }
 
     /// The ring `text` names in `menu`, or a usage error naming the first id that is not an

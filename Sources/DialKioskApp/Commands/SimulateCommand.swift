@@ -94,9 +94,12 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var config = try ConfigLoader.load(path: self.config)
-            if let items { config.items = DemoMenu.numbered(items) }
-            let setup = DialSetup(config: config, width: size.width, height: size.height)
+            let config = try ConfigLoader.load(path: self.config)
+            // The recipe `run --display virtual` uses: display.rotation turns the layout, and the
+            // script's touches, in panel pixels, are turned with it.
+            let recipe = SceneRecipe(option: nil, config: config, items: items)
+            let setup = recipe.setup(config, panelWidth: size.width, panelHeight: size.height)
+            let touches = ScreenTransform(panelWidth: size.width, panelHeight: size.height, rotation: recipe.rotation)
             let menu = setup.menu
             let recorder = try framesDir.map { try FrameRecorder(directory: $0, setup: setup) }
             var painter = paint ? try setup.makePainter() : nil
@@ -138,7 +141,7 @@ struct SimulateCommand: ParsableCommand {
                 return nil
             }
             let source = try touchSource()
-            let input = try ScriptInput(now: { clock.now }, next: try samples(source, setup: setup) {
+            let input = try ScriptInput(now: { clock.now }, next: try samples(source, setup: setup, touches: touches) {
                 if let failure = dial.failure { throw failure }
                 if source?.rereadable == false { try out.flush() }
             })
@@ -174,7 +177,7 @@ struct SimulateCommand: ParsableCommand {
     /// The samples to run: the generated gesture load, or the touch source's (a file is read
     /// twice: a malformed line is reported before any output; a pipe is run as it arrives, its
     /// events going out as they happen, up to a bad line). `beforeRead` runs before each read.
-    private func samples(_ source: TouchSource?, setup: DialSetup,
+    private func samples(_ source: TouchSource?, setup: DialSetup, touches: ScreenTransform,
                          beforeRead: @escaping () throws -> Void) throws -> () throws -> InputEvent? {
         guard let source else {
             var load = GestureLoad(seed: seed, geometry: setup.geometry)
@@ -183,7 +186,12 @@ struct SimulateCommand: ParsableCommand {
         let next = try source.checkedPass()
         return {
             try beforeRead()
-            return try next().map { .touch($0) }
+            return try next().map { sample in
+                var touch = sample
+                let p = touches.logical(x: sample.x, y: sample.y)
+                (touch.x, touch.y) = (p.x, p.y)
+                return .touch(touch)
+            }
         }
     }
 

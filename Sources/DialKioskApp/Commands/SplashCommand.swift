@@ -38,9 +38,6 @@ struct SplashCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let config = try ConfigLoader.load(path: self.config)
-            // The rotation rule of `run`: --rotate, else display.rotation, else the panel's.
-            let requested = rotate
-                ?? (config.display.rotation == .none ? nil : config.display.rotation)
             let size: FrameSize
             var panel: PanelOrientation?
             if let given = self.size {
@@ -50,8 +47,9 @@ struct SplashCommand: ParsableCommand {
                 size = FrameSize(width: output.mode.width, height: output.mode.height)
                 panel = output.connector.panelOrientation
             }
-            let rotation = OutputChoice.rotation(requested: requested, panel: panel)
-            let frame = try RenderCommand.picture(config: config, size: size, rotation: rotation)
+            // The rotation rule of `run`: --rotate, else display.rotation, else the panel's.
+            let recipe = SceneRecipe(option: rotate, config: config, panel: panel?.displayRotation)
+            let frame = try RenderCommand.picture(config: config, size: size, recipe: recipe)
             let theme = PlymouthTheme(width: size.width, height: size.height)
             try Self.makeDirectory(out)
             try Self.write(theme.themeFile, to: out + "/" + theme.themeFileName)

@@ -85,6 +85,7 @@ enum SimulateSceneUse: SceneOptionUse {
 enum RenderSceneUse: SceneOptionUse {
     static let takes: Set<SceneOption> = [.config, .size, .items, .rotate]
     static let needsSize = true
+    static let rotateDefault = "display.rotation, else 0"
 }
 
 enum BenchSceneUse: SceneOptionUse {

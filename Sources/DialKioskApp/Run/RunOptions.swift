@@ -84,15 +84,14 @@ struct RunOptions: ParsableArguments {
     var virtualDisplay: VirtualDisplaySpec? { displaySpec.flatMap { try? VirtualDisplaySpec(parsing: $0) } }
 
 
-    /// The output to drive: each of card, connector, mode and rotation from the command line
-    /// where given, else from the configuration's `display` section. A configured rotation of 0
-    /// counts as unset, so the panel orientation property still applies.
+    /// The output to drive: each of card, connector and mode from the command line where
+    /// given, else from the configuration's `display` section. The rotation is not decided
+    /// here: it needs the panel (`DisplayRotation.chosen`, once the output is open).
     func display(with config: KioskConfig.Display) -> OutputRequest {
         OutputRequest(
             device: device ?? config.device,
             connector: connector ?? config.connector,
-            mode: mode ?? config.mode,
-            rotation: rotate ?? (config.rotation == .none ? nil : config.rotation))
+            mode: mode ?? config.mode)
     }
 
     func validate() throws {
@@ -143,6 +142,4 @@ struct OutputRequest: Equatable {
     var device: String?
     var connector: String?
     var mode: ModeRequest?
-    /// nil: the panel orientation property, else upright.
-    var rotation: DisplayRotation?
 }

@@ -65,7 +65,8 @@ struct RunOutput {
         display.onExit = config.display.onExit
         reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
         let sel = display.selection
-        let rotation = OutputChoice.rotation(requested: output.rotation, panel: sel.connector.panelOrientation)
+        let rotation = DisplayRotation.chosen(option: options.rotate, configured: config.display.rotation,
+                                              panel: sel.connector.panelOrientation?.displayRotation)
         logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
         var hotplug: HotplugWatcher?
         do {

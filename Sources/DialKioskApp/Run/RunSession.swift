@@ -70,7 +70,8 @@ final class RunSession {
             // A virtual display has no console to switch, no card, no hotplug.
             let output = try options.virtualDisplay.map { spec in
                 resources.acquire(Step.display.rawValue, RunOutput.virtual(
-                    spec, rotation: options.rotate ?? .none, origin: clock(), now: clock, logger: logger)) { $0.power.restore() }
+                    spec, rotation: .chosen(option: options.rotate, configured: config.display.rotation, panel: nil),
+                    origin: clock(), now: clock, logger: logger)) { $0.power.restore() }
             } ?? RunOutput.kms(options: options, config: config, resources: resources,
                                 stateDirectory: environment["RUNTIME_DIRECTORY"], logger: logger)
             self.output = output
@@ -176,66 +177,6 @@ final class RunSession {
             logger.warning("cec: \(error); the TV is not switched")
             service.displayFailed("cec: \(error)", now: clock())
             return []
-        }
-    }
-
-    /// The dial and painter for `config` on a `width` x `height` logical frame, built through
-    /// DialSetup (as `render --config` builds them, so both paint the same frame). The painter
-    /// works on the upright frame in RAM; the copy turns it onto the panel, writing the dumb
-    /// buffer once and never reading it (it may be write-combined).
-    static func scene(config: KioskConfig, restingOn index: Int?, width: Int, height: Int,
-                      rotation: DisplayRotation, painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
-        try scene(config: config, resting: .index(index), width: width, height: height, rotation: rotation,
-                  painter: choice, icons: icons)
-    }
-
-    /// `scene(config:restingOn:...)` resting on `resting`.
-    static func scene(config: KioskConfig, resting: SceneResting, width: Int, height: Int, rotation: DisplayRotation,
-                      painter choice: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
-        try scene(DialSetup(config: config, width: width, height: height), resting: resting, rotation: rotation,
-                  painter: choice, icons: icons)
-    }
-
-    /// The painter of the last scene made (held weakly: the scene owns it).
-    final class ShownPainter {
-        weak var painter: DialPainter?
-    }
-
-    /// The scene of `setup` resting on `resting`; `icons`: the decoded icons to reuse (a
-    /// reload's worker filled them); `replacing`: the painter of the scene this one replaces,
-    /// whose frame and background a painter built here takes (a new mode holds one frame, not
-    /// two); `prepared`: the painter a reload's worker built and prepared for `setup`.
-    static func scene(_ setup: DialSetup, resting: SceneResting, rotation: DisplayRotation, painter choice: PainterChoice,
-                      icons: IconCache, replacing shown: ShownPainter? = nil, prepared: DialPainter? = nil,
-                      tap: FrameTap? = nil) throws -> Scene {
-        let dial: MenuDial
-        switch resting {
-        case .index(let index): dial = setup.makeDial(restingOn: index)
-        case .path(let path): dial = setup.makeDial(at: path)
-        }
-        switch choice {
-        case .dial:
-            let painter = try prepared ?? setup.makePainter(icons: icons, replacing: shown?.painter)
-            shown?.painter = painter
-            let copier = ScanoutCopy(rotation: rotation)
-            var marked = false
-            var scene = Scene(dial: dial) { pose, target in
-                let damage = painter.paint(pose)
-                tap?.consumer?(painter.frame, damage)
-                // The "being viewed" mark over the copy; when it comes or goes, the whole frame
-                // (the buffers still hold the corner as it was).
-                let mark = tap?.mark() ?? false
-                let changed = mark != marked
-                marked = mark
-                let copied = copier.copy(painter.frame, damage: changed ? nil : damage, to: target)
-                guard mark, let badge = ViewMark.rect(panelWidth: target.width, panelHeight: target.height) else { return copied }
-                ViewMark.draw(into: target)
-                return copied.map { $0 + [badge] }
-            }
-            scene.setLanguage = { painter.setLanguage($0) }
-            return scene
-        case .flat:
-            return Scene(dial: dial) { FlatPainter.paint($0, into: $1); return nil }
         }
     }
 
