@@ -28,8 +28,8 @@ public enum Damage {
         }
         guard pending.count > 1 else { return pending }
         pending.sort { $0.y0 < $1.y0 }
-        // Edges appended in place, not as a two-element array per rectangle: the union runs
-        // twice a frame on a few hundred rectangles, and those allocations were most of its time.
+        // Edges appended in place: one allocation, not one per rectangle (the union runs twice
+        // a frame on a few hundred rectangles).
         var ys: [Int] = []
         ys.reserveCapacity(2 * pending.count)
         for r in pending {
