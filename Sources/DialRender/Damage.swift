@@ -28,13 +28,21 @@ public enum Damage {
         }
         guard pending.count > 1 else { return pending }
         pending.sort { $0.y0 < $1.y0 }
-        var ys = pending.flatMap { [$0.y0, $0.y1] }
+        // Edges appended in place: one allocation, not one per rectangle (the union runs twice
+        // a frame on a few hundred rectangles).
+        var ys: [Int] = []
+        ys.reserveCapacity(2 * pending.count)
+        for r in pending {
+            ys.append(r.y0)
+            ys.append(r.y1)
+        }
         ys.sort()
         var out: [PixelRect] = []
         // Rectangles of the previous band, still open downwards; the inputs crossing the band,
         // kept in x order; the next input to enter.
         var open: [PixelRect] = []
         var active: [PixelRect] = []
+        active.reserveCapacity(pending.count)
         var next = 0
         var runs: [(Int, Int)] = []
         var top = ys[0]
@@ -58,7 +66,8 @@ public enum Damage {
                 for i in open.indices { open[i].y1 = bottom }
             } else {
                 out += open
-                open = runs.map { PixelRect(x0: $0.0, y0: top, x1: $0.1, y1: bottom) }
+                open.removeAll(keepingCapacity: true)
+                for (x0, x1) in runs { open.append(PixelRect(x0: x0, y0: top, x1: x1, y1: bottom)) }
             }
             top = bottom
         }

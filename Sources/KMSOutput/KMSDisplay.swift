@@ -138,6 +138,9 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
         }
         lastDamage = try paint(ages.next(target, buffer: index))
         ages.painted(buffer: index)
+        // The other new buffers get this picture too, now, before anything waits on them.
+        ages.prime(besides: index, target: { [flipState, buffers] in $0 == flipState.front ? nil : buffers[$0].target },
+                   paint: paint)
         let fb = buffers[index].framebufferID
         if call == .setCrtc {
             if flipOntoRunningMode(buffer: index, framebuffer: fb) { return }

@@ -373,7 +373,8 @@ package final class FrameLoop {
         do {
             try presenter.present { target in
                 let before = now()
-                defer { seconds = now() - before }
+                // Summed: a first frame paints every new buffer (`BufferAges.prime`).
+                defer { seconds += now() - before }
                 switch painting {
                 case .picture:
                     return try paint(pose, target)

@@ -82,7 +82,8 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     var isFlipPending: Bool { flipState.isFlipPending }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
-    /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), for a
+    /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), and
+    /// write the first frame into every buffer (`BufferAges.prime`, as KMSDisplay does), for a
     /// display frames are copied into (`run`, `bench`); `simulate` copies none and leaves them
     /// unmapped, so its resident figure is the process's own.
     package init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
@@ -147,6 +148,12 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
         let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4)
         _ = try paint(ages.next(target, buffer: back))
         ages.painted(buffer: back)
+        // As KMSDisplay, where frames are copied in: the other new buffers get this picture too.
+        if populate {
+            ages.prime(besides: back, target: { [buffers] in
+                FrameTarget(base: buffers[$0], width: width, height: height, stride: width * 4)
+            }, paint: paint)
+        }
         // Refused after the paint, as a flip is: the next frame goes into the same buffer.
         if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
         flips += 1

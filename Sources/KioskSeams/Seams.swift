@@ -35,7 +35,9 @@ public protocol FramePresenter: AnyObject {
     /// shown at the next vblank. The buffer keeps what was last painted into it, `target.age`
     /// frames ago (nil: unknown, write every pixel). `paint` returns the rectangles, in scanout
     /// pixels, that differ from the previous frame (nil: all of it), for the kernel's damage
-    /// clips. Every successful call is answered by exactly one `DisplayEvent.frameShown` later.
+    /// clips. The first call after the buffers were made may call `paint` once more for each
+    /// other buffer (`BufferAges.prime`): the same picture, every pixel written (age nil).
+    /// Every successful call is answered by exactly one `DisplayEvent.frameShown` later.
     /// Throws when the frame cannot be queued (the error names the call that failed and why).
     func present(paint: (FrameTarget) throws -> [PixelRect]?) throws
 }
