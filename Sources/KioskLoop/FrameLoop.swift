@@ -94,6 +94,9 @@ package final class FrameLoop {
     private enum NewSceneFrame { case unpainted, queued }
     /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
     package var turns: TurnStats?
+    /// A value dial is open (the service's `.dial(.capture)`): input goes to the service, not
+    /// to the ring (`InputRoute`).
+    package internal(set) var inputCaptured = false
 
     package init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
@@ -208,7 +211,9 @@ package final class FrameLoop {
         return nil
     }
 
-    private func handle(_ event: LoopEvent, at time: Double) throws -> Ending? {
+    /// One source's news, at the turn's `time` (tests hand events in here as a source would).
+    @discardableResult
+    package func handle(_ event: LoopEvent, at time: Double) throws -> Ending? {
         switch event {
         case .display(let e):
             try handle(e, at: time)
@@ -221,20 +226,25 @@ package final class FrameLoop {
             return .timerExpired
         case .behaviour(let actions):
             try apply(actions, at: time)
-        case .service(let work):
-            try work(self)
+        case .message(let message):
+            try tell(message, at: time)
         case .requests(let requests):
             try carryOut(requests, at: time)
         }
         return nil
     }
 
-    /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
-    /// then to the dial.
+    /// One input event: the screen's owner admits it (a touch on a dark screen only wakes it),
+    /// the service hears of it (activity for its idle timers; speech stops before the dial's
+    /// next item is spoken), a changed glass is repainted, and the dial gets what `InputRoute`
+    /// gives it.
     private func input(_ event: InputEvent, at time: Double) throws {
-        let (passOn, actions) = service.filter(event)
-        try apply(actions, at: time)
-        guard passOn else { return }
+        let (admission, changed) = power.admit(event)
+        // Decided before the service hears: a Back that closes the value dial is not the ring's.
+        let toDial = InputRoute.reachesDial(event, admission: admission, captured: inputCaptured)
+        try tell(.input(event, admission: admission, screenChanged: changed), at: time)
+        if changed { try repaint(at: time) }
+        guard toDial else { return }
         inputFrames.fed(inputAt: event.time)
         report(dial.handle(event))
     }
@@ -345,9 +355,15 @@ package final class FrameLoop {
         tellLogging(.dialReplaced(previousMenu: previousMenu), at: time)
     }
 
-    /// Tells the service `message` and carries out the requests it answers with.
+    /// Tells the service `message`, with what the dial shows now, and carries out the requests
+    /// it answers with.
     private func tell(_ message: LoopMessage, at time: Double) throws {
-        try carryOut(try service.handle(message, at: time, on: self), at: time)
+        try carryOut(try service.handle(message, at: time, dial: dialSnapshot), at: time)
+    }
+
+    /// What the service may know of the dial (it reads no more than this).
+    package var dialSnapshot: DialSnapshot {
+        DialSnapshot(pose: dial.pose, selectedPath: dial.selectedPath, ring: (dial as? MenuDial)?.ring)
     }
 
     /// `tell` where the loop has nothing to undo (the dial already moved): a failure is logged.
