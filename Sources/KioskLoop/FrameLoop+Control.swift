@@ -1,7 +1,9 @@
 import DialCore
 
 /// The one place the loop carries out what its service asked for (`LoopRequest`): the answers
-/// to `LoopService.handle`, and a service source's `LoopEvent.requests`.
+/// to `LoopService.handle`, and a service source's `LoopEvent.requests`. The operations it calls
+/// (`report`, `apply`, `frameIfDue`, `repaint`, `refresh`, `replaceScene`) are the module's
+/// own: from outside, a request is the only way to them.
 extension FrameLoop {
     /// Carries out `requests` in order, at `time`.
     package func carryOut(_ requests: [LoopRequest], at time: Double) throws {

@@ -314,7 +314,7 @@ package final class FrameLoop {
     }
 
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
-    package func frameIfDue(at time: Double) throws {
+    func frameIfDue(at time: Double) throws {
         guard schedule.dialChanged(dialNeedsFrame: dialWantsFrame) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
@@ -322,7 +322,7 @@ package final class FrameLoop {
 
     /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
     /// else with the next frame. A blanked screen gets its one black frame.
-    package func repaint(at time: Double) throws {
+    func repaint(at time: Double) throws {
         // The output is off (ScreenPower): nothing owed or awaited, poll sleeps until a wake.
         guard look.presents else { return schedule.outputSwitchedOff() }
         guard schedule.repaintRequested() != nil else { return }
@@ -331,7 +331,7 @@ package final class FrameLoop {
     }
 
     /// A reloaded configuration's dial and painter take over between two frames.
-    package func replaceScene(_ new: Scene) {
+    func replaceScene(_ new: Scene) {
         scene = new
         newScene = .unpainted
         // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.
@@ -345,13 +345,13 @@ package final class FrameLoop {
     private var dialWantsFrame: Bool { dial.needsFrame && !look.isDark }
 
     /// SIGHUP without a service: the frame again.
-    package func refresh(at time: Double) throws {
+    func refresh(at time: Double) throws {
         if schedule.refreshRequested() != nil { try presentFrame(at: time) }
     }
 
     /// After a dial change that made no events of its own (start, reload, new scene): the
     /// event lines that bring clients' view of the menu to the dial's (`KioskService.resync`).
-    package func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
+    func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
         tellLogging(.dialReplaced(previousMenu: previousMenu), at: time)
     }
 
@@ -430,13 +430,13 @@ package final class FrameLoop {
 
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
-    package func report(_ events: [DialEvent]) {
+    func report(_ events: [DialEvent]) {
         tellLogging(.dialEvents(events, frames: schedule.framesQueued), at: now())
     }
 
     /// Carries out what the behaviour timers and the screen's owner decided (the owner has
     /// already switched the output and backlight; the picture follows here).
-    package func apply(_ actions: [BehaviourAction], at time: Double) throws {
+    func apply(_ actions: [BehaviourAction], at time: Double) throws {
         for action in actions {
             switch action {
             case .returnToDefault:
