@@ -97,6 +97,8 @@ package final class FrameLoop {
     /// A value dial is open (the service's `.dial(.capture)`): input goes to the service, not
     /// to the ring (`InputRoute`).
     package internal(set) var inputCaptured = false
+    /// The snapshot a service that reads none gets (`LoopService.readsDial`), taken once.
+    private var unreadSnapshot: DialSnapshot?
 
     package init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
@@ -363,6 +365,15 @@ package final class FrameLoop {
 
     /// What the service may know of the dial (it reads no more than this).
     package var dialSnapshot: DialSnapshot {
+        guard service.readsDial else {
+            if let unread = unreadSnapshot { return unread }
+            unreadSnapshot = freshSnapshot
+            return freshSnapshot
+        }
+        return freshSnapshot
+    }
+
+    private var freshSnapshot: DialSnapshot {
         DialSnapshot(pose: dial.pose, selectedPath: dial.selectedPath, ring: (dial as? MenuDial)?.ring)
     }
 

@@ -13,10 +13,14 @@ package protocol LoopService: AnyObject {
     /// The screen's one owner, handed over when the loop is built: the service changes its
     /// policy (timers, requests, hours) and reports its state; it holds no other screen state.
     func attach(screen: ScreenPower)
+    /// Whether `handle` reads its `dial` argument: the snapshot costs a pose per message, every
+    /// frame; a service that never reads it (`NoService`) gets the first one again.
+    var readsDial: Bool { get }
 }
 
 extension LoopService {
     package func attach(screen: ScreenPower) {}
+    package var readsDial: Bool { true }
 }
 
 /// What the service may know of the dial, read by the loop when it passes a message on: the
@@ -121,6 +125,8 @@ package struct SceneFailure: Error, CustomStringConvertible {
 /// display tests need none), no timer dims or blanks, and SIGHUP repaints.
 package final class NoService: LoopService {
     package init() {}
+
+    package var readsDial: Bool { false }
 
     package func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
         switch message {
