@@ -226,8 +226,6 @@ package final class FrameLoop {
             return try handle(s, at: time)
         case .timerExpired:
             return .timerExpired
-        case .behaviour(let actions):
-            try apply(actions, at: time)
         case .message(let message):
             try tell(message, at: time)
         case .requests(let requests):

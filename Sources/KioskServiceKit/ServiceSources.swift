@@ -46,7 +46,7 @@ package struct ServiceDeadlines: PollSource {
     package func wakeUp(now: Double) -> Double? { service.nextWakeup(now: now) }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let actions = service.tick(now: now)
-        var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
+        var events: [LoopEvent] = actions.isEmpty ? [] : [.requests([.apply(actions)])]
         // Live items' changes of this turn: one flush (item lines, one repaint) per frame at most.
         service.checkStaleness(now: now)
         if service.liveDue(now: now) { events.append(.message(.news(KioskNews.liveDue))) }
