@@ -1,11 +1,20 @@
 import DialCore
 
-/// The loop as its service acts on it (commands, reloads): the service's sources hand their
-/// work to the loop as `LoopEvent.service`, which runs it on the loop in that turn.
-extension FrameLoop: LoopControl {
+/// The one place the loop carries out what its service asked for (`LoopRequest`): the answers
+/// to `LoopService.handle`, and a service source's `LoopEvent.requests`. The operations it calls
+/// (`report`, `apply`, `frameIfDue`, `repaint`, `refresh`, `replaceScene`) are the module's
+/// own: from outside, a request is the only way to them.
+extension FrameLoop {
+    /// Carries out `requests` in order, at `time`.
+    package func carryOut(_ requests: [LoopRequest], at time: Double) throws {
+        for request in requests { try carryOut(request, at: time) }
+    }
+
+    /// Carries out `request` in this turn, at the turn's `time`.
     package func carryOut(_ request: LoopRequest, at time: Double) throws {
         switch request {
         case .report(let events): report(events)
+        case .dial(let change): move(change, at: time)
         case .apply(let actions): try apply(actions, at: time)
         case .frameIfDue: try frameIfDue(at: time)
         case .repaint: try repaint(at: time)
@@ -31,8 +40,18 @@ extension FrameLoop: LoopControl {
             try repaint(at: time)
         }
     }
-}
 
-extension FrameLoop {
-    package func carryOut(reporting events: [DialEvent]) { report(events) }
+    /// Moves the dial as the service asked; the events go back to it as `.dialEvents`.
+    private func move(_ move: DialRequest, at time: Double) {
+        switch move {
+        case .select(let path): report(dial.select(path: path, at: time) ?? [])
+        case .command(let command): report(dial.handle(.command(command, time: time)))
+        case .setShown(let shown): dial.setShown(shown, at: time)
+        case .live(let items, let valueDial):
+            guard let menu = dial as? MenuDial else { return }
+            menu.liveItems = items
+            menu.valueDial = valueDial
+        case .capture(let captured): inputCaptured = captured
+        }
+    }
 }

@@ -94,6 +94,11 @@ package final class FrameLoop {
     private enum NewSceneFrame { case unpainted, queued }
     /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
     package var turns: TurnStats?
+    /// A value dial is open (the service's `.dial(.capture)`): input goes to the service, not
+    /// to the ring (`InputRoute`).
+    package internal(set) var inputCaptured = false
+    /// The snapshot a service that reads none gets (`LoopService.readsDial`), taken once.
+    private var unreadSnapshot: DialSnapshot?
 
     package init(output: LoopOutput, sources: [any PollSource], scene: Scene, now: @escaping () -> Double,
          service: LoopService = NoService(), pacing: LoopPacing = LoopPacing(),
@@ -208,7 +213,9 @@ package final class FrameLoop {
         return nil
     }
 
-    private func handle(_ event: LoopEvent, at time: Double) throws -> Ending? {
+    /// One source's news, at the turn's `time` (tests hand events in here as a source would).
+    @discardableResult
+    package func handle(_ event: LoopEvent, at time: Double) throws -> Ending? {
         switch event {
         case .display(let e):
             try handle(e, at: time)
@@ -219,22 +226,25 @@ package final class FrameLoop {
             return try handle(s, at: time)
         case .timerExpired:
             return .timerExpired
-        case .behaviour(let actions):
-            try apply(actions, at: time)
-        case .service(let work):
-            try work(self)
+        case .message(let message):
+            try tell(message, at: time)
         case .requests(let requests):
             try carryOut(requests, at: time)
         }
         return nil
     }
 
-    /// One input event: through the behaviour timers (a touch on a dark screen only wakes it),
-    /// then to the dial.
+    /// One input event: the screen's owner admits it (a touch on a dark screen only wakes it),
+    /// the service hears of it (activity for its idle timers; speech stops before the dial's
+    /// next item is spoken), a changed glass is repainted, and the dial gets what `InputRoute`
+    /// gives it.
     private func input(_ event: InputEvent, at time: Double) throws {
-        let (passOn, actions) = service.filter(event)
-        try apply(actions, at: time)
-        guard passOn else { return }
+        let (admission, changed) = power.admit(event)
+        // Decided before the service hears: a Back that closes the value dial is not the ring's.
+        let toDial = InputRoute.reachesDial(event, admission: admission, captured: inputCaptured)
+        try tell(.input(event, admission: admission, screenChanged: changed), at: time)
+        if changed { try repaint(at: time) }
+        guard toDial else { return }
         inputFrames.fed(inputAt: event.time)
         report(dial.handle(event))
     }
@@ -304,7 +314,7 @@ package final class FrameLoop {
     }
 
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
-    package func frameIfDue(at time: Double) throws {
+    func frameIfDue(at time: Double) throws {
         guard schedule.dialChanged(dialNeedsFrame: dialWantsFrame) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
@@ -312,7 +322,7 @@ package final class FrameLoop {
 
     /// The picture changed outside the dial (dim, blank, wake, reload): paint now when resting,
     /// else with the next frame. A blanked screen gets its one black frame.
-    package func repaint(at time: Double) throws {
+    func repaint(at time: Double) throws {
         // The output is off (ScreenPower): nothing owed or awaited, poll sleeps until a wake.
         guard look.presents else { return schedule.outputSwitchedOff() }
         guard schedule.repaintRequested() != nil else { return }
@@ -321,7 +331,7 @@ package final class FrameLoop {
     }
 
     /// A reloaded configuration's dial and painter take over between two frames.
-    package func replaceScene(_ new: Scene) {
+    func replaceScene(_ new: Scene) {
         scene = new
         newScene = .unpainted
         // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.
@@ -335,19 +345,34 @@ package final class FrameLoop {
     private var dialWantsFrame: Bool { dial.needsFrame && !look.isDark }
 
     /// SIGHUP without a service: the frame again.
-    package func refresh(at time: Double) throws {
+    func refresh(at time: Double) throws {
         if schedule.refreshRequested() != nil { try presentFrame(at: time) }
     }
 
     /// After a dial change that made no events of its own (start, reload, new scene): the
     /// event lines that bring clients' view of the menu to the dial's (`KioskService.resync`).
-    package func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
+    func resyncEvents(at time: Double, previousMenu: MenuTree? = nil) {
         tellLogging(.dialReplaced(previousMenu: previousMenu), at: time)
     }
 
-    /// Tells the service `message` and carries out the requests it answers with.
+    /// Tells the service `message`, with what the dial shows now, and carries out the requests
+    /// it answers with.
     private func tell(_ message: LoopMessage, at time: Double) throws {
-        try carryOut(try service.handle(message, at: time, on: self), at: time)
+        try carryOut(try service.handle(message, at: time, dial: dialSnapshot), at: time)
+    }
+
+    /// What the service may know of the dial (it reads no more than this).
+    package var dialSnapshot: DialSnapshot {
+        guard service.readsDial else {
+            if let unread = unreadSnapshot { return unread }
+            unreadSnapshot = freshSnapshot
+            return freshSnapshot
+        }
+        return freshSnapshot
+    }
+
+    private var freshSnapshot: DialSnapshot {
+        DialSnapshot(pose: dial.pose, selectedPath: dial.selectedPath, ring: (dial as? MenuDial)?.ring)
     }
 
     /// `tell` where the loop has nothing to undo (the dial already moved): a failure is logged.
@@ -415,13 +440,13 @@ package final class FrameLoop {
 
     /// The dial's events go out as event lines through the service (commands start on
     /// `activated`), or as log lines without one.
-    package func report(_ events: [DialEvent]) {
+    func report(_ events: [DialEvent]) {
         tellLogging(.dialEvents(events, frames: schedule.framesQueued), at: now())
     }
 
     /// Carries out what the behaviour timers and the screen's owner decided (the owner has
     /// already switched the output and backlight; the picture follows here).
-    package func apply(_ actions: [BehaviourAction], at time: Double) throws {
+    func apply(_ actions: [BehaviourAction], at time: Double) throws {
         for action in actions {
             switch action {
             case .returnToDefault:

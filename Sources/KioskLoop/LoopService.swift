@@ -2,44 +2,66 @@ import DialCore
 import KioskSeams
 
 /// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
-/// tests, `NoService` in simulate, bench and the tests of the display path. The loop asks whether
-/// input passes (what the screen shows is `ScreenPower`'s) and tells what happened; the service
-/// answers with the requests it wants applied, which the loop carries out in one place
-/// (`FrameLoop.carryOut`). The service's own sources hand requests over as `LoopEvent.requests`.
+/// tests, `NoService` in simulate, bench and the tests of the display path. Values go one way:
+/// the loop tells the service what happened (`LoopMessage`, with a `DialSnapshot` of what the
+/// dial shows), the service answers with the requests it wants applied, and the loop carries
+/// them out in one place (`FrameLoop.carryOut`). The service never holds the loop; its own
+/// sources hand their news to the loop as `LoopEvent.message`, which the loop passes on here.
 package protocol LoopService: AnyObject {
-    /// An input event through the behaviour timers: whether the dial gets it (a touch on a dark
-    /// screen only wakes it), and what it did to the screen.
-    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction])
     /// News from the loop; returns what the service wants the loop to do about it, in order.
-    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest]
+    func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest]
     /// The screen's one owner, handed over when the loop is built: the service changes its
     /// policy (timers, requests, hours) and reports its state; it holds no other screen state.
     func attach(screen: ScreenPower)
+    /// Whether `handle` reads its `dial` argument: the snapshot costs a pose per message, every
+    /// frame; a service that never reads it (`NoService`) gets the first one again.
+    var readsDial: Bool { get }
 }
 
 extension LoopService {
     package func attach(screen: ScreenPower) {}
+    package var readsDial: Bool { true }
 }
 
-/// What a service may do to the loop (`FrameLoop`): move the dial, and ask for the rest with a
-/// `LoopRequest`. Each request ends in at most one new frame, queued the way input queues one.
-package protocol LoopControl: AnyObject {
-    /// The dial on the screen (commands move it; the service reads its pose).
-    var dial: DialDriving { get }
-    /// The one owner of what the glass shows; blank switches the output off, dim lowers the
-    /// backlight (or both are painted).
-    var power: ScreenPower { get }
-    /// Carries out `request` in this turn, at the turn's `time`.
-    func carryOut(_ request: LoopRequest, at time: Double) throws
-    /// `.report(events)`; an error of the service's handling is logged, not thrown (the dial
-    /// already moved: the caller has nothing to undo).
-    func carryOut(reporting events: [DialEvent])
+/// What the service may know of the dial, read by the loop when it passes a message on: the
+/// service reads these and moves the dial only by `LoopRequest.dial`.
+package struct DialSnapshot {
+    /// What is painted (the ring, its items, visibility, the value dial).
+    package var pose: DialPose
+    /// The slot at 12 o'clock by its path through the rings (nil: none).
+    package var selectedPath: MenuPath?
+    /// The ring on screen; nil for a dial without rings (`bench`, the display tests).
+    package var ring: MenuPath?
+
+    package init(pose: DialPose, selectedPath: MenuPath?, ring: MenuPath?) {
+        self.pose = pose
+        self.selectedPath = selectedPath
+        self.ring = ring
+    }
+}
+
+/// A move of the dial a service asks for; the loop makes it and tells the dial's events back
+/// as `.dialEvents`, the way a touch's events go.
+package enum DialRequest: Equatable {
+    /// Slot `path` to the top, changing rings as needed (`select <path>`).
+    case select(MenuPath)
+    /// A key's command (`back`, `activate`, `turn n`), at the request's time.
+    case command(StepCommand)
+    /// Fan the items out or fold them into the hub (`show`, `hide`).
+    case setShown(Bool)
+    /// The live items' states and the open value dial the dial paints from the next frame.
+    case live(LiveItems, ValueDialPose?)
+    /// While true a value dial is open: keys and touches go to the service (as `.input`),
+    /// not to the ring (`InputRoute`).
+    case capture(Bool)
 }
 
 /// What a service asks of the loop.
 package enum LoopRequest {
     /// The dial's events out through the service.
     case report([DialEvent])
+    /// Move the dial; its events come back to the service as `.dialEvents`.
+    case dial(DialRequest)
     /// Carry out what the behaviour timers and the screen's owner decided.
     case apply([BehaviourAction])
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
@@ -60,20 +82,6 @@ package enum LoopRequest {
     case language(String?)
 }
 
-/// The requests under the names the service's code reads best with.
-extension LoopControl {
-    /// Never fails: what the service's handling of the events throws is logged by the loop.
-    package func report(_ events: [DialEvent]) { carryOut(reporting: events) }
-    package func apply(_ actions: [BehaviourAction], at time: Double) throws { try carryOut(.apply(actions), at: time) }
-    package func frameIfDue(at time: Double) throws { try carryOut(.frameIfDue, at: time) }
-    package func repaint(at time: Double) throws { try carryOut(.repaint, at: time) }
-    package func refresh(at time: Double) throws { try carryOut(.refresh, at: time) }
-    /// Carries out `requests` in order, at `time`.
-    package func carryOut(_ requests: [LoopRequest], at time: Double) throws {
-        for request in requests { try carryOut(request, at: time) }
-    }
-}
-
 /// What the loop passes to its service.
 package enum LoopMessage {
     /// The dial's events, with the frames queued so far.
@@ -92,7 +100,18 @@ package enum LoopMessage {
     /// display's): nothing of it was queued, the glass still shows the frame before. The
     /// service puts a working scene back in this turn; until it does the loop paints nothing.
     case sceneFailed(String)
+    /// An input event the screen's owner admitted as `admission` (`screenChanged`: it changed
+    /// the glass; the loop repaints), before the dial gets it (`InputRoute`): the idle timers
+    /// take it as activity, an open value dial takes it, speech stops.
+    case input(InputEvent, admission: ScreenPolicy.Admission, screenChanged: Bool)
+    /// A service source's news, passed on untouched (a control command, live items due, ...).
+    case news(any ServiceNews)
 }
+
+/// What a service's own source found for its service (`KioskService`'s commands, due flushes,
+/// the presence sensor, the display's CEC reports): the loop passes it on as `LoopMessage.news`
+/// without reading it.
+package protocol ServiceNews {}
 
 /// The first frame of a new scene failed and nothing puts a working one back: the run ends,
 /// as with any frame that cannot be shown.
@@ -103,17 +122,17 @@ package struct SceneFailure: Error, CustomStringConvertible {
 }
 
 /// No service: the dial's events go nowhere (simulate writes its own event lines; bench and the
-/// display tests need none), no timer dims or blanks, every input passes, and SIGHUP repaints.
+/// display tests need none), no timer dims or blanks, and SIGHUP repaints.
 package final class NoService: LoopService {
     package init() {}
 
-    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
+    package var readsDial: Bool { false }
 
-    package func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest] {
+    package func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
         switch message {
         case .hangUp:
             return [.refresh]
-        case .dialEvents, .firstFrameShown, .dialReplaced, .sceneShown:
+        case .dialEvents, .firstFrameShown, .dialReplaced, .sceneShown, .input, .news:
             return []
         case .sceneFailed(let why):
             throw SceneFailure(reason: why)

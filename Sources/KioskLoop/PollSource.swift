@@ -27,13 +27,12 @@ package enum LoopEvent {
     case signal(LoopSignal)
     /// `--exit-after` ran out.
     case timerExpired
-    /// What the behaviour timers decided.
-    case behaviour([BehaviourAction])
-    /// A service source's own work on the loop, in the turn and order it came (a control-socket
-    /// or broker command, a reload whose icons are decoded).
-    case service((any LoopControl) throws -> Void)
-    /// Requests a service source made this turn (a prepared reload's commit), carried out in
-    /// order where the loop carries out every request (`FrameLoop.carryOut`).
+    /// For the service, in the turn and order it came (a control-socket or broker command,
+    /// live items due): the loop passes it to `LoopService.handle` and carries out the answer.
+    case message(LoopMessage)
+    /// Requests a source made this turn (the behaviour timers' actions, a prepared reload's
+    /// commit, a remote viewer's repaint), carried out in order where the loop carries out
+    /// every request (`FrameLoop.carryOut`).
     case requests([LoopRequest])
 }
 

@@ -21,29 +21,32 @@ extension KioskService {
 
     /// Switches to `code` (a configured language): the loop repaints with its texts, the line
     /// `{"event": "language", "code": ...}` goes out, then `selected` for the item at the top
-    /// with its label in the new language. The same language again changes nothing.
-    package func setLanguage(_ code: String, at time: Double, on loop: any LoopControl) throws {
+    /// with its label in the new language (`dial`: what the dial shows). The same language
+    /// again changes nothing. Returns the loop's `.language` request.
+    package func setLanguage(_ code: String, at time: Double, dial: DialSnapshot) -> [LoopRequest] {
         let target: String? = code == defaultLanguage ? nil : code
-        guard target != language else { return }
+        guard target != language else { return [] }
         language = target
         shownMenu = config.menu.translated(to: target)
-        // The painter and the dial take the code itself (the default's too: its texts are kept).
-        try loop.carryOut(.language(code), at: time)
         if let heldBack = remoteLog.admit(now: time) {
             logger.info("language: \(code)" + (speechSettings.map { " (voice \($0.voice))" } ?? "") + LogRateLimit.suffix(heldBack))
         }
         emit(.language(time: time, code: code))
-        if let path = loop.dial.selectedPath {
+        if let path = dial.selectedPath {
             emit(.dial(.selected(index: shownMenu.index(of: path), path: path, time: time), frames: 0))
         }
         publishState()
+        // The painter and the dial take the code itself (the default's too: its texts are kept).
+        return [.language(code)]
     }
 
     /// An item of a languages ring activated: its language.
-    func chooseLanguage(from events: [DialEvent], at time: Double, on loop: any LoopControl) throws {
+    func chooseLanguage(from events: [DialEvent], at time: Double, dial: DialSnapshot) -> [LoopRequest] {
+        var requests: [LoopRequest] = []
         for case .activated(_, let path, _) in events {
-            if let code = config.menu.node(at: path)?.item.languageCode { try setLanguage(code, at: time, on: loop) }
+            if let code = config.menu.node(at: path)?.item.languageCode { requests += setLanguage(code, at: time, dial: dial) }
         }
+        return requests
     }
 
     /// When the language goes back to the default: `language_return_after_seconds` after the
@@ -54,8 +57,8 @@ extension KioskService {
     }
 
     /// Back to the default language when its time has come.
-    package func returnLanguageIfDue(at time: Double, on loop: any LoopControl) throws {
-        guard let deadline = languageReturnDeadline, time >= deadline, let code = defaultLanguage else { return }
-        try setLanguage(code, at: time, on: loop)
+    package func returnLanguageIfDue(at time: Double, dial: DialSnapshot) -> [LoopRequest] {
+        guard let deadline = languageReturnDeadline, time >= deadline, let code = defaultLanguage else { return [] }
+        return setLanguage(code, at: time, dial: dial)
     }
 }

@@ -29,6 +29,8 @@ package final class LiveService {
     package var awaySince: Double?
     /// The next time a bound item's age changes while the broker is away.
     package var nextAgeChange: Double?
+    /// What the loop was last told of `open` (`.dial(.capture)`): whether it routes input here.
+    package var toldCaptured = false
 
     package init() {}
 
@@ -45,14 +47,14 @@ package final class LiveService {
 }
 
 extension KioskService {
-    /// `set`, `turn`, and `back`/`activate` while a value dial is open. True when the request
-    /// was one of these and is done.
-    package func performLive(_ request: ControlServer.Request, at time: Double, on loop: any LoopControl) throws -> Bool {
+    /// `set`, `turn`, and `back`/`activate` while a value dial is open: the loop's requests when
+    /// the request was one of these and is done, nil when `perform` goes on with it.
+    package func performLive(_ request: ControlServer.Request, at time: Double, dial: DialSnapshot) -> [LoopRequest]? {
         switch request.command {
         case .setItem(let path, let change):
             guard let node = config.menu.node(at: path) else {
                 replyError(request, "no item with \(path.depth == 1 ? "id" : "path") '\(path)'", now: time)
-                return true
+                return []
             }
             if request.client == .mqtt { live.heard[path] = time }
             if case .value(let v) = change, let settings = node.item.value {
@@ -63,32 +65,29 @@ extension KioskService {
             } else {
                 live.items.apply(change, to: path, at: time)
             }
-            return true
+            return []
         case .turn(let n):
             if live.open != nil {
                 turnValue(n, at: time)
-                return true
+                return []
             }
-            guard !loop.dial.pose.items.isEmpty, loop.dial.pose.visibility > 0 else {
+            guard !dial.pose.items.isEmpty, dial.pose.visibility > 0 else {
                 replyError(request, "nothing can turn: the menu is hidden or empty", now: time)
-                return true
+                return []
             }
-            try loop.apply(wake(now: time), at: time)
-            loop.report(loop.dial.handle(.command(.step(n), time: time)))
-            try loop.frameIfDue(at: time)
-            return true
+            return [.apply(wake(now: time)), .dial(.command(.step(n))), .frameIfDue]
         case .back where live.open != nil:
             closeValueDial(at: time)
-            return true
+            return []
         case .activate where live.open != nil:
             tapValue(at: time)
-            return true
+            return []
         case .select where live.open != nil:
             // Moving the ring elsewhere closes the knob first; the select then runs as usual.
             closeValueDial(at: time)
-            return false
+            return nil
         default:
-            return false
+            return nil
         }
     }
 
@@ -183,22 +182,18 @@ extension KioskService {
 
     /// Once per frame at most: the pauses and guards that came due, one `item` line per item
     /// whose state changed (its last state), the dial's copy refreshed and one repaint.
-    package func flushLive(at now: Double, on loop: any LoopControl) throws {
+    package func flushLive(at now: Double) -> [LoopRequest] {
         for (path, var setpoint) in live.setpoints {
             let outputs = setpoint.advance(to: now)
             guard !outputs.isEmpty else { continue }
             live.setpoints[path] = setpoint
             valueOutputs(outputs, path: path, at: now)
         }
-        guard live.items.hasChanges || live.dialDirty, now >= live.lastFlush + LiveService.flushInterval else { return }
+        guard live.items.hasChanges || live.dialDirty, now >= live.lastFlush + LiveService.flushInterval else { return [] }
         for path in live.items.takeChanges() { emit(itemLine(path, at: now)) }
         live.lastFlush = now
         live.dialDirty = false
-        if let menu = loop.dial as? MenuDial {
-            menu.liveItems = live.items
-            menu.valueDial = valueDialPose()
-        }
-        try loop.repaint(at: now)
+        return [.dial(.live(live.items, valueDialPose())), .repaint]
     }
 
     /// Whether `flushLive` has anything to do at `now`.
@@ -208,8 +203,9 @@ extension KioskService {
     }
 
     /// A reload or a new scene: the new dial gets the states of items whose binding did not
-    /// change (`previousMenu`: the menu before, nil when the menu is the same).
-    package func liveReplaced(previousMenu: MenuTree?, on loop: any LoopControl) {
+    /// change (`previousMenu`: the menu before, nil when the menu is the same). Returns the
+    /// dial's copy of them.
+    package func liveReplaced(previousMenu: MenuTree?) -> [LoopRequest] {
         if let previousMenu {
             let menu = config.menu
             func same(_ path: MenuPath) -> Bool {
@@ -225,10 +221,7 @@ extension KioskService {
             if let open = live.open, !same(open) { live.open = nil }
             mqtt?.bindLive(menu)
         }
-        if let menu = loop.dial as? MenuDial {
-            menu.liveItems = live.items
-            menu.valueDial = valueDialPose()
-        }
+        return [.dial(.live(live.items, valueDialPose()))]
     }
 
     // MARK: - The value dial

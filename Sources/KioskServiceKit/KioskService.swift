@@ -196,32 +196,28 @@ package final class KioskService {
         return times.min()
     }
 
-    /// Input passes through the behaviour timers first (a touch on a dark screen only wakes it).
-    package func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) {
-        let (admission, changed) = screen.admit(event)
-        var result: (passOn: Bool, actions: [BehaviourAction]) = (false, changed ? [.repaint] : [])
+    /// An input event as the screen's owner admitted it, before the dial gets what
+    /// `InputRoute` gives it: activity for the idle timers, an open value dial takes it, speech
+    /// stops, and the speech keys (the audio side's, never the dial's) act.
+    package func input(_ event: InputEvent, admission: ScreenPolicy.Admission, screenChanged: Bool) {
         switch admission {
         case .dial(let activity):
-            result.passOn = true
             if activity { idle.activity(at: event.time) }
         case .woke:
             idle.activity(at: event.time)
         case .swallowed:
             break
         }
-        if changed { screenNews(at: event.time) }
-        if result.passOn && liveInput(event) { result.passOn = false }
+        if screenChanged { screenNews(at: event.time) }
+        if case .dial = admission { _ = liveInput(event) }
         speech.touched(now: event.time)
         if event.time.isFinite { lastInput = max(lastInput, event.time) }
-        // The speech keys are the audio side's, never the dial's (SpeechBridge).
         if case .command(.speech(let what), let time) = event {
             switch what {
             case .repeatLast: speech.repeatLast(settings: speechSettings, now: time)
             case .toggle: speech.setSpeech(nil, settings: speechSettings, now: time)
             }
-            result.passOn = false
         }
-        return result
     }
 
     /// `screen on|off|dim`: the screen goes there now (`on` counts as activity).

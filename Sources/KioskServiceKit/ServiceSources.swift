@@ -29,7 +29,7 @@ package struct ControlSocket: PollSource {
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard service.hasControlBacklog || polled.contains(where: { $0.revents != 0 }) else { return [] }
         return service.handleControl(polled, now: now).map { request in
-            .service { [service] loop in try service.perform(request, at: now, on: loop) }
+            .message(.news(KioskNews.command(request)))
         }
     }
 
@@ -46,12 +46,12 @@ package struct ServiceDeadlines: PollSource {
     package func wakeUp(now: Double) -> Double? { service.nextWakeup(now: now) }
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let actions = service.tick(now: now)
-        var events: [LoopEvent] = actions.isEmpty ? [] : [.behaviour(actions)]
+        var events: [LoopEvent] = actions.isEmpty ? [] : [.requests([.apply(actions)])]
         // Live items' changes of this turn: one flush (item lines, one repaint) per frame at most.
         service.checkStaleness(now: now)
-        if service.liveDue(now: now) { events.append(.service { [service] loop in try service.flushLive(at: now, on: loop) }) }
+        if service.liveDue(now: now) { events.append(.message(.news(KioskNews.liveDue))) }
         if let deadline = service.languageReturnDeadline, now >= deadline {
-            events.append(.service { [service] loop in try service.returnLanguageIfDue(at: now, on: loop) })
+            events.append(.message(.news(KioskNews.languageDue)))
         }
         return events
     }
@@ -65,7 +65,7 @@ extension KioskService {
     /// The loop's sources for this service (the broker link and the audio worker's wake-ups
     /// among them).
     package var pollSources: ServiceSources {
-        let broker: [any PollSource] = (mqtt.map { [MQTTSource(bridge: $0, service: self)] } ?? [])
+        let broker: [any PollSource] = (mqtt.map { [MQTTSource(bridge: $0)] } ?? [])
             + (fleet == nil ? [] : [FleetDeadline(service: self)])
         return ServiceSources(first: [ServiceOutput(service: self)],
                               last: [ControlSocket(service: self), ReloadCompletion(service: self)] + broker

@@ -227,7 +227,7 @@ package final class RemoteViewServer: PollSource {
         var happened: [LoopEvent] = events.isEmpty ? [] : [.input(events)]
         // The mark comes or goes with the first viewer and the last: a frame puts it on the glass.
         if markShown != marked {
-            happened.append(.service { loop in try loop.repaint(at: now) })
+            happened.append(.requests([.repaint]))
         }
         return happened
     }

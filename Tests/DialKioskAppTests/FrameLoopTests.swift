@@ -38,8 +38,7 @@ private final class ScriptedDial: DialDriving {
 /// The dial's events as a service hears them (NoService keeps none).
 private final class EventsHeard: LoopService {
     var events: [DialEvent] = []
-    func filter(_ event: InputEvent) -> (passOn: Bool, actions: [BehaviourAction]) { (true, []) }
-    func handle(_ message: LoopMessage, at time: Double, on loop: any LoopControl) throws -> [LoopRequest] {
+    func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
         if case .dialEvents(let news, _) = message { events += news }
         return []
     }

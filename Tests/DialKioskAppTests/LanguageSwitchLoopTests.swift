@@ -27,16 +27,16 @@ import KioskTestSupport
           - {id: milk, label: {en: Milk, de: Milch}}
         """
 
-    /// Actions at virtual times, as a poll source (no descriptor, a deadline).
+    /// What a source hands the loop at virtual times (no descriptor, a deadline).
     final class Script: PollSource {
-        var steps: [(time: Double, action: (any LoopControl) throws -> Void)]
-        init(_ steps: [(time: Double, action: (any LoopControl) throws -> Void)]) { self.steps = steps }
+        var steps: [(time: Double, events: () -> [LoopEvent])]
+        init(_ steps: [(time: Double, events: () -> [LoopEvent])]) { self.steps = steps }
         var pollDescriptors: [pollfd] { [] }
         func wakeUp(now: Double) -> Double? { steps.first?.time }
         func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
             guard let step = steps.first, now >= step.time else { return [] }
             steps.removeFirst()
-            return [.service(step.action)]
+            return step.events()
         }
     }
 
@@ -77,13 +77,10 @@ import KioskTestSupport
         var switchIndex = 0
         let script = Script([
             // Three items on: a spin of about half a second.
-            (1.0, { loop in
-                loop.report(loop.dial.select(path: ["juice"], at: 1.0) ?? [])
-                try loop.frameIfDue(at: 1.0)
-            }),
-            (switchAt, { loop in
+            (1.0, { [.requests([.dial(.select(["juice"])), .frameIfDue])] }),
+            (switchAt, {
                 switchIndex = frames.count
-                try service.setLanguage("de", at: switchAt, on: loop)
+                return [.message(.news(KioskNews.command(ControlServer.Request(client: .mqtt, command: .language("de")))))]
             }),
         ])
         let loop = FrameLoop(output: LoopOutput(presenter: display),

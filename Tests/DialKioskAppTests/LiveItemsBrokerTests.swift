@@ -82,7 +82,7 @@ final class LiveKiosk {
     }
 
     func command(_ command: ControlCommand) throws {
-        try service.perform(ControlServer.Request(client: .mqtt, command: command), at: loop.now(), on: loop)
+        try loop.handle(.message(.news(KioskNews.command(ControlServer.Request(client: .mqtt, command: command)))), at: loop.now())
     }
 
     func lines(_ event: String) -> [String] { stdout.filter { $0.contains("\"event\": \"\(event)\"") } }

@@ -21,8 +21,7 @@ import KioskTestSupport
     /// Control commands at given times, as the control socket would hand them over.
     final class Commands: PollSource {
         private var due: [(Double, ControlCommand)]
-        private let service: KioskService
-        init(_ due: [(Double, ControlCommand)], service: KioskService) { self.due = due; self.service = service }
+        init(_ due: [(Double, ControlCommand)]) { self.due = due }
         var pollDescriptors: [pollfd] { [] }
         func wakeUp(now: Double) -> Double? { due.first?.0 }
         func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
@@ -30,7 +29,7 @@ import KioskTestSupport
             while let (t, command) = due.first, t <= now {
                 due.removeFirst()
                 let request = ControlServer.Request(client: ControlServer.ClientID(fd: -1), command: command)
-                out.append(.service { [service] loop in try service.perform(request, at: now, on: loop) })
+                out.append(.message(.news(KioskNews.command(request))))
             }
             return out
         }
@@ -82,7 +81,7 @@ import KioskTestSupport
                 rig?.log.append($0)
             }
             var sources = FrameLoop.sources(displays: [display], inputs: [input], service: service.pollSources)
-            sources.append(Commands(commands, service: service))
+            sources.append(Commands(commands))
             let service = self.service
             let resize: LoopOutput.Resize = { width, height, path in
                 try SceneRecipe.scene(config: service.config, resting: .path(path), width: width, height: height,

@@ -1,7 +1,6 @@
 import CECLink
 import Glibc
 import KioskLoop
-import KioskReporting
 import KioskServiceKit
 
 /// The HDMI-CEC display as one of the loop's sources: the adapter's descriptor (POLLIN for
@@ -11,15 +10,11 @@ import KioskServiceKit
 /// with reason `failed` (logged once per reason), the TV's own Standby as a dark screen.
 final class CECSource: PollSource {
     let display: CECDisplay
-    let service: KioskService
-    private let logger: JournalLogger
     /// Reports from a `want` (a refused transmit), handed to the service at the next turn.
     private var waiting: [CECPowerLink.Report] = []
 
-    init(display: CECDisplay, service: KioskService, logger: JournalLogger) {
+    init(display: CECDisplay) {
         self.display = display
-        self.service = service
-        self.logger = logger
     }
 
     /// The screen lit or went dark (called by ScreenPower while it changes).
@@ -40,20 +35,17 @@ final class CECSource: PollSource {
         let reports = waiting + display.serve(now: now)
         waiting = []
         guard !reports.isEmpty else { return [] }
-        return [.service { [service, logger] loop in
-            for report in reports {
-                switch report {
-                case .failed(let why):
-                    logger.warning("cec: \(why)")
-                    service.displayFailed("cec: " + why, now: now)
-                case .followed(let status):
-                    logger.info("cec: the TV reports \(status)")
-                    service.displayFollowed(now: now)
-                case .standbyFromTV:
-                    logger.info("cec: the TV went to standby; the screen stays dark until screen on, screen auto or a touch")
-                    try loop.apply(service.displayStandby(now: now), at: now)
-                }
+        // The service logs each line as it acts on it (the journal keeps their order).
+        return reports.map { report in
+            switch report {
+            case .failed(let why):
+                return .message(.news(KioskNews.displayFailed("cec: " + why)))
+            case .followed(let status):
+                return .message(.news(KioskNews.displayFollowed(note: "cec: the TV reports \(status)")))
+            case .standbyFromTV:
+                return .message(.news(KioskNews.displayStandby(
+                    note: "cec: the TV went to standby; the screen stays dark until screen on, screen auto or a touch")))
             }
-        }]
+        }
     }
 }

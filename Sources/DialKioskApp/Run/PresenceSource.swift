@@ -7,7 +7,6 @@ import TouchInput
 /// its retry time while it is missing; a press goes to the service, never to the dial.
 struct PresenceSource: PollSource {
     let sensor: PresenceSensor
-    let service: KioskService
 
     var pollDescriptors: [pollfd] {
         sensor.pollDescriptor < 0 ? [] : [pollfd(fd: sensor.pollDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -18,6 +17,6 @@ struct PresenceSource: PollSource {
     func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         guard sensor.pollDescriptor < 0 || isReadable(polled) else { return [] }
         guard sensor.serve(now: now) > 0 else { return [] }
-        return [.service { [service] loop in try loop.apply(service.presence(now: now), at: now) }]
+        return [.message(.news(KioskNews.presence))]
     }
 }

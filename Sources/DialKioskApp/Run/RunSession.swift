@@ -133,8 +133,7 @@ final class RunSession {
             }
             // The presence sensor (`power.presence`): a key that wakes the screen, never the dial's.
             let presence = config.power.presence.map { setting in
-                PresenceSource(sensor: PresenceSensor(device: setting.device, key: setting.key) { logger.info($0) },
-                               service: service)
+                PresenceSource(sensor: PresenceSensor(device: setting.device, key: setting.key) { logger.info($0) })
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
@@ -168,7 +167,7 @@ final class RunSession {
         }
         do {
             let display = try resources.acquire(Step.cec.rawValue, try CECDisplay.open(path) { logger.info($0) }) { $0.adapter.close() }
-            let source = CECSource(display: display, service: service, logger: logger)
+            let source = CECSource(display: display)
             output.power.follower = { [weak source] on in source?.want(on: on, now: clock()) }
             // The kiosk starts lit: the TV switches to it once the logical address is claimed.
             source.want(on: true, now: clock())
