@@ -34,8 +34,8 @@ import KioskTestSupport
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: fds[1], now: clock.now)
         defer { service.stop(reason: "test", now: .nan) }
-        let scene = try RunSession.scene(config: config, resting: .index(nil), width: 160, height: 120,
-                                         rotation: .none, painter: .flat)
+        let scene = try SceneRecipe.scene(config: config, resting: .index(nil), width: 160, height: 120,
+                                          rotation: .none, painter: .flat)
         let loop = FrameLoop(output: LoopOutput(presenter: display),
                              sources: FrameLoop.sources(displays: [display], inputs: [input], service: service.pollSources),
                              scene: scene, now: { clock.now }, service: service, log: { _ in })
