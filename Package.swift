@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(name: "PackagingTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskReportingTests", dependencies: ["KioskReporting", "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "DialCore", "KioskReporting", "LinuxSystem",
-                                                                   "KioskTestSupport"]),
+                                                                   "OpeningHours", "KioskTestSupport"]),
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
