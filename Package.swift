@@ -180,7 +180,7 @@ let package = Package(
                                                           "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
-                                                                "FleetConfig"]),
+                                                                "FleetConfig", "TouchInput"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
