@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport",
                                                                    "FleetConfig"], exclude: ["Fixtures"]),
-        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto"]),
+        .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto", "LinuxSystem", "KioskTestSupport"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.
         .testTarget(name: "PackagingTests", dependencies: ["KioskTestSupport"]),
