@@ -24,14 +24,9 @@ import KioskTestSupport
     /// blocks on a FIFO is killed after `seconds` (status 124) and the test fails instead of
     /// hanging the suite.
     func dialkiosk(_ arguments: [String], seconds: Int = 20) -> (status: Int32, output: String) {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var exe = bundle.appendingPathComponent("dialkiosk")
-        if !FileManager.default.fileExists(atPath: exe.path) {
-            exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk")
-        }
         let log = "/tmp/dialkiosk-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
         defer { unlink(log) }
-        return runToCompletion(["timeout", "--kill-after=5", String(seconds), exe.path] + arguments, outputFile: log)
+        return runToCompletion(["timeout", "--kill-after=5", String(seconds), builtKioskPath] + arguments, outputFile: log)
     }
 
     @Test func checkConfigLoadsIconsAndFontsAsRunDoes() throws {

@@ -8,13 +8,8 @@ import KioskTestSupport
 
 /// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
 func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var exe = bundle.appendingPathComponent("dialkiosk")
-    if !FileManager.default.fileExists(atPath: exe.path) {
-        exe = bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk")
-    }
     let p = Process()
-    p.executableURL = exe
+    p.executableURL = URL(fileURLWithPath: builtKioskPath)
     p.arguments = arguments
     let out = Pipe(), err = Pipe(), input = Pipe()
     p.standardOutput = out

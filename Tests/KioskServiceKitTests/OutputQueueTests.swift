@@ -162,12 +162,7 @@ final class PipeRescuer: @unchecked Sendable {
 
 /// The built binary, with its standard streams set up by the test.
 @Suite struct OutputProcessTests {
-    private var binary: String {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let beside = bundle.appendingPathComponent("dialkiosk").path
-        return FileManager.default.fileExists(atPath: beside) ? beside
-            : bundle.deletingLastPathComponent().appendingPathComponent("dialkiosk").path
-    }
+    private var binary: String { builtKioskPath }
 
     /// Runs the binary with stdout on `stdoutFD` (or the file `stdoutPath`) and stderr on
     /// `stderrFD`; returns its exit status (128 + N for signal N).

@@ -1,12 +1,13 @@
-import DialCore
 import KioskSeams
+import RealModule
 
 /// `--demo-fling`: the touch samples of a quick swipe along the ring, so `run` can be seen (and
 /// tested) animating on a machine without a touchscreen. Pure: geometry and times in, events out.
-enum DemoFling {
+/// In the core (not the App) so the loop's tests can drive a fling without importing the App.
+public enum DemoFling {
     /// A finger down on the ring at 3 o'clock, moved along it at `radPerSecond` (positive is
     /// clockwise) for 60 ms in 10 ms samples, lifted at `endTime`.
-    static func events(geometry: DialGeometry, radPerSecond: Double, endTime: Double) -> [InputEvent] {
+    public static func events(geometry: DialGeometry, radPerSecond: Double, endTime: Double) -> [InputEvent] {
         let c = geometry.center, r = geometry.ringRadius
         let steps = 6, dt = 0.01
         let start = endTime - Double(steps) * dt

@@ -1,21 +1,20 @@
 import Glibc
 import LinuxSystem
-@testable import KioskConfiguration
-@testable import KioskReporting
-@testable import KioskServiceKit
-import KioskTestSupport
+import KioskConfiguration
+import KioskReporting
+import KioskServiceKit
 
 /// A service on a one-item configuration file in a temporary folder, its journal lines
 /// collected and its event lines written to a pipe nobody reads (non-blocking): for the tests
 /// that count what a flood of remote input logs.
-final class LoggedServiceRig {
-    let dir = TemporaryDirectory()
-    let path: String
-    private(set) var lines: [String] = []
-    private(set) var service: KioskService!
+package final class LoggedServiceRig {
+    package let dir = TemporaryDirectory()
+    package let path: String
+    package private(set) var lines: [String] = []
+    package private(set) var service: KioskService!
     private var pipeFDs: [Int32] = [-1, -1]
 
-    init() throws {
+    package init() throws {
         path = dir.path + "/k.yaml"
         writeFile(path, "items: [{id: a, label: A}]\n")
         _ = pipe(&pipeFDs)

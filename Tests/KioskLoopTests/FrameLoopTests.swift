@@ -2,7 +2,6 @@ import Testing
 import Glibc
 import DialCore
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskLoop
 import KioskTestSupport
 

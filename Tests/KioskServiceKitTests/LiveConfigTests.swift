@@ -1,6 +1,5 @@
 import DialCore
 import Testing
-@testable import DialKioskApp
 @testable import KioskConfiguration
 @testable import KioskServiceKit
 import KioskTestSupport
