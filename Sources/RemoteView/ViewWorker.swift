@@ -109,12 +109,17 @@ final class ViewWorker: @unchecked Sendable {
     let newsRead: FileDescriptor
     private let newsWrite: FileDescriptor
     private var thread: pthread_t?
+    /// What the hub told during a step, published at its end (the worker's own).
+    private var news: [RemoteViewServer.ViewerNews] = []
+    private var logs: [String] = []
 
     init(hub: ViewerHub, shared: ViewHandover) throws {
         self.hub = hub
         self.shared = shared
         (wakeRead, wakeWrite) = try Self.pipe("wake-up")
         (newsRead, newsWrite) = try Self.pipe("news")
+        hub.onViewer = { [unowned self] in news.append($0) }
+        hub.log = { [unowned self] in logs.append($0) }
     }
 
     private static func pipe(_ name: String) throws -> (FileDescriptor, FileDescriptor) {
@@ -164,18 +169,14 @@ final class ViewWorker: @unchecked Sendable {
 
     private func run() {
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.nice)
-        var news: [RemoteViewServer.ViewerNews] = []
-        var logs: [String] = []
-        hub.onViewer = { news.append($0) }
-        hub.log = { logs.append($0) }
-        while step(block: true, &news, &logs) {}
+        while step(block: true) {}
         hub.close()
-        publish([], &news, &logs)
+        publish([])
     }
 
     /// One step: waits (`block`) for a socket, the wake-up pipe or the hub's next time, takes
     /// the hand-over, serves the hub and publishes; false once the loop asked it to stop.
-    func step(block: Bool, _ news: inout [RemoteViewServer.ViewerNews], _ logs: inout [String]) -> Bool {
+    func step(block: Bool) -> Bool {
         var fds = [pollfd(fd: wakeRead.rawValue, events: Int16(POLLIN), revents: 0)] + hub.pollDescriptors
         let before = monotonicNow()
         let timeout = hub.wakeUp(now: before).map { Int32(min(max(0, ($0 - before) * 1000).rounded(.up), 60_000)) } ?? -1
@@ -194,13 +195,13 @@ final class ViewWorker: @unchecked Sendable {
         }
         if stopping { return false }
         let inputs = hub.serve(Array(fds.dropFirst()), now: now)
-        publish(inputs, &news, &logs)
+        publish(inputs)
         return true
     }
 
     /// What this step brought, into the hand-over; a byte on the news pipe when the loop has
     /// something to act on.
-    private func publish(_ inputs: [InputEvent], _ news: inout [RemoteViewServer.ViewerNews], _ logs: inout [String]) {
+    private func publish(_ inputs: [InputEvent]) {
         let tell = !inputs.isEmpty || !news.isEmpty || !logs.isEmpty
         shared.withLock {
             shared.inputs += inputs
