@@ -82,6 +82,8 @@ package final class RemoteViewServer: PollSource {
     /// Damage not handed over yet (the worker held the lock); `unsentAll`: the whole panel.
     private var unsent: [PixelRect] = []
     private var unsentAll = false
+    /// The worker said something waits in the hand-over, not taken yet.
+    private var newsWaiting = false
 
     /// Listens on `options.listen` (errors here, before any thread starts) and starts the
     /// worker. `rotation`: how the logical frames the app hands in are turned on the panel.
@@ -165,10 +167,11 @@ package final class RemoteViewServer: PollSource {
         closed ? [] : [pollfd(fd: worker.newsRead.rawValue, events: Int16(POLLIN), revents: 0)]
     }
 
-    /// Now when the glass went dark (the panel follows) or a hand-over waits.
+    /// Now when the glass went dark (the panel follows); soon when a hand-over or news waits
+    /// for the lock.
     package func wakeUp(now: Double) -> Double? {
         if look().isDark && !panelDark && frame.panel.width > 0 { return now }
-        if unsentAll || !unsent.isEmpty { return now + Self.retrySeconds }
+        if unsentAll || !unsent.isEmpty || newsWaiting { return now + Self.retrySeconds }
         return nil
     }
 
@@ -181,11 +184,18 @@ package final class RemoteViewServer: PollSource {
             unsentAll = true
         }
         handOver()
-        if polled.first.map({ $0.revents != 0 }) ?? false { ViewWorker.drain(worker.newsRead) }
-        let (inputs, news, logs): ([InputEvent], [ViewerNews], [String]) = shared.withLock {
+        if polled.first.map({ $0.revents != 0 }) ?? false {
+            ViewWorker.drain(worker.newsRead)
+            newsWaiting = true
+        }
+        guard newsWaiting else { return [] }
+        // Not waiting for the worker here either: news it is still publishing is taken in a
+        // moment (`wakeUp`).
+        guard let (inputs, news, logs): ([InputEvent], [ViewerNews], [String]) = shared.withLockIfAvailable({
             defer { (shared.inputs, shared.news, shared.logs) = ([], [], []) }
             return (shared.inputs, shared.news, shared.logs)
-        }
+        }) else { return [] }
+        newsWaiting = false
         for line in logs { log(line) }
         let marked = markShown
         for n in news {
