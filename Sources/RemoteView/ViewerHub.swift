@@ -123,7 +123,10 @@ final class ViewerHub {
     private var minimumInterval: Double { options.maxFPS > 0 ? 1 / options.maxFPS : 0 }
 
     var pollDescriptors: [pollfd] {
-        var fds = listeners.filter { $0.socket.isOpen }.map { pollfd(fd: $0.socket.rawValue, events: Int16(POLLIN), revents: 0) }
+        // Before the first frame has come over, connections wait in the backlog: a viewer's
+        // ServerInit gives the panel's size.
+        let accepting = panel.width > 0 ? Int16(POLLIN) : 0
+        var fds = listeners.filter { $0.socket.isOpen }.map { pollfd(fd: $0.socket.rawValue, events: accepting, revents: 0) }
         for v in viewers {
             let writing = v.session.pendingOutput > 0 || !v.wire.isEmpty
             let events = (v.session.wantsInput && !holdInput ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0)
@@ -173,7 +176,7 @@ final class ViewerHub {
             }
             write(v)
         }
-        for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 { acceptPending(l.socket, web: l.web, now: now) }
+        for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 && panel.width > 0 { acceptPending(l.socket, web: l.web, now: now) }
         retire(now: now, into: &events)
         return events
     }

@@ -93,4 +93,31 @@ import Testing
         // The loop copies the damage twice (into the panel and the hand-over) and reads a pipe.
         #expect(watched <= max(alone * 3, alone + 0.000_25), "the loop spent \(watched * 1000) ms a frame with viewers, \(alone * 1000) without")
     }
+
+    /// The worker listens from the start, but a viewer that connects before the loop's first
+    /// frame waits for it: its ServerInit gives the frame's size (a 0x0 viewer would be closed
+    /// at the first frame).
+    @Test func aViewerBeforeTheFirstFrameGetsItsSize() throws {
+        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                          keyCommand: { _ in nil }, log: { _ in })
+        defer { server.close() }
+        let fd = Self.connect(port: try #require(server.port))
+        defer { close(fd) }
+        let hello = Array("RFB 003.008\n".utf8) + [1, 1]
+        _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        usleep(200_000)
+        server.take(PixelBuffer(width: 200, height: 100, fill: 0x10_2030), damage: nil)
+        var got: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        // Version (12), one security type (2), its result (4), then ServerInit's size.
+        while got.count < 22 {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 5000) == 1 else { break }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { break }
+            got += chunk[0..<n]
+        }
+        try #require(got.count >= 22, "the viewer got \(got.count) bytes")
+        #expect(Array(got[18..<22]) == [0, 200, 0, 100], "ServerInit's size")
+    }
 }
