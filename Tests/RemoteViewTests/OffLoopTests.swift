@@ -44,7 +44,8 @@ import Testing
         }
         var drain = [UInt8](repeating: 0, count: 1 << 16)
         // Until every viewer has had its handshake.
-        for _ in 0..<500 where server.watching < viewers {
+        for _ in 0..<3000 {
+            if server.watching >= viewers { break }
             var fds = server.pollDescriptors
             _ = poll(&fds, nfds_t(fds.count), 10)
             _ = try server.serve(fds, now: 0)
@@ -76,6 +77,20 @@ import Testing
                 _ = again.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             }
         }
+        // The worker runs below the test's priority: on a busy machine it may be behind. Not
+        // measured: frames go on until every viewer has had a few updates (or 30 s).
+        for turn in 0..<3000 {
+            if server.updateCount >= 3 * viewers { break }
+            image.withUnsafeMutablePixels { $0[turn % 200] = UInt32(turn) }
+            server.take(image, damage: [PixelRect(x0: 0, y0: 0, x1: 200, y1: 1)])
+            var fds = server.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), 10)
+            _ = try server.serve(fds, now: 100)
+            for c in clients {
+                while recv(c, &drain, drain.count, Int32(MSG_DONTWAIT)) > 0 {}
+                _ = again.withUnsafeBytes { send(c, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            }
+        }
         return (cpu / Double(frames), server, clients)
     }
 
@@ -88,7 +103,7 @@ import Testing
         let encoders = server.encodedOn
         server.close()
         print("loop CPU per frame: \(String(format: "%.3f", alone * 1000)) ms without viewers, \(String(format: "%.3f", watched * 1000)) ms with 8 Tight viewers; \(updates) updates")
-        #expect(updates > 8 * 2, "the viewers got updates")
+        #expect(updates >= 8 * 3, "the viewers got updates")
         #expect(!encoders.isEmpty && !encoders.contains { pthread_equal($0, pthread_self()) != 0 }, "an update was encoded on the loop's thread")
         // The loop copies the damage twice (into the panel and the hand-over) and reads a pipe.
         #expect(watched <= max(alone * 3, alone + 0.000_25), "the loop spent \(watched * 1000) ms a frame with viewers, \(alone * 1000) without")
