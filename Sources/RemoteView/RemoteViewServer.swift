@@ -110,6 +110,8 @@ package final class RemoteViewServer: PollSource {
     /// Bytes queued in updates and updates started, over all viewers so far (benchmarks).
     package var updateBytes: Int { shared.withLock { shared.updateBytes } }
     package var updateCount: Int { shared.withLock { shared.updateCount } }
+    /// The worker has closed its viewers and returned (after `close`, always).
+    var workerEnded: Bool { shared.withLock { shared.ended } }
     /// The threads that encoded an update so far.
     var encodedOn: [pthread_t] { shared.withLock { shared.encodedOn } }
 

@@ -20,6 +20,8 @@ final class ViewHandover: @unchecked Sendable {
     var fresh = false
     var options: RemoteViewServer.Options
     var stop = false
+    /// The worker's last step is done and its viewers closed.
+    var ended = false
     /// Input viewers gave, for the loop (bounded: the worker reads no more while
     /// `inputLimit` events wait).
     var inputs: [InputEvent] = []
@@ -172,6 +174,7 @@ final class ViewWorker: @unchecked Sendable {
         while step(block: true) {}
         hub.close()
         publish([])
+        shared.withLock { shared.ended = true }
     }
 
     /// One step: waits (`block`) for a socket, the wake-up pipe or the hub's next time, takes

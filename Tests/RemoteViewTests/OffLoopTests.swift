@@ -135,4 +135,35 @@ import Testing
         try #require(got.count >= 22, "the viewer got \(got.count) bytes")
         #expect(Array(got[18..<22]) == [0, 200, 0, 100], "ServerInit's size")
     }
+
+    /// `close` returns only once the worker has closed its viewers and ended: nothing is left
+    /// running after the loop let the view go.
+    @Test func closeWaitsForTheWorker() throws {
+        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                          keyCommand: { _ in nil }, log: { _ in })
+        server.take(PixelBuffer(width: 64, height: 64), damage: nil)
+        let fd = Self.connect(port: try #require(server.port))
+        defer { close(fd) }
+        let hello = Array("RFB 003.008\n".utf8) + [1, 1]
+        _ = hello.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        for _ in 0..<500 {
+            if server.watching == 1 { break }
+            var fds = server.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), 10)
+            _ = try server.serve(fds, now: 0)
+        }
+        #expect(server.watching == 1)
+        #expect(!server.workerEnded)
+        server.close()
+        #expect(server.workerEnded, "close returned before the worker ended")
+        // The viewer's socket was closed by the worker: it reads to the end.
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var end = false
+        for _ in 0..<100 where !end {
+            guard poll(&p, 1, 50) == 1 else { continue }
+            end = recv(fd, &chunk, chunk.count, 0) <= 0
+        }
+        #expect(end, "the viewer's connection is closed")
+    }
 }
