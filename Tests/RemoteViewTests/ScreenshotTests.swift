@@ -97,10 +97,10 @@ import Testing
     /// Four viewers on real loopback sockets, each asking for a whole raw frame at once: no turn
     /// encodes more than one turn's budget in all (8 viewers must not make turns 8 times longer).
     @Test func oneTurnEncodesAtMostOneBudgetOverAllViewers() throws {
-        let server = try RemoteViewServer(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
-                                          keyCommand: { _ in nil }, log: { _ in })
+        let server = try ViewerHub(options: .init(listen: .tcp(host: "127.0.0.1", port: 0)), rotation: .none,
+                                   keyCommand: { _ in nil })
         defer { server.close() }
-        server.take(PixelBuffer(width: 512, height: 512, fill: 0x12_3456), damage: nil)
+        server.take(from: PixelBuffer(width: 512, height: 512, fill: 0x12_3456), rects: nil)
         let port = try #require(server.port)
         var clients: [Int32] = []
         defer { for c in clients { close(c) } }
@@ -128,12 +128,12 @@ import Testing
             var fds = server.pollDescriptors
             _ = poll(&fds, nfds_t(fds.count), 20)
             let before = server.updateBytes
-            _ = try server.serve(fds, now: Double(turn))
+            _ = server.serve(fds, now: Double(turn))
             largest = max(largest, server.updateBytes - before)
             for c in clients { _ = recv(c, &drain, drain.count, Int32(MSG_DONTWAIT)) }
         }
         #expect(server.updateBytes > 4 * 512 * 512 * 4, "every viewer got its frame")
         // One budget of raw pixels plus rectangle headers.
-        #expect(largest <= RemoteViewServer.pixelsPerTurn * 4 + 64 * 16, "a turn encoded \(largest) bytes")
+        #expect(largest <= ViewerHub.pixelsPerTurn * 4 + 64 * 16, "a turn encoded \(largest) bytes")
     }
 }
