@@ -106,6 +106,10 @@ public final class KMSDisplay: FramePresenter, DisplayEventSource {
 
     public var isActive: Bool { suspendedBy.isEmpty && card != nil }
 
+    /// The flip state's answer: every present (a modeset too, which is followed by a flip at
+    /// once) leaves a flip queued, answered by one flip event.
+    public var isFlipPending: Bool { flipState.isFlipPending }
+
     /// The API this display drives its output with.
     public var api: KMSAPI { interface.api }
 

@@ -168,13 +168,16 @@ package final class FrameLoop {
     /// a behaviour timer, a command's deadline, control lines left from an earlier turn); nil
     /// (until an event) when there is none.
     package func deadline(now: Double) -> Double? {
-        schedule.deadline(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) })
+        schedule.deadline(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) }, flipPending: presenter.isFlipPending)
     }
 
     /// `deadline` as poll()'s timeout in milliseconds (-1: none).
     package func pollTimeout(now: Double) -> Int32 {
         FrameSchedule.timeoutMS(until: deadline(now: now), now: now)
     }
+
+    /// True while the display's flip is pending and its event is what the loop waits for.
+    package var awaitsFlip: Bool { schedule.awaitsFlip(flipPending: presenter.isFlipPending) }
 
     /// `pollTimeout` at the loop's clock.
     package func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
@@ -204,7 +207,7 @@ package final class FrameLoop {
                 if let ending = try handle(event, at: time) { return ending }
             }
         }
-        if case .present(let reason) = schedule.decision(at: time) {
+        if case .present(let reason) = schedule.decision(at: time, flipPending: presenter.isFlipPending) {
             if reason == .flipOverdue {
                 log("display: no flip event for \(fixed(schedule.flipTimeout, 1)) s; queuing the frame again")
             }
@@ -253,10 +256,10 @@ package final class FrameLoop {
     package func handle(_ event: DisplayEvent, at time: Double) throws {
         switch event {
         case .frameShown(let shown):
-            guard schedule.awaitsFlip else {
-                // Every present is answered by one flip event, and a suspend or a power-off
-                // drops the answer it cancels: an event here means the display and the schedule
-                // disagree about a pending flip.
+            guard schedule.takesFlipEvent else {
+                // The display sends this only as the answer to its pending flip (a suspend or a
+                // power-off drops the answer it cancels); the schedule, retrying a frame,
+                // painting late or suspended, does not wait for it.
                 return log("display: a flip event at \(fixed(shown, 3)) while no frame is awaited (\(schedule.state)); ignored")
             }
             // The first frame is on the glass: only now is the service "started".
@@ -315,7 +318,7 @@ package final class FrameLoop {
 
     /// Input or a command arrived: when resting and the dial now moves, queue a frame at once.
     func frameIfDue(at time: Double) throws {
-        guard schedule.dialChanged(dialNeedsFrame: dialWantsFrame) != nil else { return }
+        guard schedule.dialChanged(dialNeedsFrame: dialWantsFrame, flipPending: presenter.isFlipPending) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
     }
@@ -325,7 +328,7 @@ package final class FrameLoop {
     func repaint(at time: Double) throws {
         // The output is off (ScreenPower): nothing owed or awaited, poll sleeps until a wake.
         guard look.presents else { return schedule.outputSwitchedOff() }
-        guard schedule.repaintRequested() != nil else { return }
+        guard schedule.repaintRequested(flipPending: presenter.isFlipPending) != nil else { return }
         report(dial.advance(to: time))
         try presentFrame(at: time)
     }
@@ -346,7 +349,7 @@ package final class FrameLoop {
 
     /// SIGHUP without a service: the frame again.
     func refresh(at time: Double) throws {
-        if schedule.refreshRequested() != nil { try presentFrame(at: time) }
+        if schedule.refreshRequested(flipPending: presenter.isFlipPending) != nil { try presentFrame(at: time) }
     }
 
     /// After a dial change that made no events of its own (start, reload, new scene): the

@@ -78,8 +78,12 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// Presents refused because the output was off: the screen's owner (ScreenPower) switches
     /// it on before any frame, so a count above 0 is a disagreement tests look for.
     private(set) var presentsWhileOff = 0
+    /// Presents refused because a flip was pending: the loop asks this display (the one holder
+    /// of "a flip is pending") before it queues a frame, so a count above 0 is a schedule that
+    /// did not ask, which tests look for.
+    package private(set) var presentsWhilePending = 0
     /// True while a presented frame's flip event is still to come (the flip state's answer).
-    var isFlipPending: Bool { flipState.isFlipPending }
+    package var isFlipPending: Bool { flipState.isFlipPending }
 
     /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
     /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), and
@@ -143,7 +147,10 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
             throw RefusedPresent(failure: .denied)
         }
         // A frame queued while one is pending is what the kernel refuses with EBUSY.
-        guard !flipState.isFlipPending else { throw RefusedPresent(failure: .busy) }
+        guard !flipState.isFlipPending else {
+            presentsWhilePending += 1
+            throw RefusedPresent(failure: .busy)
+        }
         let (width, height) = frameSize
         let target = FrameTarget(base: buffers[back], width: width, height: height, stride: width * 4)
         _ = try paint(ages.next(target, buffer: back))

@@ -3,16 +3,21 @@
 /// unit-tested on a fake clock; the loop only paints, polls and reports.
 ///
 /// One frame is queued at a time: a queued frame's flip event drives the next one while the
-/// dial moves; at rest nothing is queued and the loop sleeps in poll(). Whether the screen is
+/// dial moves; at rest nothing is queued and the loop sleeps in poll(). Whether a flip is
+/// pending is not held here: the display owns it (its `PageFlipState`, `FramePresenter`'s
+/// `isFlipPending`), and the methods that depend on it take the display's answer as
+/// `flipPending`. Every successful present leaves a flip pending on the display and each
+/// pending flip is answered by one `.frameShown` (or dropped with the output), so the display's
+/// answer is the only one. Whether the screen is
 /// dark is not decided here: `ScreenLook` (ScreenPower) owns it, and the loop tells the schedule
 /// through `dialNeedsFrame` (false while dark) and `outputSwitchedOff`.
 public struct FrameSchedule: Sendable, Equatable {
     /// Where the loop stands with the display.
     public enum State: Sendable, Equatable {
-        /// Nothing queued; the picture on the glass is current (poll sleeps).
+        /// No frame owed: either nothing is queued and the picture on the glass is current
+        /// (poll sleeps), or the display's flip is pending and its event decides the next frame
+        /// (`afterFlip`).
         case idle
-        /// A frame was queued at `since`; its flip event decides the next one (`then`).
-        case awaitingFlip(since: Double, then: AfterFlip)
         /// A frame failed to queue; it is tried again at `at`.
         case retrying(at: Double)
         /// Render late: the flip event came while the dial moves, and the next frame is painted
@@ -56,6 +61,11 @@ public struct FrameSchedule: Sendable, Equatable {
     }
 
     public private(set) var state: State = .idle
+    /// When the last frame was queued: a flip the display still has pending after
+    /// `flipTimeout` from here is overdue.
+    public private(set) var queuedAt = 0.0
+    /// What the pending flip's event leads to.
+    public private(set) var afterFlip: AfterFlip = .dialDecides
     /// Frames queued since start (the event lines' frame count).
     public private(set) var framesQueued = 0
     /// True once a flip event has been seen: the first frame is on the glass (READY=1).
@@ -75,19 +85,22 @@ public struct FrameSchedule: Sendable, Equatable {
         self.flipTimeout = flipTimeout
     }
 
-    /// True while a frame is queued and its flip event is what the loop waits for (a flip event
-    /// in any other state is stale: the loop ignores it).
-    public var awaitsFlip: Bool {
-        if case .awaitingFlip = state { return true }
-        return false
+    /// True while the display's flip (`flipPending`) is what the loop waits for.
+    public func awaitsFlip(flipPending: Bool) -> Bool {
+        state == .idle && flipPending
     }
+
+    /// True when a flip event is the answer the schedule waits for: in any other state (a retry
+    /// or a late paint planned, the output suspended) it is stale and the loop ignores it.
+    public var takesFlipEvent: Bool { state == .idle }
 
     /// Nothing is queued and the output is there: a new frame may be queued at once. A frame
     /// waiting for its retry counts (new news replaces the failed frame).
-    private var resting: Bool {
+    private func resting(flipPending: Bool) -> Bool {
         switch state {
-        case .idle, .retrying: return true
-        case .awaitingFlip, .paintingAt, .suspended: return false
+        case .idle: return !flipPending
+        case .retrying: return true
+        case .paintingAt, .suspended: return false
         }
     }
 
@@ -97,7 +110,9 @@ public struct FrameSchedule: Sendable, Equatable {
     public mutating func presented(at now: Double) {
         framesQueued += 1
         failuresInARow = 0
-        state = .awaitingFlip(since: now, then: .dialDecides)
+        queuedAt = now
+        afterFlip = .dialDecides
+        state = .idle
     }
 
     /// A frame failed to queue at `now`: retry it after the policy's delay, or give up.
@@ -115,12 +130,14 @@ public struct FrameSchedule: Sendable, Equatable {
         state = .idle
     }
 
-    /// The queued frame's flip event arrived (the loop has advanced the dial to its time; it
-    /// asks only when `awaitsFlip`): the next frame, or rest. A stale event changes nothing.
+    /// The display's pending flip was answered (the loop has advanced the dial to its time; it
+    /// asks only when `takesFlipEvent`): the next frame, or rest. A stale event changes nothing.
     /// `dialNeedsFrame` is false while the screen is dark: the black frame is the last one.
     public mutating func flipShown(dialNeedsFrame: Bool) -> Decision {
-        guard case .awaitingFlip(_, let then) = state else { return .sleep }
+        guard takesFlipEvent else { return .sleep }
         hasShownAFrame = true
+        let then = afterFlip
+        afterFlip = .dialDecides
         switch then {
         case .repaint:
             return .present(.repaint)
@@ -145,20 +162,20 @@ public struct FrameSchedule: Sendable, Equatable {
     /// Input or a command set the dial moving (`dialNeedsFrame`; false while the screen is
     /// dark, which only a wake repaints): a frame at once when nothing is queued; otherwise the
     /// queued frame's flip event brings the next one.
-    public func dialChanged(dialNeedsFrame: Bool) -> Reason? {
-        guard dialNeedsFrame, resting else { return nil }
+    public func dialChanged(dialNeedsFrame: Bool, flipPending: Bool) -> Reason? {
+        guard dialNeedsFrame, resting(flipPending: flipPending) else { return nil }
         return .dialMoves
     }
 
     /// The picture changed outside the dial (dim, blank, wake, reload): a frame now when
     /// nothing is queued, else once more after the queued one.
-    public mutating func repaintRequested() -> Reason? {
+    public mutating func repaintRequested(flipPending: Bool) -> Reason? {
         switch state {
+        case .idle where flipPending:
+            afterFlip = .repaint
+            return nil
         case .idle, .retrying:
             return .repaint
-        case .awaitingFlip(let since, _):
-            state = .awaitingFlip(since: since, then: .repaint)
-            return nil
         case .suspended:
             return nil  // `resumed` paints anyway
         case .paintingAt:
@@ -170,12 +187,13 @@ public struct FrameSchedule: Sendable, Equatable {
     /// event the display drops): no frame is owed or awaited, and nothing is retried.
     public mutating func outputSwitchedOff() {
         if state != .suspended { state = .idle }
+        afterFlip = .dialDecides
     }
 
     /// SIGHUP without a service: repaint when nothing is queued; a queued frame shows the
     /// current picture already.
-    public func refreshRequested() -> Reason? {
-        resting ? .repaint : nil
+    public func refreshRequested(flipPending: Bool) -> Reason? {
+        resting(flipPending: flipPending) ? .repaint : nil
     }
 
     /// The output is gone: stale flip events and retries are dropped until `resumed`.
@@ -191,15 +209,16 @@ public struct FrameSchedule: Sendable, Equatable {
 
     // MARK: What next
 
-    /// Whether a retry or an overdue flip is due at `now`, or until when poll may sleep.
-    public func decision(at now: Double) -> Decision {
+    /// Whether a retry or an overdue flip (`flipPending`: the display's answer) is due at `now`,
+    /// or until when poll may sleep.
+    public func decision(at now: Double, flipPending: Bool) -> Decision {
         switch state {
         case .retrying(let at):
             return now >= at ? .present(.retry) : .wait(until: at)
         case .paintingAt(let at):
             return now >= at ? .present(.dialMoves) : .wait(until: at)
-        case .awaitingFlip(let since, _):
-            return now - since >= flipTimeout ? .present(.flipOverdue) : .wait(until: since + flipTimeout)
+        case .idle where flipPending:
+            return now - queuedAt >= flipTimeout ? .present(.flipOverdue) : .wait(until: queuedAt + flipTimeout)
         case .idle, .suspended:
             return .sleep
         }
@@ -208,15 +227,15 @@ public struct FrameSchedule: Sendable, Equatable {
     /// poll()'s timeout in milliseconds at `now`: until the earliest of this schedule's time and
     /// `deadlines` (the other sources' wake-ups), rounded up so poll never wakes early; 0 when
     /// one is due; -1 (until an event) when there is none.
-    public func pollTimeout(now: Double, deadlines: [Double]) -> Int32 {
-        FrameSchedule.timeoutMS(until: deadline(now: now, deadlines: deadlines), now: now)
+    public func pollTimeout(now: Double, deadlines: [Double], flipPending: Bool) -> Int32 {
+        FrameSchedule.timeoutMS(until: deadline(now: now, deadlines: deadlines, flipPending: flipPending), now: now)
     }
 
     /// The earliest of this schedule's time and `deadlines` at `now` (`now` when a frame is due);
     /// nil when there is none: the loop waits for an event.
-    public func deadline(now: Double, deadlines: [Double]) -> Double? {
+    public func deadline(now: Double, deadlines: [Double], flipPending: Bool) -> Double? {
         var times = deadlines
-        switch decision(at: now) {
+        switch decision(at: now, flipPending: flipPending) {
         case .present: return now
         case .wait(let until): times.append(until)
         case .sleep: break

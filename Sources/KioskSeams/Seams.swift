@@ -40,6 +40,10 @@ public protocol FramePresenter: AnyObject {
     /// Every successful call is answered by exactly one `DisplayEvent.frameShown` later.
     /// Throws when the frame cannot be queued (the error names the call that failed and why).
     func present(paint: (FrameTarget) throws -> [PixelRect]?) throws
+    /// True from a successful `present` until its `.frameShown` is drained (or the output is
+    /// lost or switched off, which drops that answer): the one holder of "a flip is pending",
+    /// which `FrameSchedule` asks. A present while it is true is refused (EBUSY).
+    var isFlipPending: Bool { get }
 }
 
 /// What the display reports back (events in): the frame clock and changes of the output.

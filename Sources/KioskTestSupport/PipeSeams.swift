@@ -18,6 +18,10 @@ package final class PipeDisplay: FramePresenter, DisplayEventSource {
     /// One buffer that keeps its frame: each paint may copy only the damage (buffer age 1).
     private var ages = BufferAges(count: 1)
     private var pending: [DisplayEvent] = []
+    /// A queued frame's "flip" is pending until a reported `.frameShown` is drained (or a
+    /// `.suspended` drops it), as on a KMS display; a `.frameShown` with none pending is stale
+    /// and dropped, as KMSDisplay drops one.
+    package private(set) var isFlipPending = false
     private var fds: [Int32] = [-1, -1]
 
     package init(width: Int = 64, height: Int = 48, fill: UInt32 = 0) {
@@ -40,6 +44,7 @@ package final class PipeDisplay: FramePresenter, DisplayEventSource {
         }
         ages.painted(buffer: 0)
         presents += 1
+        isFlipPending = true
     }
 
     /// The kernel reports `event`: queue it and make the descriptor readable.
@@ -55,7 +60,18 @@ package final class PipeDisplay: FramePresenter, DisplayEventSource {
         var b = [UInt8](repeating: 0, count: 64)
         _ = read(fds[0], &b, 64)
         defer { pending.removeAll() }
-        return pending
+        return pending.filter { event in
+            switch event {
+            case .frameShown:
+                guard isFlipPending else { return false }
+                isFlipPending = false
+            case .suspended, .resized:
+                isFlipPending = false
+            case .resumed:
+                break
+            }
+            return true
+        }
     }
 }
 

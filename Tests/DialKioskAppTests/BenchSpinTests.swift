@@ -1,5 +1,6 @@
 import Testing
 import DialCore
+import KioskConfiguration
 @testable import KioskSeams
 @testable import DialKioskApp
 
@@ -9,7 +10,9 @@ import DialCore
 @Suite struct BenchSpinTests {
     @Test func theFirstSpinsFirstFrameCopiesOnlyItsDamage() throws {
         let panel = FrameSize(width: 320, height: 240)
-        let spin = try BenchSpin(items: DemoMenu.numbered(10), panel: panel, rotation: .none, buffers: 2)
+        let recipe = SceneRecipe(rotation: .none, items: 10)
+        let setup = recipe.setup(KioskConfig(), panelWidth: panel.width, panelHeight: panel.height)
+        let spin = try BenchSpin(recipe: recipe, setup: setup, panel: panel, buffers: 2)
         let frame = panel.width * panel.height * 4
         let first = try #require(spin.bytes.first)
         #expect(first < frame / 2, "first frame wrote \(first) of \(frame) bytes")

@@ -37,7 +37,7 @@ private final class Rig {
     /// Flip events every `period` (one of them `lateFrame` periods late) until the loop idles.
     func runFrames(period: Double = 1.0 / 60, lateEvery: Int = 0, lateBy: Double = 10) throws -> Int {
         var frames = 0
-        while loop.schedule.awaitsFlip && frames < 5000 {
+        while loop.awaitsFlip && frames < 5000 {
             frames += 1
             clock += (lateEvery > 0 && frames % lateEvery == 0) ? period * lateBy : period
             display.report(.frameShown(time: clock))
@@ -60,7 +60,7 @@ private final class Rig {
         #expect(rig.lines.contains { $0.contains("Device or resource busy; trying again in 17 ms") })
         rig.clock += 0.017
         _ = try rig.loop.step(timeoutMS: 0)
-        #expect(rig.loop.schedule.awaitsFlip)
+        #expect(rig.loop.awaitsFlip)
         #expect(rig.loop.pollTimeoutMS() == 2000)  // only the overdue-flip guard while a frame is queued
         _ = try rig.runFrames()
         #expect(rig.loop.schedule.state == .idle)
@@ -128,7 +128,7 @@ private final class Rig {
     @Test func aFlipEventThatNeverComesIsNotWaitedForForever() throws {
         let rig = Rig()
         try rig.loop.start(at: rig.clock)
-        #expect(rig.loop.schedule.awaitsFlip)
+        #expect(rig.loop.awaitsFlip)
         #expect(rig.loop.pollTimeoutMS() == 2000)
         // The card was unbound: no flip event, and the next attempt finds it gone.
         rig.display.failures = [ENODEV]
@@ -157,7 +157,7 @@ private final class Rig {
         rig.send([.terminate])
         #expect(try rig.loop.step(timeoutMS: 0) == .signal)
         // The pending flip is left for teardown (KMSDisplay.close waits for it, then restores).
-        #expect(rig.loop.schedule.awaitsFlip)
+        #expect(rig.loop.awaitsFlip)
     }
 
     @Test func aStormOfHangUpsQueuesAtMostOneFrame() throws {

@@ -79,7 +79,7 @@ import KioskTestSupport
         func flip(at time: Double) throws {
             self.time.now = time
             var frames = 0
-            while loop.schedule.awaitsFlip && frames < 1000 {
+            while loop.awaitsFlip && frames < 1000 {
                 display.report(.frameShown(time: self.time.now))
                 try step()
                 self.time.now += 1.0 / 60

@@ -101,7 +101,7 @@ private final class KioskLoop {
     /// Flip events at 60 Hz until the loop has nothing queued (bounded).
     func flipUntilIdle() throws {
         var frames = 0
-        while loop.schedule.awaitsFlip && frames < 1000 {
+        while loop.awaitsFlip && frames < 1000 {
             clock += 1.0 / 60
             display.report(.frameShown(time: clock))
             try step()
@@ -317,7 +317,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         defer { close(client) }
         writeAll(client, "select c\n")
         try k.step()
-        #expect(k.loop.schedule.awaitsFlip, "the turn starts at once")
+        #expect(k.loop.awaitsFlip, "the turn starts at once")
         try k.flipUntilIdle()
         #expect(k.dial.selectedIndex == 2)
         let events = readAvailable(client)
@@ -433,7 +433,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
         while reloadsPerTurn.count < 100 {
             // Counted by the service, not by log lines: those are rate-limited.
             let before = k.service.reloads.requests
-            if k.loop.schedule.awaitsFlip {
+            if k.loop.awaitsFlip {
                 k.clock += 1.0 / 60
                 k.display.report(.frameShown(time: k.clock))
                 flipsHandled += 1
@@ -461,7 +461,7 @@ private let threeItems = itemsOnly + "behaviour:\n  default_item: b\n"
             turns += 1
         } while k.loop.pollTimeout(now: k.clock) == 0 && turns < 1000
         #expect(turns == 100 / ControlServer.linesPerTurn + 1)
-        #expect(k.loop.schedule.awaitsFlip, "the last line, select c, turns the ring")
+        #expect(k.loop.awaitsFlip, "the last line, select c, turns the ring")
     }
 
     /// With stdout unread the loop goes on (frames, watchdog); once the
@@ -1038,7 +1038,7 @@ private final class FakeBacklight: BacklightDimming {
             if Bool.random(using: &random) {
                 try k.flipUntilIdle()
             } else {
-                for _ in 0..<Int.random(in: 0..<5, using: &random) where k.loop.schedule.awaitsFlip {
+                for _ in 0..<Int.random(in: 0..<5, using: &random) where k.loop.awaitsFlip {
                     k.clock += 1.0 / 60
                     k.display.report(.frameShown(time: k.clock))
                     try k.step()

@@ -63,7 +63,7 @@ final class LiveKiosk {
 
     func step() throws {
         _ = try loop.step(timeoutMS: 5)
-        if loop.schedule.awaitsFlip {
+        if loop.awaitsFlip {
             box.now = max(box.now, 100 + box.offset + monotonicNow() - started)
             display.report(.frameShown(time: box.now))
         }

@@ -70,7 +70,7 @@ final class MQTTKiosk {
         _ = try loop.step(timeoutMS: timeoutMS)
         longestTurn = max(longestTurn, monotonicNow() - start)
         // The fake display flips at once for every queued frame.
-        if loop.schedule.awaitsFlip {
+        if loop.awaitsFlip {
             time.now += 1.0 / 60
             display.report(.frameShown(time: time.now))
         }

@@ -47,10 +47,10 @@ private final class StallingSource: PollSource {
         clock += 1.0 / 60
         display.report(.frameShown(time: clock))
         _ = try loop.step(timeoutMS: 0)
-        #expect(!loop.schedule.awaitsFlip)
+        #expect(!loop.awaitsFlip)
         stall.armed = DemoFling.events(geometry: g, radPerSecond: 15, endTime: clock)
         _ = try loop.step(timeoutMS: 0)
-        #expect(loop.schedule.awaitsFlip)
+        #expect(loop.awaitsFlip)
         // The flip was queued 5 s after the turn began; 10 ms later it is not overdue.
         let presentsBefore = display.presents
         clock += 0.01

@@ -40,7 +40,7 @@ import KioskTestSupport
                              sources: FrameLoop.sources(displays: [display], inputs: [input], service: service.pollSources),
                              scene: scene, now: { clock.now }, service: service, log: { _ in })
         func settle() throws {
-            for _ in 0..<600 where loop.schedule.awaitsFlip {
+            for _ in 0..<600 where loop.awaitsFlip {
                 clock.now += 1.0 / 60
                 display.report(.frameShown(time: clock.now))
                 _ = try loop.step(timeoutMS: 0)

@@ -67,7 +67,7 @@ private final class EventsHeard: LoopService {
             display.report(.frameShown(time: t))
             #expect(try loop.step(timeoutMS: 0) == nil)
             #expect(display.presents == 2 + i)
-            #expect(loop.schedule.awaitsFlip)
+            #expect(loop.awaitsFlip)
         }
         #expect(dial.advancedTo == [0.5, 0.6, 0.7, 0.8])
     }
@@ -99,7 +99,7 @@ private final class EventsHeard: LoopService {
         _ = try loop.step(timeoutMS: 0)
         #expect(dial.handled.count == 1)
         #expect(display.presents == 2)
-        #expect(loop.schedule.awaitsFlip)
+        #expect(loop.awaitsFlip)
     }
 
     @Test func inputWhileAFrameIsQueuedWaitsForItsEvent() throws {
@@ -124,7 +124,7 @@ private final class EventsHeard: LoopService {
         display.report(.resumed)
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 2)
-        #expect(loop.schedule.awaitsFlip)
+        #expect(loop.awaitsFlip)
     }
 
     @Test func terminateSignalEndsTheRun() throws {
@@ -144,7 +144,7 @@ private final class EventsHeard: LoopService {
         display.report(.frameShown(time: 0.6))
         _ = try loop.step(timeoutMS: 0)
         #expect(display.presents == 1)
-        #expect(!loop.schedule.awaitsFlip)
+        #expect(!loop.awaitsFlip)
         signals.send([.hangUp])
         #expect(try loop.step(timeoutMS: 0) == nil)
         #expect(display.presents == 2)
@@ -196,7 +196,7 @@ private final class EventsHeard: LoopService {
         // A 60 Hz frame clock until the loop goes idle (bounded, in case it never does).
         var t = 100.0
         var frames = 0
-        while loop.schedule.awaitsFlip && frames < 2000 {
+        while loop.awaitsFlip && frames < 2000 {
             t += 1.0 / 60
             display.report(.frameShown(time: t))
             _ = try loop.step(timeoutMS: 0)

@@ -4,6 +4,7 @@ import DialRender
 import Glibc
 import KioskSeams
 import LinuxSystem
+import KioskConfiguration
 import KioskServiceKit
 
 struct BenchCommand: ParsableCommand {
@@ -72,14 +73,12 @@ struct BenchCommand: ParsableCommand {
     }
 
     private func measure(size: FrameSize, count: Int, rotation: DisplayRotation) throws -> BenchResult {
-        let logical = rotation.logicalSize(panelWidth: size.width, panelHeight: size.height)
-        let menu = count == DemoMenu.items.count ? DemoMenu.items : DemoMenu.numbered(count)
-        let builder = PoseBuilder(layout: DialLayout(count: count),
-                                  geometry: .fitting(width: logical.width, height: logical.height, count: count))
-        let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
-        // The background is painted once before the first frame, as the kiosk does; sprites and
-        // labels are built on demand inside the timed frames (they show in the max).
-        painter.prepare(for: builder.geometry)
+        // The scene's recipe with the default configuration: the demo menu, or `count` numbered items.
+        let recipe = SceneRecipe(rotation: rotation, items: count == DemoMenu.items.count ? nil : count)
+        let setup = recipe.setup(KioskConfig(), panelWidth: size.width, panelHeight: size.height)
+        let builder = PoseBuilder(layout: DialLayout(count: count), geometry: setup.geometry)
+        // Prepared as the kiosk's is: the background, sprites and labels before the first frame.
+        let painter = try recipe.parts(setup).painter
         var destination = PixelBuffer(width: size.width, height: size.height)
         // memset and memcpy of one frame are timed next to the frames they are compared with (every
         // fourth frame, and the first), so both see the same caches and the same load on the machine.
@@ -113,7 +112,7 @@ struct BenchCommand: ParsableCommand {
                 }
             }
         }
-        let spin = try BenchSpin(items: menu, panel: size, rotation: rotation, buffers: buffers, damageLimited: !fullCopy)
+        let spin = try BenchSpin(recipe: recipe, setup: setup, panel: size, buffers: buffers, damageLimited: !fullCopy)
         let memory = memoryFrames == 0 ? nil
             : try BenchMemory.measure(size: size, items: count == DemoMenu.items.count ? nil : count, frames: memoryFrames)
         return BenchResult(size: size, items: count, frames: frames, rotation: rotation.degrees, spin: spin, memory: memory,

@@ -58,15 +58,15 @@ struct BenchSpin {
     /// The frames come from the device's frame loop on a 60 Hz virtual display with `count`
     /// scanout buffers (each painted with its buffer age), in virtual time: only the paint and
     /// the copy are timed.
-    init(items menu: [MenuItem], panel: FrameSize, rotation: DisplayRotation, buffers count: Int,
+    /// The dial and painter are `recipe`'s for `setup` (the scene's own), on `panel`.
+    init(recipe: SceneRecipe, setup: DialSetup, panel: FrameSize, buffers count: Int,
          damageLimited: Bool = true) throws {
         buffers = max(1, count)
         self.damageLimited = damageLimited
-        let logical = rotation.logicalSize(panelWidth: panel.width, panelHeight: panel.height)
-        let geometry = DialGeometry.fitting(width: logical.width, height: logical.height, count: menu.count)
-        let dial = Dial(items: menu, geometry: geometry)
-        let painter = try DialPainter(items: menu, width: logical.width, height: logical.height)
-        painter.prepare(for: geometry)
+        let rotation = recipe.rotation
+        let logical = (width: setup.width, height: setup.height)
+        let geometry = setup.geometry
+        let (dial, painter) = try recipe.parts(setup)
         budget = painter.cacheBudget
         let copier = ScanoutCopy(rotation: rotation)
         let clock = VirtualClock()

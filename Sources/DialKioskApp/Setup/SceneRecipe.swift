@@ -103,6 +103,13 @@ struct SceneRecipe {
         }
     }
 
+    /// The dial and the painter a scene of `setup` would have, without the loop's paint around
+    /// them: `bench` times the painter and the copy apart and counts the bytes the copy writes.
+    /// The painter is prepared as `scene` prepares it (background, sprites, labels, rings).
+    func parts(_ setup: DialSetup) throws -> (dial: MenuDial, painter: DialPainter) {
+        (setup.makeDial(), try setup.makePainter())
+    }
+
     /// The panel's picture of `pose` on `setup`'s layout: what the scanout buffer would hold
     /// (`render`, `splash`).
     func picture(_ setup: DialSetup, pose: DialPose) throws -> PixelBuffer {
