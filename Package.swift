@@ -129,7 +129,7 @@ let package = Package(
             dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskVocabulary", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
                            "LinuxSystem", "MQTTLink", "Audio", "FleetConfig"]
         ),
-        // The remote view: an RFB server in the frame loop's poll, fed the painter's frames and
+        // The remote view: an RFB server on a worker thread of its own, fed the painter's frames and
         // damage. zlib is linked, not opened: libpng already maps it into every kiosk.
         system("CZlib", "zlib", "zlib1g-dev"),
         .target(
