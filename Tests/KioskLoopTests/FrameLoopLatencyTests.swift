@@ -6,24 +6,14 @@ import DialCore
 import KioskTestSupport
 
 /// A dial that needs a frame while `moving` and records the input it was fed.
-private final class MovingDial: DialDriving {
+private final class MovingDial: StandInDial {
     var moving = true
     var handled: [Double] = []
     func handle(_ event: InputEvent) -> [DialEvent] {
         handled.append(event.time)
         return []
     }
-    func advance(to time: Double) -> [DialEvent] { [] }
     var needsFrame: Bool { moving }
-    var selectedIndex: Int? { 0 }
-    var selectedPath: MenuPath? { nil }
-    func returnToTop(at time: Double) -> [DialEvent] { [] }
-    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
-    func setShown(_ shown: Bool, at time: Double) {}
-    var pose: DialPose {
-        let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
-        return PoseBuilder(layout: DialLayout(count: 4), geometry: g).pose(rotation: 0, visibility: .shown, time: 0)
-    }
 }
 
 /// Input-to-flip latency and render late through the loop, on a fake clock: 50 Hz (20 ms

@@ -6,7 +6,7 @@ import DialCore
 import KioskTestSupport
 
 /// A dial that moves until `restAt` and records what it was told.
-private final class ScriptedDial: DialDriving {
+private final class ScriptedDial: StandInDial {
     var restAt: Double
     var advancedTo: [Double] = []
     var handled: [InputEvent] = []
@@ -24,14 +24,7 @@ private final class ScriptedDial: DialDriving {
     }
     var needsFrame: Bool { now < restAt }
     var selectedIndex: Int? { 3 }
-    var selectedPath: MenuPath? { nil }
-    func returnToTop(at time: Double) -> [DialEvent] { [] }
-    func select(path: MenuPath, at time: Double) -> [DialEvent]? { nil }
-    func setShown(_ shown: Bool, at time: Double) {}
-    var pose: DialPose {
-        let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
-        return PoseBuilder(layout: DialLayout(count: 4), geometry: g).pose(rotation: now, visibility: .shown, time: now)
-    }
+    var pose: DialPose { standInPose(rotation: now, time: now) }
 }
 
 /// The dial's events as a service hears them (NoService keeps none).

@@ -7,7 +7,7 @@ import KioskTestSupport
 
 /// A dial at rest that answers every input with one `selected` event and records what the loop
 /// did to it.
-private final class SelectingDial: DialDriving {
+private final class SelectingDial: StandInDial {
     var handled: [InputEvent] = []
     var selected: [MenuPath] = []
     var shown: [Bool] = []
@@ -16,20 +16,12 @@ private final class SelectingDial: DialDriving {
         if case .command(.activate, let t) = event { return [.activated(index: 0, path: ["a"], time: t)] }
         return [.selected(index: 0, path: ["a"], time: event.time)]
     }
-    func advance(to time: Double) -> [DialEvent] { [] }
-    var needsFrame: Bool { false }
-    var selectedIndex: Int? { 0 }
     var selectedPath: MenuPath? { ["a"] }
-    func returnToTop(at time: Double) -> [DialEvent] { [] }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? {
         selected.append(path)
         return [.selected(index: 1, path: path, time: time)]
     }
     func setShown(_ shown: Bool, at time: Double) { self.shown.append(shown) }
-    var pose: DialPose {
-        let g = DialGeometry.fitting(width: 64, height: 48, count: 4)
-        return PoseBuilder(layout: DialLayout(count: 4), geometry: g).pose(rotation: 0, visibility: .shown, time: 0)
-    }
 }
 
 /// A service source's news in these tests: what the answering service is asked to do.
