@@ -1,7 +1,7 @@
-"""What the benchmark scripts under scripts/ share: a `dialkiosk` process whose journal (and,
-asked, event lines) are collected on threads, a mosquitto broker on loopback, a control-socket
-client that times the loop's answers, and readings of a process from /proc. Standard library
-only; import with sys.dont_write_bytecode set (no __pycache__ in the clone)."""
+"""What the benchmark scripts under scripts/ and the remote view's tests share: a `dialkiosk`
+process whose journal (and, asked, event lines) are collected on threads, a mosquitto broker on
+loopback, a control-socket client that times the loop's answers, and readings of a process from
+/proc. Standard library only; import with sys.dont_write_bytecode set (no __pycache__ in the clone)."""
 import argparse
 import json
 import os

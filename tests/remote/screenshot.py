@@ -16,12 +16,13 @@ Checks:
   `screen off`: black.
 Usage: tests/remote/screenshot.py [--binary .build/debug/dialkiosk]. Exit 0 when every check holds.
 """
-import argparse, hashlib, io, json, os, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, hashlib, io, json, os, socket, subprocess, sys, tempfile, time
 from PIL import Image, ImageChops
 from vncdotool import api, client as vclient
 sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
+import dkbench  # noqa: E402
 
 ap = argparse.ArgumentParser(description="Screenshots, the viewer count and the on-glass mark against real clients (exit 0 when every check holds).")
 ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
@@ -30,23 +31,16 @@ binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-shot-")
 
 
-class Kiosk:
+class Kiosk(dkbench.Kiosk):
+    """`run` on the virtual display with its control socket and its own runtime directory."""
     def __init__(self, config, name, extra=()):
-        self.control = f"{work}/{name}.sock"
+        control = f"{work}/{name}.sock"
         self.runtime = f"{work}/{name}-run"
         os.makedirs(self.runtime)
         env = dict(os.environ, RUNTIME_DIRECTORY=self.runtime)
-        self.proc = subprocess.Popen([binary, "run", "--display", "virtual:800x480@60", "--config", config,
-                                      "--control", self.control, *extra], env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.log = []
-        threading.Thread(target=lambda: [self.log.append(l) for l in self.proc.stderr], daemon=True).start()
-        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
-        deadline = time.time() + 30
-        while not (os.path.exists(self.control) and any("remote view: listening" in l for l in self.log)):
-            if time.time() > deadline or self.proc.poll() is not None:
-                raise SystemExit("kiosk did not start: " + "".join(self.log))
-            time.sleep(0.05)
+        super().__init__([binary, "run", "--display", "virtual:800x480@60", "--config", config,
+                          "--control", control, *extra], control=control, ready="remote view: listening",
+                         env=env, name="screenshot.py", wait=30)
         time.sleep(0.5)  # the first frame
 
     def ask(self, line, want, timeout=20):
@@ -72,8 +66,7 @@ class Kiosk:
         return None
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(10)
+        super().stop(timeout=10)
 
 def write_config(name, text):
     path = f"{work}/{name}.yaml"

@@ -7,12 +7,13 @@ frame then captured equals `render --angle` at the rotation the dial rested at; 
 `input: false` the same drag changes nothing (no event line, same frame).
 Usage: tests/remote/viewer.py [--binary .build/debug/dialkiosk]. Exit 0 when every check holds.
 """
-import argparse, json, os, signal, socket, subprocess, sys, tempfile, threading, time
+import argparse, json, os, socket, subprocess, sys, tempfile, time
 from PIL import Image, ImageChops
 from vncdotool import api, rfb, client as vclient
 sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
+import dkbench  # noqa: E402
 
 ap = argparse.ArgumentParser(description="The remote view against vncdotool (exit 0 when every check holds).")
 ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
@@ -21,28 +22,14 @@ binary = os.path.abspath(args.binary)
 work = tempfile.mkdtemp(prefix="dialkiosk-remote-")
 
 
-class Kiosk:
+class Kiosk(dkbench.Kiosk):
     """`run` on the virtual display; its stdout event lines collected as they come."""
     def __init__(self, config):
-        self.proc = subprocess.Popen([binary, "run", "--display", "virtual:800x480@60", "--config", config],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.events, self.log = [], []
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.events, True), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, self.log, False), daemon=True).start()
-        deadline = time.time() + 20
-        while not any("remote view: listening" in l for l in self.log):
-            if time.time() > deadline or self.proc.poll() is not None:
-                raise SystemExit("kiosk did not start: " + "".join(self.log))
-            time.sleep(0.05)
-
-    @staticmethod
-    def _read(stream, into, parse):
-        for line in stream:
-            into.append(json.loads(line) if parse else line)
+        super().__init__([binary, "run", "--display", "virtual:800x480@60", "--config", config],
+                         ready="remote view: listening", events=True, name="viewer.py", wait=20)
 
     def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(10)
+        super().stop(timeout=10)
 
 def config(port, input_on):
     path = f"{work}/kiosk-{port}.yaml"
