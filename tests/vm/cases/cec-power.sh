@@ -43,11 +43,11 @@ echo "wake-ups while closed: $((w1 - w0)) in $(python3 -c "print(round($u1 - $u0
 read -r j0 j1 <"$(case_file jump-times.txt)"
 # The event's own time (the loop's clock, CLOCK_MONOTONIC, the same as the guest's uptime here)
 # against the uptime just before the clock was set: the guest's polling adds nothing to it.
-python3 - "$j0" "$log" <<'PY' || case_fail "the clock set past the opening was noticed only at the old deadline"
-import json, sys
+PYTHONPATH="$vm_repo/tests/lib" python3 - "$j0" "$log" <<'PY' || case_fail "the clock set past the opening was noticed only at the old deadline"
+import sys
+from dkevents import events
 j0 = float(sys.argv[1])
-for line in open(sys.argv[2]):
-    e = json.loads(line) if line.startswith("{") else {}
+for e in events(open(sys.argv[2])):
     if e.get("event") == "power" and e.get("state") == "on" and e.get("reason") == "schedule" and e["t"] > j0:
         d = e["t"] - j0
         print(f"hours opened {d:.1f} s after the clock was set")
@@ -67,14 +67,18 @@ active() { sed -n 's/^power crtc [0-9]* active \([-0-9]*\)$/\1/p' "$1" | head -n
 test "$(active power-start.txt)" = 1 || case_fail "the CRTC is not active at the start"
 test "$(active power-closed.txt)" = 0 || case_fail "the CRTC is active while the hours are closed"
 test "$(active power-tv-standby.txt)" = 0 || case_fail "the CRTC is active after the TV's Standby"
-grep -q '"event": "power", "state": "off", "reason": "failed", "detail": "cec: ' "$log" \
-  || case_fail "no power event with reason failed"
+PYTHONPATH="$vm_repo/tests/lib" python3 - "$log" <<'PY' || case_fail "no power event with reason failed"
+import sys
+from dkevents import events
+sys.exit(0 if any(e["event"] == "power" and e.get("state") == "off" and e.get("reason") == "failed"
+                  and str(e.get("detail", "")).startswith("cec: ") for e in events(open(sys.argv[1]))) else 1)
+PY
 # Within 5 s of the Standby that went unanswered: the failed event's time against the
 # `screen off` event's, both the loop's clock (the guest's own polling adds nothing).
-python3 - "$log" <<'PY' || case_fail "failed came later than 5 s after screen off"
-import json, sys
-events = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-power = [e for e in events if e.get("event") == "power"]
+PYTHONPATH="$vm_repo/tests/lib" python3 - "$log" <<'PY' || case_fail "failed came later than 5 s after screen off"
+import sys
+from dkevents import events
+power = [e for e in events(open(sys.argv[1])) if e.get("event") == "power"]
 i = next(i for i, e in enumerate(power) if e["reason"] == "failed")
 off = power[i - 1]
 assert off["state"] == "off" and off["reason"] == "requested", off

@@ -18,13 +18,12 @@ kms_check "check-config counts the rings" grep -q 'OK: 3 items on the top ring, 
 kms_check "run exits 0 on SIGTERM" test "$(cat run.status 2>/dev/null)" = 0
 
 # The ring events and selections in order, as "event path" words.
-python3 - run.log >events.txt <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        e = json.loads(line)
-        if e["event"] in ("opened", "closed", "selected", "activated"):
-            print(e["event"], "/".join(e.get("path", [])))
+PYTHONPATH="$vm_repo/tests/lib" python3 - run.log >events.txt <<'PY'
+import sys
+from dkevents import events
+for e in events(open(sys.argv[1])):
+    if e["event"] in ("opened", "closed", "selected", "activated"):
+        print(e["event"], "/".join(e.get("path", [])))
 PY
 echo "--- ring events"; cat events.txt
 # The first line is the start's: where the dial rests (every start says it).

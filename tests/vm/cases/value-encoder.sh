@@ -15,15 +15,14 @@ echo "--- broker.txt"; cat broker.txt
 kms_check "check-config accepts the value item" grep -q 'value.yaml: OK: 2 items' check-config.txt
 kms_check "run exits 0 on SIGTERM" test "$(cat run.status 2>/dev/null)" = 0
 
-python3 - run.log >values.txt <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    if line.startswith("{"):
-        e = json.loads(line)
-        if e["event"] == "opened" and e.get("id") == "heating":
-            print("opened", float(e["value"]))
-        if e["event"] == "value":
-            print(e["phase"], float(e["value"]))
+PYTHONPATH="$vm_repo/tests/lib" python3 - run.log >values.txt <<'PY'
+import sys
+from dkevents import events
+for e in events(open(sys.argv[1])):
+    if e["event"] == "opened" and e.get("id") == "heating":
+        print("opened", float(e["value"]))
+    if e["event"] == "value":
+        print(e["phase"], float(e["value"]))
 PY
 echo "--- value events"; cat values.txt
 expected="opened 16.0
