@@ -36,6 +36,9 @@ python3 tests/remote/edges.py --binary .build/debug/dialkiosk --memory 60
 # Another loopback port's page in headless chromium cannot drive the preview.
 echo "== cross-origin page in chromium (tests/remote/origin.py)"
 python3 tests/remote/origin.py --binary .build/debug/dialkiosk
+# TigerVNC's real viewer under Xvfb: its window equals `render`, before and after a turn.
+echo "== TigerVNC's viewer (tests/remote/tigervnc.py)"
+python3 tests/remote/tigervnc.py --binary .build/debug/dialkiosk
 
 if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== libFuzzer (fixed budget)"
