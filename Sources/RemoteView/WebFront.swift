@@ -4,7 +4,8 @@ import LinuxSystem
 /// The web side of the WebSocket address: one HTTP/1.1 request per connection, either the
 /// upgrade to RFB over WebSocket at `/websockify` (noVNC's default path) or a GET of a file of
 /// the web client's directory (Debian's noVNC, /usr/share/novnc), answered and closed. The
-/// request is bounded before it is read; file names are checked against the directory.
+/// request is bounded before it is read; file names are checked against the directory; who
+/// may ask (Host, Origin, token) is `WebGate`'s decision, taken before anything is served.
 struct WebFront {
     /// The longest request head read.
     static let maximumRequest = 8 * 1024
