@@ -36,6 +36,10 @@ python3 tests/remote/edges.py --binary .build/debug/dialkiosk --memory 60
 # Another loopback port's page in headless chromium cannot drive the preview.
 echo "== cross-origin page in chromium (tests/remote/origin.py)"
 python3 tests/remote/origin.py --binary .build/debug/dialkiosk
+# A raw RFB client switching SetEncodings and SetPixelFormat while each update is encoded,
+# every update read strictly (about 30 s; RFBDesyncTests runs 10,000 in-process).
+echo "== RFB mid-update switches (tests/remote/desync.py)"
+python3 tests/remote/desync.py --binary .build/debug/dialkiosk --updates 1000
 # TigerVNC's real viewer under Xvfb: its window equals `render`, before and after a turn.
 echo "== TigerVNC's viewer (tests/remote/tigervnc.py)"
 python3 tests/remote/tigervnc.py --binary .build/debug/dialkiosk
