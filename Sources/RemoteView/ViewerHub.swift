@@ -205,6 +205,8 @@ final class ViewerHub {
             if n == 0 { v.hungUp = true; v.session.close("closed the connection"); return }
             if n < 0 {
                 if errno == EINTR { continue }
+                // A reset is a hang-up (a client that closed with data unread), not a refusal.
+                if errno == ECONNRESET { v.hungUp = true; v.session.close("closed the connection"); return }
                 if errno != EAGAIN && errno != EWOULDBLOCK { v.session.close("read failed (\(Errno.current))") }
                 return
             }
@@ -365,7 +367,7 @@ final class ViewerHub {
                 watching -= 1
                 onViewer(RemoteViewServer.ViewerNews(connected: false, peer: v.peer, input: options.input))
                 if let heldBack = departureLog.admit(now: now) { log("remote view: \(v.peer) left: \(why)" + LogRateLimit.suffix(heldBack)) }
-            } else if !v.hungUp || why != "closed the connection" {
+            } else if !v.hungUp || !why.hasPrefix("closed the connection") {
                 refuse("\(v.peer): \(why)", now: now)
             }
             return true
