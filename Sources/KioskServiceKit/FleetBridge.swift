@@ -14,7 +14,7 @@ package final class FleetBridge {
     package let settings: FleetSettings
     package let store: FleetStore
     package let clientID: String
-    private let keys: [[UInt8]]
+    private let keys: [MinisignPublicKey]
     private let logger: JournalLogger
     /// The confirmed pushed bundle that runs (nil: the local file's configuration).
     package private(set) var confirmed: ConfigBundle?
@@ -36,7 +36,7 @@ package final class FleetBridge {
     package private(set) var offered: UInt64?
     package private(set) var reason: String?
 
-    package init(settings: FleetSettings, store: FleetStore, clientID: String, keys: [[UInt8]],
+    package init(settings: FleetSettings, store: FleetStore, clientID: String, keys: [MinisignPublicKey],
                  startup: FleetStartup, logger: JournalLogger) {
         self.settings = settings
         self.store = store
@@ -217,7 +217,7 @@ package final class FleetBridge {
             return "no configuration with serial \(serial) waits for confirmation"
                 + (pending.map { " (serial \($0.bundle.serial) does)" } ?? "")
         }
-        do { try store.promotePending() } catch {
+        do { try store.promotePending(confirmedBytes: try store.read(.current)) } catch {
             return "cannot store the confirmation: \(error)"
         }
         confirmed = pending.bundle

@@ -15,7 +15,7 @@ import KioskTestSupport
 /// counts from the new menu's first frame on the glass, and a configuration whose first frame
 /// fails is refused at once, the confirmed menu (here the local file) back in the same turn.
 @Suite(.serialized) struct FleetFirstFrameTests {
-    static let seed = [UInt8](repeating: 7, count: 32)
+    static let key = try! MinisignSecretKey(seed: [UInt8](repeating: 7, count: 32), keyID: [7, 7, 7, 7, 7, 7, 7, 7])
 
     /// An item with this id makes the scene's paint throw, as a painter that cannot paint would.
     struct CannotPaint: Error, CustomStringConvertible {
@@ -46,7 +46,7 @@ import KioskTestSupport
             service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
                                        logger: logger, eventsFD: devNull, now: time.now,
                                        scenes: offTheLoop ? GatedScenes(build: build, gate: gate) : ClosureScenes(build: build))
-            let keys = [try Sodium.keyPair(seed: FleetFirstFrameTests.seed).publicKey]
+            let keys = [FleetFirstFrameTests.key.publicKey]
             let store = FleetStore(directory: dir.path + "/state")
             let startup = FleetStartup.choose(store: store, keys: keys, local: config, allowCommands: false)
             service.fleet = FleetBridge(settings: FleetSettings(trustedKeys: [], confirmSeconds: confirm), store: store,
@@ -62,9 +62,8 @@ import KioskTestSupport
         }
 
         func bundle(_ serial: UInt64, _ ids: [String]) throws -> [UInt8] {
-            var b = ConfigBundle(serial: serial, targets: [], config: Array(("items:\n" + ids.map { "  - {id: \($0)}\n" }.joined()).utf8))
-            b.signature = try Sodium.sign(b.signedBytes, seed: FleetFirstFrameTests.seed)
-            return b.encoded
+            try ConfigBundle.signed(Array(("items:\n" + ids.map { "  - {id: \($0)}\n" }.joined()).utf8), serial: serial, targets: [],
+                                    key: FleetFirstFrameTests.key).encoded
         }
 
         func step() throws { _ = try loop.step(timeoutMS: 0) }
