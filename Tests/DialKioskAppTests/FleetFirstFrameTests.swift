@@ -22,6 +22,11 @@ import KioskTestSupport
         var description: String { "the painter cannot paint this menu" }
     }
 
+    /// An item with this id makes the scene's build throw, as an icon that cannot be read would.
+    struct CannotBuild: Error, CustomStringConvertible {
+        var description: String { "/nonexistent/icon.png: No such file or directory" }
+    }
+
     final class Rig {
         let dir = TemporaryDirectory()
         let display = PipeDisplay(width: 160, height: 120)
@@ -29,16 +34,18 @@ import KioskTestSupport
         let service: KioskService
         let loop: FrameLoop
         let gate = DispatchSemaphore(value: 0)
+        let journal = Journal()
         var configPath: String { dir.path + "/config.yaml" }
         var stateDir: String { dir.path + "/state" }
 
         /// `offTheLoop`: reloads are prepared on a thread, as in `run` (`GatedScenes`).
         init(confirm: Double, offTheLoop: Bool = false) throws {
             writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}, {id: b, label: B}]\n")
-            let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
+            let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { [journal] in journal.lines.append($0) }
             let build = { (config: KioskConfig, index: Int?) throws -> Scene in
                 var scene = try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
                 if config.items.contains(where: { $0.id == "broken" }) { scene.paint = { _, _ in throw CannotPaint() } }
+                if config.items.contains(where: { $0.id == "unbuildable" }) { throw CannotBuild() }
                 return scene
             }
             let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
@@ -156,6 +163,25 @@ import KioskTestSupport
         #expect(k.service.fleet?.lastStatus == .reverted)
         #expect(k.shownIDs == ["a", "b"])
         #expect(k.service.config.items.map(\.id) == ["a", "b"])
+    }
+
+    final class Journal: @unchecked Sendable { var lines: [String] = [] }
+
+    /// A pushed bundle that cannot be built is journalled by its serial, not as the local file.
+    @Test func aFailedBuildNamesThePushedBundleNotTheLocalFile() throws {
+        let k = try Rig(confirm: 10)
+        try k.loop.start(at: k.time.now)
+        try k.flip(at: 100)
+        let bytes = try ConfigBundle.signed(Array("items:\n  - {id: unbuildable}\n  - {id: b}\n".utf8),
+                                            serial: 3, targets: [], key: FleetFirstFrameTests.key).encoded
+        try k.take(bytes, at: 101)
+        let fleet = try #require(k.service.fleet)
+        #expect(fleet.lastStatus == .refused && fleet.offered == 3)
+        let line = try #require(k.journal.lines.first { $0.contains("reload:") && $0.contains("keeping the running configuration") },
+                                "\(k.journal.lines)")
+        #expect(line.contains("reload: pushed serial 3 (bundle-3.yaml): "), "\(line)")
+        #expect(!line.contains(k.configPath), "\(line)")
+        #expect(fleet.reason?.hasPrefix("cannot build: /nonexistent/icon.png") == true, "\(fleet.reason ?? "nil")")
     }
 
     @Test func aConfigurationWhoseFirstFrameFailsIsRefusedAndTheConfirmedOneRunsAgain() throws {
