@@ -45,9 +45,10 @@ packages=(
   # the remote view: zlib's headers (ZRLE, Tight); noVNC, which `preview` serves; headless
   # chromium and chromedriver for the browser test; python3-venv for vncdotool's cached venv
   zlib1g-dev novnc chromium chromium-driver python3-venv
-  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, SHA-256; the library
-  # is opened with dlopen, like libmosquitto)
-  libsodium-dev
+  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, BLAKE2b, scrypt,
+  # SHA-256; the library is opened with dlopen, like libmosquitto); minisign, the format's own
+  # tool, which tests/fleet/minisign.py and tests/mqtt/fleet-config.py sign and verify with
+  libsodium-dev minisign
 )
 
 missing=()
