@@ -11,7 +11,7 @@ virtual:...`) whose local files carry a `fleet:` section trusting one minisign k
   2. a confirmation to every kiosk (`<base>/set/config_confirm`): all confirmed;
   3. a second push left unconfirmed: every kiosk reverts after confirm_seconds;
   4. bundles signed by another key (its key id named), with text changed or the trusted
-     comment's serial edited after signing, an old serial, a wrong target, an invalid configuration, a
+     comment's serial edited after signing, an ALSA pipe escaped in the audio device, an old serial, a wrong target, an invalid configuration, a
      local-only section, a missing icon, a missing blob, a blob whose bytes do not match its
      hash: refused by every kiosk with the reason in `config/state`, the running serial and
      menu untouched;
@@ -214,6 +214,11 @@ rc = subprocess.run([binary, "config", "sign", "--key", f"{work}/keys/fleet.key"
 check(rc.returncode == 78 and "display" in rc.stderr, f"config sign refuses a local-only section: {rc.stderr.strip()!r}")
 refused_everywhere(sign("items:\n  - {id: a, label: A, color: blu}\n", 13, check=False), 13, "bundle-13.yaml:2", "invalid configuration")
 refused_everywhere(sign(menu(["a"]) + "display:\n  rotation: 90\n", 14, check=False), 14, "section 'display", "local-only section")
+# ALSA's escape for '|' in the audio device, signed without --allow-commands, on kiosks with
+# allow_commands false: refused by its name, nothing opened.
+piped = menu(["a"]) + "accessibility:\n  sound_cues: on\n  device: \"file:'\\\\174touch /tmp/dk-fleet-pwned'\"\n"
+refused_everywhere(sign(piped, 18, check=False), 18, "accessibility.device: 'file:'\\174touch", "a pipe escaped in the audio device")
+check(not os.path.exists("/tmp/dk-fleet-pwned"), "no kiosk ran the escaped command")
 # A missing icon: valid to parse, fails to build on the kiosk: refused at once.
 refused_everywhere(sign("items:\n  - {id: pic, label: Pic, icon: /nonexistent/icon.png}\n", 15), 15, "", "a missing icon (build fails)")
 
