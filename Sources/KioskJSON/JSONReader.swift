@@ -296,7 +296,8 @@ struct JSONScanner {
             }
             appendUTF8(scalar, to: &out)
         default:
-            throw fail("an unknown escape '\\\(Character(Unicode.Scalar(e)))' in a string", at: at)
+            // The byte is quoted as the messages quote any byte: it may be a newline.
+            throw fail("an unknown escape (\(Self.describe(e)) after a backslash) in a string", at: at)
         }
     }
 

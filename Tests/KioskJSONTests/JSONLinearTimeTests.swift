@@ -52,12 +52,15 @@ import Testing
     @Test(arguments: 0..<families.count)
     func eightTimesTheBytesIsFarFromSixtyFourTimesTheWork(family: Int) {
         let (name, build) = Self.families[family]
-        let n = 64 * 1024
+        // Both sizes past the caches, so the ratio is the reader's, not the memory's.
+        let n = 256 * 1024
         let small = build(n), large = build(8 * n)
         #expect(large.utf8.count > 7 * small.utf8.count && large.utf8.count < 9 * small.utf8.count, "\(name)")
         _ = Self.seconds(small)  // warm
-        let ratio = Self.seconds(large) / Self.seconds(small)
-        // Linear: about 8. Quadratic: 64. The margin takes a loaded machine's noise.
-        #expect(ratio < 24, "\(name): 8x the bytes took \(ratio)x the time")
+        // Linear: about 8. Quadratic: 64. Half of that takes a loaded machine's noise (other
+        // suites run alongside); a pair over it is timed again once before it counts.
+        var ratio = Self.seconds(large) / Self.seconds(small)
+        if ratio >= 32 { ratio = Self.seconds(large) / Self.seconds(small) }
+        #expect(ratio < 32, "\(name): 8x the bytes took \(ratio)x the time")
     }
 }

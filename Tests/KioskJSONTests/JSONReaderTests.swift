@@ -64,6 +64,9 @@ import Testing
         #expect(error("tru") == JSONError(offset: 0, "expected true, got the end"))
         #expect(error(#"{"a":1"#) == JSONError(offset: 6, "expected ',' or '}' in an object, got the end"))
         #expect(error("").map(\.description) == "byte 0: expected a value, got the end")
+        // A raw byte is quoted by its value, so a message stays one line whatever it quotes.
+        #expect(error("\"\\\n\"") == JSONError(offset: 1, "an unknown escape (byte 0x0A after a backslash) in a string"))
+        #expect(error(#""\x""#) == JSONError(offset: 1, "an unknown escape ('x' after a backslash) in a string"))
     }
 
     @Test func theDepthBoundIsCheckedWhereTheLevelOpens() {

@@ -40,6 +40,9 @@ import Testing
             "{\"state\": [" + String(repeating: "&a [*a, ", count: 40),
             "{" + String(repeating: "? [", count: 100),
             "[" + String(repeating: "!!str [", count: 40),
+            // Aliases as keys of aliases: the YAML reader's loop stood still for seconds on it.
+            #"{"l0": &k0 {"x": 1}"# + (1..<18).map { #", "l\#($0)": &k\#($0) {*k\#($0 - 1) : *k\#($0 - 1)}"# }.joined()
+                + #", "state": 1}"#,
         ]
         for shape in shapes {
             let payload = Array(shape.utf8.prefix(LivePayload.maximumBytes))
