@@ -65,7 +65,10 @@ extension KioskService {
                 // A measured value outside the dial is drawn at its end: the tick shows
                 // "at least" or "at most", never a point off the scale.
                 let inside = min(settings.maximum, max(settings.minimum, v))
-                logger.warning("value \(path): measured \(v) is outside \(settings.minimum)...\(settings.maximum); drawn at \(inside)")
+                if let heldBack = remoteLog.admit(now: time) {
+                    logger.warning("value \(path): measured \(v) is outside \(settings.minimum)...\(settings.maximum); drawn at \(inside)"
+                                   + LogRateLimit.suffix(heldBack))
+                }
                 live.items.apply(.current(inside), to: path, at: time)
                 return []
             }

@@ -116,8 +116,8 @@ public struct ControlVerb: Sendable {
     }
 }
 
-/// A verb's one numeric argument: a whole number in `range` (ASCII digits with an optional
-/// `-`), refused with the range in the message when it is anything else. The text is read
+/// A verb's one numeric argument: a whole number in `range` (ASCII digits, with a `-` where
+/// the range has negatives), refused with the range in the message when it is anything else. The text is read
 /// into an Int only after its length is bounded, and compared with the range before anything
 /// computes with it: no magnitude (`Int.min`, a hundred digits) reaches the command.
 package struct IntegerArgument: Sendable {
@@ -136,7 +136,9 @@ package struct IntegerArgument: Sendable {
 
     /// The number `text` says when it is in range; nil otherwise.
     package func value(_ text: String) -> Int? {
-        let digits = text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
+        // A sign only where the range has negatives: `brightness -0` is no brightness.
+        let signed = text.hasPrefix("-") && range.lowerBound < 0
+        let digits = signed ? text.utf8.dropFirst() : text.utf8[...]
         guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               let n = Int(text), range.contains(n), !(excludingZero && n == 0) else { return nil }
         return n

@@ -67,7 +67,8 @@ import DialCore
                 == .invalid("turn needs a whole number of detents from -1000 to 1000, not 0, got '-9223372036854775808'"))
         #expect(ControlLine.parse("turn 1000") == .command(.turn(1000)))
         #expect(ControlLine.parse("turn -1000") == .command(.turn(-1000)))
-        #expect(ControlLine.parse("brightness -0") == .command(.brightness(0)))
+        #expect(ControlLine.parse("brightness -0") == .invalid("brightness needs a whole number from 0 to 100, got '-0'"))
+        #expect(ControlLine.parse("turn -0") == .invalid("turn needs a whole number of detents from -1000 to 1000, not 0, got '-0'"))
         #expect(ControlLine.parse("brightness 9223372036854775807")
                 == .invalid("brightness needs a whole number from 0 to 100, got '9223372036854775807'"))
     }
