@@ -46,11 +46,17 @@ root="$work/root"
 cp "${lists[@]}" "$root/var/lib/apt/lists/"
 cp "$deb" "$root/srv/"
 name="$(basename "$deb")"
-# Two newer builds for the upgrades: the same package with its version bumped (+up1, +up2).
+# Two newer builds for the upgrades: the same package with its version bumped (+up1, +up2) and
+# its example configuration changed, as a new release's would be (a conffile prompt needs both
+# sides changed: the administrator's file and the package's).
 for n in 1 2; do
   rm -rf "$work/up"
   dpkg-deb -R "$deb" "$work/up"
   sed -i "s/^Version: .*/&+up$n/" "$work/up/DEBIAN/control"
+  for f in "$work/up/usr/share/dialkiosk/config.yaml" "$work/up/etc/dialkiosk/config.yaml"; do
+    [ -f "$f" ] && printf '# changed in +up%s\n' "$n" >>"$f"
+  done
+  (cd "$work/up" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$work/up/DEBIAN/md5sums"
   dpkg-deb --root-owner-group -Zxz --build "$work/up" "$root/srv/up$n.deb" >/dev/null
 done
 rm -rf "$work/up"
