@@ -45,6 +45,8 @@ package final class KioskService {
     private var discoveredOptions: [String]?
     /// The remote entities discovery last announced (nil: none; true: with screenshots).
     private var discoveredRemote: Bool??
+    /// The language codes discovery last announced (their select, with two or more).
+    private var discoveredLanguages: [String]?
     /// Remote viewers connected now (their `viewer` lines), for `<base>/state`.
     package internal(set) var viewers = 0
     /// When the last screenshot was taken (ISO 8601, UTC), for `<base>/state`.
@@ -90,7 +92,7 @@ package final class KioskService {
         self.config = config
         shownMenu = config.menu
         lastInput = now
-        hours = HoursWatch(wallClock: wallClock, local: localClock)
+        hours = HoursWatch(wallClock: wallClock, local: localClock, environment: environment)
         self.scenes = scenes
         reloads = Reload(offTheLoop: scenes.preparesOffTheLoop)
         self.configPath = configPath
@@ -121,6 +123,7 @@ package final class KioskService {
             return bridge
         }
         mqtt?.guardedReports = { [live] in live.guardedReports }
+        checkZone()
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -247,14 +250,15 @@ package final class KioskService {
         state.viewers = config.remote == nil ? nil : viewers
         state.screenshotAt = screenshotAt
         let remote = config.remote.map(\.screenshots)
-        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions || remote != discoveredRemote {
+        let languages = config.languages.map(\.code)
+        if let prefix = mqtt.discoveryPrefix,
+           state.ringOptions != discoveredOptions || remote != discoveredRemote || languages != discoveredLanguages {
             discoveredOptions = state.ringOptions
             discoveredRemote = remote
-            for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
-                                                                   ringOptions: state.ringOptions,
-                                                                   languages: config.languages.map(\.code), remote: remote) {
-                mqtt.publishRetained(topic: topic, payload: payload.text)
-            }
+            discoveredLanguages = languages
+            mqtt.announce(.dial, HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
+                                                                ringOptions: state.ringOptions,
+                                                                languages: languages, remote: remote))
         }
         mqtt.publishState(state.line)
     }
