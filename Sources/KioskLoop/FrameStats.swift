@@ -88,7 +88,7 @@ package struct FrameStats {
         if let figures = memory?() {
             line = "stats: \(figures)\n" + line
         }
-        if let start = windowStart, flips > 0, let last = lastFlip, last > start {
+        if let start = windowStart, flips > 0, let last = lastFlip {
             line = summary(over: Self.span(from: start, lastFlip: last, period: refreshPeriod)) + "\n" + line
         }
         windowStart = nil
