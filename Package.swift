@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig", "TouchInput"]),
-        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours", "KioskTestSupport"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),

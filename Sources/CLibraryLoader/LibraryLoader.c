@@ -41,6 +41,10 @@ int dk_library_load(dk_library *library, const char *soname, char *error, size_t
             }
             library->table[i] = function;
         }
+        for (size_t i = 0; i < library->optional_count; i++) {
+            library->optional_table[i] = dlsym(handle, library->optional_names[i]);
+        }
+        dlerror();
         __atomic_store_n(&library->loaded, 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&dk_load_lock);
@@ -54,4 +58,19 @@ void *dk_library_function(dk_library *library, size_t index) {
         abort();
     }
     return library->table[index];
+}
+
+void *dk_library_optional(dk_library *library, size_t index) {
+    if (!__atomic_load_n(&library->loaded, __ATOMIC_ACQUIRE) || index >= library->optional_count) return NULL;
+    return library->optional_table[index];
+}
+
+void *dk_library_optional_call(dk_library *library, size_t index) {
+    void *function = dk_library_optional(library, index);
+    if (function == NULL) {
+        fprintf(stderr, "dialkiosk: %s called but %s lacks it (its Swift wrapper must ask first)\n",
+                index < library->optional_count ? library->optional_names[index] : "an optional function", library->soname);
+        abort();
+    }
+    return function;
 }

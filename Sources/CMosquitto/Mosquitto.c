@@ -43,8 +43,30 @@
       (mosq, mid, sub, qos))                                                                        \
     F(int, mosquitto_disconnect, (struct mosquitto *mosq), (mosq))
 
-DK_LIBRARY_DEFINE(DK_MOSQUITTO_SONAME, DK_MOSQUITTO_FUNCTIONS)
+/* MQTT 5 (libmosquitto 1.6 and later): the protocol option, the connect and disconnect
+   callbacks with reason codes, and the reason codes' words. A library without them still
+   loads; the kiosk then speaks MQTT 3.1.1. */
+#define DK_MOSQUITTO_V5_FUNCTIONS(F, V)                                                              \
+    F(int, mosquitto_int_option, (struct mosquitto *mosq, enum mosq_opt_t option, int value),        \
+      (mosq, option, value))                                                                        \
+    V(void, mosquitto_connect_v5_callback_set,                                                       \
+      (struct mosquitto *mosq,                                                                       \
+       void (*on_connect)(struct mosquitto *, void *, int, int, const mosquitto_property *)),        \
+      (mosq, on_connect))                                                                           \
+    V(void, mosquitto_disconnect_v5_callback_set,                                                    \
+      (struct mosquitto *mosq, void (*on_disconnect)(struct mosquitto *, void *, int, const mosquitto_property *)), \
+      (mosq, on_disconnect))                                                                        \
+    F(const char *, mosquitto_reason_string, (int reason_code), (reason_code))
+
+DK_LIBRARY_DEFINE_WITH_OPTIONAL(DK_MOSQUITTO_SONAME, DK_MOSQUITTO_FUNCTIONS, DK_MOSQUITTO_V5_FUNCTIONS)
 
 int dk_mosquitto_load(const char *soname, char *error, size_t error_size) {
     return dk_library_load(&dk_this_library, soname, error, error_size);
+}
+
+int dk_mosquitto_has_v5(void) {
+    return dk_library_optional(&dk_this_library, dk_optional_mosquitto_int_option) != NULL
+        && dk_library_optional(&dk_this_library, dk_optional_mosquitto_connect_v5_callback_set) != NULL
+        && dk_library_optional(&dk_this_library, dk_optional_mosquitto_disconnect_v5_callback_set) != NULL
+        && dk_library_optional(&dk_this_library, dk_optional_mosquitto_reason_string) != NULL;
 }

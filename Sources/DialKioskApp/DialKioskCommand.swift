@@ -1,10 +1,12 @@
 import ArgumentParser
+import KioskReporting
 
 /// The `dialkiosk` command line. With no subcommand it runs the dial (`dialkiosk run`).
 public struct DialKioskCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "dialkiosk",
         abstract: "A rotary dial menu for Linux touchscreens, drawn straight to DRM/KMS.",
+        version: DialKioskVersion.string,
         subcommands: [
             RunCommand.self,
             PreviewCommand.self,

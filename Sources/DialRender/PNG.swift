@@ -6,8 +6,31 @@ import LinuxSystem
 /// PNG files through libpng's simplified API (png_image_*), which reports errors through the
 /// image's `message` instead of longjmp, so no C error handler has to unwind Swift frames.
 public enum PNGWriter {
-    /// Writes `buffer` as an 8-bit RGB PNG at `path` (png_image_write_to_file).
-    public static func write(_ buffer: PixelBuffer, to path: String) throws {
+    /// `buffer` as the bytes of an 8-bit RGB PNG, made in memory (png_image_write_to_memory),
+    /// for a caller that may have nowhere to write a file.
+    public static func encode(_ buffer: PixelBuffer) throws -> [UInt8] {
+        let rgb = rgbBytes(buffer)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(buffer.width)
+        image.height = UInt32(buffer.height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR)
+        defer { png_image_free(&image) }
+        // An RGB PNG is never larger than its raw rows (a filter byte each) plus its zlib and
+        // chunk overheads: one call with room for that is enough.
+        var size = buffer.height * (buffer.width * 3 + 1) + buffer.height * 8 + 65536
+        var out = [UInt8](repeating: 0, count: size)
+        let ok = rgb.withUnsafeBytes { pixels in
+            out.withUnsafeMutableBytes { target in
+                png_image_write_to_memory(&image, target.baseAddress, &size, 0, pixels.baseAddress, Int32(buffer.width * 3), nil)
+            }
+        }
+        guard ok != 0 else { throw RenderError(.outputFile, "encode PNG", message(of: &image)) }
+        return Array(out[0..<size])
+    }
+
+    /// The pixels as packed 8-bit RGB rows.
+    static func rgbBytes(_ buffer: PixelBuffer) -> [UInt8] {
         let w = buffer.width, h = buffer.height
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
         buffer.withUnsafePixels { p in
@@ -25,6 +48,13 @@ public enum PNGWriter {
                 }
             }
         }
+        return rgb
+    }
+
+    /// Writes `buffer` as an 8-bit RGB PNG at `path` (png_image_write_to_file).
+    public static func write(_ buffer: PixelBuffer, to path: String) throws {
+        let w = buffer.width, h = buffer.height
+        let rgb = rgbBytes(buffer)
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(w)

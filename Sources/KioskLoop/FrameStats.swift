@@ -88,8 +88,8 @@ package struct FrameStats {
         if let figures = memory?() {
             line = "stats: \(figures)\n" + line
         }
-        if let start = windowStart, flips > 0, time > start {
-            line = summary(over: time - start) + "\n" + line
+        if let start = windowStart, flips > 0, let last = lastFlip {
+            line = summary(over: Self.span(from: start, lastFlip: last, period: refreshPeriod)) + "\n" + line
         }
         windowStart = nil
         flips = 0
@@ -129,6 +129,15 @@ package struct FrameStats {
         flips += 1
         paintTotal += paint
         paintMax = max(paintMax, paint)
+    }
+
+    /// The time a window's flips stood for when it ends at rest: from its first flip to its last
+    /// one, plus the last frame's own period. Its flips are counted from the first, so measuring
+    /// to the idle time instead gave N flips over N-1 periods (two flips just before a rest read
+    /// as 120 flips/s on a 60 Hz display). A full window ends at the flip that starts the next
+    /// one, which closes its last period.
+    static func span(from start: Double, lastFlip: Double, period: Double) -> Double {
+        max(lastFlip - start, 0) + max(period, 1e-6)
     }
 
     private func summary(over seconds: Double) -> String {

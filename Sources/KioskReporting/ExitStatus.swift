@@ -24,7 +24,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case permissionDenied = 77
     /// The configuration is invalid; systemd must not restart the service in a loop.
     case config = 78
-    /// The requested connector or mode does not exist on the card.
+    /// The requested connector or mode does not exist on the card. DialKiosk's own status:
+    /// sysexits.h has none for it (78 would stop systemd's restarts, and a display plugged in
+    /// or a cable reseated can fix it), so the unit restarts on it.
     case outputNotFound = 79
 
     /// One line for the README's table.

@@ -1,5 +1,6 @@
 import DialCore
 import KioskLoop
+import KioskReporting
 
 /// `<base>/state`, retained: the selected item, its ring's items, the screen and brightness.
 package struct MQTTState: Equatable {
@@ -75,7 +76,33 @@ package struct MQTTState: Equatable {
 /// MQTT schemas (light default schema, select, event, button, sensor).
 package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
-    package static let version = "0.1.0"
+    /// The one version string (`dialkiosk --version`, the package's changelog).
+    package static let version = DialKioskVersion.string
+    /// Where the origin points people for help; nil: none is published (the project names none).
+    package static let supportURL: String? = nil
+
+    /// Who publishes the configs (Home Assistant logs it when an entity is added or changes).
+    package static var origin: EventLine {
+        var fields: [(String, EventLine.Value)] = [("name", .string(model)), ("sw_version", .string(version))]
+        if let supportURL { fields.append(("support_url", .string(supportURL))) }
+        return EventLine(fields)
+    }
+
+    /// The fields every entity of the kiosk starts with: its name, ids, availability, device
+    /// and origin. `default_entity_id` is the whole entity id, "<domain>.<slug>" (it replaced
+    /// the deprecated `object_id`, which named only the part after the dot).
+    package static func entity(_ domain: String, _ object: String, _ name: String,
+                               topics: MQTTTopics) -> [(String, EventLine.Value)] {
+        let id = topics.clientID
+        return [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")),
+                ("default_entity_id", .string("\(domain).\(slug("\(id)_\(object)"))")),
+                ("availability_topic", .string(topics.availability)),
+                ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
+                ("device", .object(EventLine([("identifiers", .strings([id])), ("name", .string("DialKiosk \(id)")),
+                                               ("model", .string(model)), ("manufacturer", .string("DialKiosk")),
+                                               ("sw_version", .string(version))]))),
+                ("origin", .object(origin))]
+    }
     /// Every event line's `event` value (the event entity's `event_types`).
     package static let eventTypes = EventVocabulary.homeAssistantTypes
 
@@ -85,15 +112,8 @@ package enum HomeAssistantDiscovery {
     package static func configs(prefix: String, topics: MQTTTopics, ringOptions: [String],
                                 languages: [String] = [], remote screenshots: Bool? = nil) -> [(topic: String, payload: EventLine)] {
         let id = topics.clientID
-        // Home Assistant's `default_entity_id` (`object_id` is deprecated): "<domain>.<slug>".
         func common(_ domain: String, _ object: String, _ name: String) -> [(String, EventLine.Value)] {
-            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")),
-             ("default_entity_id", .string("\(domain).\(slug("\(id)_\(object)"))")),
-             ("availability_topic", .string(topics.availability)),
-             ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
-             ("device", .object(EventLine([("identifiers", .strings([id])), ("name", .string("DialKiosk \(id)")),
-                                            ("model", .string(model)), ("manufacturer", .string("DialKiosk")),
-                                            ("sw_version", .string(version))])))]
+            entity(domain, object, name, topics: topics)
         }
         func topic(_ component: String, _ object: String) -> String { "\(prefix)/\(component)/\(id)/\(object)/config" }
         // The command entities, from the vocabulary's table.

@@ -11,14 +11,9 @@ extension HomeAssistantDiscovery {
             for node in nodes {
                 let path = ring.appending(node.id)
                 if let v = node.item.value, v.ownedByKiosk {
-                    // Home Assistant's object ids take letters, digits, '_' and '-'.
+                    // Home Assistant's object ids take letters, digits and '_' (`slug` in `entity`).
                     let object = "value_" + String(path.ids.joined(separator: "_").map { $0 == "." ? "_" : $0 })
-                    var fields: [(String, EventLine.Value)] = [
-                        ("name", .string(node.item.label)), ("unique_id", .string("\(id)_\(object)")),
-                        ("object_id", .string("\(id)_\(object)")),
-                        ("availability_topic", .string(topics.availability)),
-                        ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
-                        ("device", .object(EventLine([("identifiers", .strings([id]))]))),
+                    var fields = entity("number", object, node.item.label, topics: topics) + [
                         ("command_topic", .string(topics.setPrefix + "value/" + path.description)),
                         ("state_topic", .string(topics.base + "/value/" + path.description)),
                         ("min", .number(v.minimum)), ("max", .number(v.maximum)), ("step", .number(v.step)),

@@ -109,31 +109,10 @@ extension KioskService {
         return reloadNow(at: time)
     }
 
-    /// Home Assistant discovery of the fleet's two entities: an `update` (installed serial
-    /// against the one offered) and a button that confirms the configuration that waits.
+    /// Home Assistant discovery of the fleet's entities (`HomeAssistantDiscovery.fleet`).
     package func publishFleetDiscovery() {
         guard fleet != nil, let mqtt, let prefix = mqtt.discoveryPrefix else { return }
-        let topics = mqtt.topics, id = topics.clientID, stateTopic = topics.base + "/config/state"
-        let device = EventLine([("identifiers", .strings([id]))])
-        func common(_ object: String, _ name: String) -> [(String, EventLine.Value)] {
-            [("name", .string(name)), ("unique_id", .string("\(id)_\(object)")), ("object_id", .string("\(id)_\(object)")),
-             ("availability_topic", .string(topics.availability)),
-             ("payload_available", .string("online")), ("payload_not_available", .string("offline")), ("device", .object(device))]
-        }
-        mqtt.publishRetained(topic: "\(prefix)/update/\(id)/config/config", payload: EventLine(common("config", "Configuration") + [
-            ("state_topic", .string(stateTopic)),
-            ("value_template", .string("{{ value_json.serial | default('local', true) }}")),
-            ("latest_version_topic", .string(stateTopic)),
-            ("latest_version_template", .string("{{ value_json.offered | default(value_json.serial, true) | default('local', true) }}")),
-        ]).text)
-        // The fleet's command entities, from the vocabulary's table (the confirm button).
-        for (_, input) in ControlVocabulary.mqttInputs {
-            guard let entity = input.homeAssistant, entity.when == .fleet,
-                  let fields = HomeAssistantDiscovery.commandFields(entity, topic: topics.setPrefix + input.topic, topics: topics, options: [])
-            else { continue }
-            mqtt.publishRetained(topic: "\(prefix)/\(entity.component)/\(id)/\(entity.object)/config",
-                                 payload: EventLine(common(entity.object, entity.name) + fields).text)
-        }
+        mqtt.announce(.fleet, HomeAssistantDiscovery.fleet(prefix: prefix, topics: mqtt.topics))
     }
 
     /// The retained `<base>/config/state` and the `config` event line.

@@ -21,15 +21,25 @@ extension KioskService {
         if let problem = take(request.client) { replyError(request, "screenshot: \(problem)", now: time) }
     }
 
-    /// A screenshot is written: each socket client that asked gets its line; when MQTT asked,
-    /// the PNG goes to `<base>/screenshot` (not retained) and `<base>/state` gets the time.
-    /// `wallTime`: seconds since 1970 when it was taken.
-    package func screenshotTaken(path: String, width: Int, height: Int, sha256: String, png: [UInt8],
+    /// A screenshot is taken: each socket client that asked gets its line (or, when the file
+    /// could not be written, `fileProblem`, an `error` line); when MQTT asked, the PNG goes to
+    /// `<base>/screenshot` (not retained) from memory either way, and `<base>/state` gets the
+    /// time. `wallTime`: seconds since 1970 when it was taken.
+    package func screenshotTaken(path: String, fileProblem: String? = nil, width: Int, height: Int, sha256: String, png: [UInt8],
                                  for clients: [ControlServer.ClientID], wallTime: Double, now: Double) {
         screenshotAt = Self.iso8601(wallTime)
-        let line = EventLine([("event", .string("screenshot")), ("path", .string(path)), ("width", .int(width)),
+        let line = EventLine([("t", .number(now)), ("event", .string("screenshot")), ("path", .string(path)), ("width", .int(width)),
                               ("height", .int(height)), ("sha256", .string(sha256))])
-        for client in Set(clients) where client != .mqtt { reply(to: client, line) }
+        for client in Set(clients) where client != .mqtt {
+            if let fileProblem {
+                replyError(ControlServer.Request(client: client, command: .screenshot), "screenshot: \(fileProblem)", now: now)
+            } else {
+                reply(to: client, line)
+            }
+        }
+        if let fileProblem, clients.contains(.mqtt), let heldBack = remoteLog.admit(now: now) {
+            logger.info("screenshot: \(fileProblem); sent over MQTT from memory" + LogRateLimit.suffix(heldBack))
+        }
         if clients.contains(.mqtt), let mqtt, !mqtt.connection.publishBytes(topic: mqtt.topics.screenshot, bytes: png) {
             logger.warning("mqtt: not connected; the screenshot was not sent")
         }

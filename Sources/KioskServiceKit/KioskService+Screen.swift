@@ -29,9 +29,15 @@ package struct HoursWatch {
     /// A kiosk starts on for the hours: that is not news.
     var told: (state: PowerState, reason: PowerReason)? = (.on, .schedule)
 
-    init(wallClock: @escaping () -> Double, local: LocalClock) {
+    /// TZ and TZDIR as the process was given them (glibc reads the zone from these).
+    let zoneEnvironment: [String: String]
+    /// The zone's problem last said (nil: none), so each is said once.
+    var zoneTold: String?
+
+    init(wallClock: @escaping () -> Double, local: LocalClock, environment: [String: String] = [:]) {
         self.wallClock = wallClock
         self.local = local
+        zoneEnvironment = environment.filter { $0.key == "TZ" || $0.key == "TZDIR" }
     }
 
     /// Whether `now` (loop clock) calls for a look at the hours: the transition came, or the
@@ -66,6 +72,16 @@ extension KioskService {
         IdleSchedule(returnAfter: behaviour.returnAfter,
                      idleAfter: behaviour.idle == .none ? nil : behaviour.idleAfterMinutes.map { $0 * 60 },
                      start: start)
+    }
+
+    /// With opening hours, a zone glibc cannot use is said once in the journal (at start, and
+    /// at a reload that brings hours or finds another problem): glibc would run the hours on
+    /// UTC without a word.
+    func checkZone() {
+        guard config.power.schedule != nil else { return }
+        let problem = hours.local.zoneProblem(environment: hours.zoneEnvironment)
+        if let problem, problem != hours.zoneTold { logger.warning("power: \(problem)") }
+        hours.zoneTold = problem
     }
 
     /// The running configuration's screen settings into the screen owner's policy.

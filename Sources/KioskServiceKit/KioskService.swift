@@ -47,6 +47,8 @@ package final class KioskService {
     private var discoveredOptions: [String]?
     /// The remote entities discovery last announced (nil: none; true: with screenshots).
     private var discoveredRemote: Bool??
+    /// The language codes discovery last announced (their select, with two or more).
+    private var discoveredLanguages: [String]?
     /// Remote viewers connected now (their `viewer` lines), for `<base>/state`.
     package internal(set) var viewers = 0
     /// When the last screenshot was taken (ISO 8601, UTC), for `<base>/state`.
@@ -92,7 +94,7 @@ package final class KioskService {
         self.config = config
         shownMenu = config.menu
         lastInput = now
-        hours = HoursWatch(wallClock: wallClock, local: localClock)
+        hours = HoursWatch(wallClock: wallClock, local: localClock, environment: environment)
         self.scenes = scenes
         reloads = Reload(offTheLoop: scenes.preparesOffTheLoop)
         self.configPath = configPath
@@ -126,6 +128,7 @@ package final class KioskService {
         speech.onProblem = { [weak self] why in
             if let why { self?.partFailed(.speech, why, log: false) } else { self?.partRecovered(.speech) }
         }
+        checkZone()
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -253,14 +256,15 @@ package final class KioskService {
         state.screenshotAt = screenshotAt
         state.problems = problems.lines
         let remote = config.remote.map(\.screenshots)
-        if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions || remote != discoveredRemote {
+        let languages = config.languages.map(\.code)
+        if let prefix = mqtt.discoveryPrefix,
+           state.ringOptions != discoveredOptions || remote != discoveredRemote || languages != discoveredLanguages {
             discoveredOptions = state.ringOptions
             discoveredRemote = remote
-            for (topic, payload) in HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
-                                                                   ringOptions: state.ringOptions,
-                                                                   languages: config.languages.map(\.code), remote: remote) {
-                mqtt.publishRetained(topic: topic, payload: payload.text)
-            }
+            discoveredLanguages = languages
+            mqtt.announce(.dial, HomeAssistantDiscovery.configs(prefix: prefix, topics: mqtt.topics,
+                                                                ringOptions: state.ringOptions,
+                                                                languages: languages, remote: remote))
         }
         mqtt.publishState(state.line)
     }

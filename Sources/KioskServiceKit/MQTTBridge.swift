@@ -137,6 +137,18 @@ package final class MQTTBridge {
 
     package func publishRetained(topic: String, payload: String) { connection.publishRetained(topic: topic, payload: payload) }
 
+    /// What discovery has announced, by part (`announce`).
+    package private(set) var discovery = DiscoveryRecord()
+
+    /// Home Assistant discovery of `part`: every config it wants now, retained, and an empty
+    /// retained config for each entity it announced before and no longer does (a reload or a
+    /// pushed configuration that removed an item, a language or the remote view), so Home
+    /// Assistant removes the entity instead of keeping it stale.
+    package func announce(_ part: DiscoveryRecord.Part, _ configs: [(topic: String, payload: EventLine)]) {
+        for (topic, payload) in configs { publishRetained(topic: topic, payload: payload.text) }
+        for topic in discovery.announce(part, topics: configs.map(\.topic)) { publishRetained(topic: topic, payload: "") }
+    }
+
     // MARK: the loop's turn
 
     package var pollDescriptors: [pollfd] { connection.pollDescriptor.map { [$0] } ?? [] }

@@ -127,9 +127,7 @@ extension MQTTBridge {
         live = MQTTLiveRoutes(menu: menu)
         resubscribe()
         if let prefix = discoveryPrefix {
-            for (topic, payload) in HomeAssistantDiscovery.numbers(prefix: prefix, topics: topics, menu: menu) {
-                publishRetained(topic: topic, payload: payload.text)
-            }
+            announce(.values, HomeAssistantDiscovery.numbers(prefix: prefix, topics: topics, menu: menu))
         }
     }
 

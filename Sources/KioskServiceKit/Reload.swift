@@ -329,6 +329,7 @@ extension KioskService {
             // (else a touch would reach the dial of a screen that stays dark).
             screen.change { $0.auto() }
             configureScreen()
+            checkZone()
             _ = checkHours(now: now, force: true)
             emit(.reloaded(time: now, items: new.items.count))
             if mqttChanged { logger.warning("reload: mqtt settings take effect at the next start") }

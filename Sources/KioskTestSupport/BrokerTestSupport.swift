@@ -14,7 +14,11 @@ package final class TestBroker {
     package var caFile: String { dir.path + "/cert.pem" }
     package var passwordFile: String { dir.path + "/kiosk.password" }
 
-    package init() throws {
+    /// How mosquitto is started (the host's, or `sessionTakeoverBroker`).
+    private let program: [String]
+
+    package init(program: [String] = ["mosquitto"]) throws {
+        self.program = program
         port = TestBroker.freePort()
         tlsPort = TestBroker.freePort()
         // Readable by the mosquitto user the broker drops to (VM-NOTES).
@@ -69,7 +73,7 @@ package final class TestBroker {
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ["mosquitto", "-c", dir.path + "/mosquitto.conf"]
+        let argv = program + ["-c", dir.path + "/mosquitto.conf"]
         let cArgv = argv.map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) } }
         guard posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0 else { throw BrokerError("cannot start mosquitto") }
@@ -94,6 +98,43 @@ package final class TestBroker {
     }
 
     package var log: String { readFile(dir.path + "/broker.log") ?? "" }
+
+    /// A mosquitto that tells an MQTT 5 client its session was taken over (DISCONNECT with
+    /// reason 0x8E; mosquitto 2.0.15 and later: Debian 12's 2.0.11 closes the connection without
+    /// a word): the host's when it is new enough, else Debian 13's from the packaging cache's
+    /// build root, run with that root's loader and libraries (nothing in the root is changed);
+    /// nil when there is neither.
+    package static let sessionTakeoverBroker: [String]? = {
+        let probe = TemporaryDirectory()
+        defer { probe.remove() }
+        let host = runToCompletion(["mosquitto", "-h"], outputFile: probe.path + "/version")
+        if let version = host.output.split(separator: "\n").first?.split(separator: " ").last,
+           isAtLeast(String(version), [2, 0, 15]) { return ["mosquitto"] }
+        let cache = "/var/cache/dialkiosk-pkg"
+        guard let folder = opendir(cache) else { return nil }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        closedir(folder)
+        for name in names.sorted() where name.hasPrefix("root-") && !name.hasSuffix(".lock") && !name.hasSuffix(".log") {
+            let root = cache + "/" + name
+            let loader = root + "/lib64/ld-linux-x86-64.so.2", broker = root + "/usr/sbin/mosquitto"
+            guard access(loader, X_OK) == 0, access(broker, X_OK) == 0 else { continue }
+            return [loader, "--library-path", root + "/usr/lib/x86_64-linux-gnu", broker]
+        }
+        return nil
+    }()
+
+    /// Whether "2.0.21" is at least `least`.
+    static func isAtLeast(_ version: String, _ least: [Int]) -> Bool {
+        let parts = version.split(separator: ".").map { Int($0) ?? 0 }
+        for (i, want) in least.enumerated() {
+            let have = i < parts.count ? parts[i] : 0
+            if have != want { return have > want }
+        }
+        return true
+    }
 
     package static func freePort() -> Int {
         let (fd, port) = boundLoopbackSocket()

@@ -14,12 +14,13 @@ package final class LoggedServiceRig {
     package private(set) var service: KioskService!
     private var pipeFDs: [Int32] = [-1, -1]
 
-    package init() throws {
+    /// `config`: the file's text; `environment`: the process environment the service sees.
+    package init(config: String = "items: [{id: a, label: A}]\n", environment: [String: String] = [:]) throws {
         path = dir.path + "/k.yaml"
-        writeFile(path, "items: [{id: a, label: A}]\n")
+        writeFile(path, config)
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
-        service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: [:],
+        service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: environment,
                                    logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { [unowned self] in self.lines.append($0) },
                                    eventsFD: pipeFDs[1], now: 0)
     }

@@ -27,17 +27,23 @@ public enum EventVocabulary {
         EventKind("item", ["t", "event", "path", "id", "text", "available"], sometimes: ["value", "current", "age_minutes"],
                   help: "an item's live state changed (`age_minutes`: how old it is while the broker is away)"),
         EventKind("config", ["t", "event", "serial", "status", "reason"], help: "a pushed configuration's status changed"),
-        EventKind("viewer", ["event", "state", "peer", "input"], help: "a remote viewer connected or disconnected"),
-        EventKind("screenshot", ["event", "path", "width", "height", "sha256"],
+        EventKind("viewer", ["t", "event", "state", "peer", "input"], help: "a remote viewer connected or disconnected"),
+        EventKind("screenshot", ["t", "event", "path", "width", "height", "sha256"],
                   help: "a screenshot was written (to the client that asked for it only)"),
         EventKind("unfinished", ["t", "event", "reason", "frames"], help: "the simulation stopped with the ring still moving",
                   from: .simulate),
-        EventKind("watching", ["event", "seat"], help: "the seat's devices are open", from: .listInputs),
-        EventKind("touch", ["event", "slot", "phase", "x", "y", "time"], help: "a finger's sample", from: .listInputs),
-        EventKind("command", ["event", "command"], sometimes: ["by", "speech", "time"], help: "a key or wheel command", from: .listInputs),
+        EventKind("watching", ["t", "event", "seat"], help: "the seat's devices are open", from: .listInputs),
+        EventKind("touch", ["t", "event", "slot", "phase", "x", "y", "time"], help: "a finger's sample", from: .listInputs),
+        EventKind("command", ["t", "event", "command"], sometimes: ["by", "speech", "time"], help: "a key or wheel command", from: .listInputs),
     ]
 
     package static func event(_ name: String) -> EventKind? { events.first { $0.name == name } }
+
+    /// The names of the events `command` writes, in the table's order ("started, selected, ..."),
+    /// for its `--help`.
+    package static func names(writtenBy command: EventKind.Source) -> String {
+        events.filter { $0.from.writers.contains(command) }.map(\.name).joined(separator: ", ")
+    }
 
     /// Home Assistant's event entity's `event_types`.
     package static var homeAssistantTypes: [String] { events.filter(\.homeAssistant).map(\.name) }
@@ -53,6 +59,14 @@ public struct EventKind: Sendable, Equatable {
         case runAndSimulate = "run, simulate"
         case simulate = "simulate"
         case listInputs = "list-inputs --watch"
+
+        /// The commands that write such a line (`run`, `simulate` or `list-inputs --watch`).
+        package var writers: [Source] {
+            switch self {
+            case .runAndSimulate: return [.run, .simulate]
+            default: return [self]
+            }
+        }
     }
 
     package let name: String

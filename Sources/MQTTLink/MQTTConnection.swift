@@ -77,6 +77,13 @@ public final class MQTTConnection {
     /// backoff, and the journal said so once.
     public var takenOver: Bool { sessions.takenOver }
     public private(set) var backlog: EventBacklog
+    /// The protocol the next client speaks: MQTT 5 while the library has it and the broker has
+    /// not refused it, so a broker that ends a session says why (0x8E: taken over); 3.1.1 after
+    /// a refusal, for the rest of the run. Set before the first attempt to speak 3.1.1 only
+    /// (tests of the 3.1.1 path against a broker that speaks both).
+    public var protocolWanted: MQTTProtocol = .v5
+    /// The protocol of the last accepted connection (nil before one).
+    public private(set) var speaking: MQTTProtocol?
     private var client: MosquittoClient?
     /// A broker given by name: the connect (and its lookup) running on a thread of its own.
     private var lookup: ConnectAttempt?
@@ -234,9 +241,15 @@ public final class MQTTConnection {
             messages += handle(client.takeEvents(), now: now)
         } catch {
             messages += handle(client.takeEvents(), now: now)
-            lost(Self.words(error), now: now)
+            // Unless an event already ended it (a broker's DISCONNECT, a refused MQTT 5).
+            if state == .connected || isConnecting { lost(Self.words(error), now: now) }
         }
         return messages
+    }
+
+    private var isConnecting: Bool {
+        if case .connecting = state { return true }
+        return false
     }
 
     /// An event line, QoS 1 on the event topic, in order; waits in the backlog while the
@@ -386,7 +399,7 @@ public final class MQTTConnection {
     }
 
     private func makeClient() throws(MosquittoError) -> MosquittoClient {
-        let client = try MosquittoClient(clientID: endpoint.clientID)
+        let client = try MosquittoClient(clientID: endpoint.clientID, protocol: protocolWanted)
         client.payloadLimits = payloadLimits
         try client.setWill(topic: endpoint.availabilityTopic, payload: "offline", qos: 1, retain: true)
         if let username = endpoint.username { try client.setCredentials(username: username, password: endpoint.password) }
@@ -401,11 +414,15 @@ public final class MQTTConnection {
             case .connected(let code, let reason):
                 if code == 0 {
                     accepted(now: now)
+                } else if client?.speaking == .v5, Self.refusesV5(code) {
+                    fallBack(reason, now: now)
                 } else {
                     log(.error, "mqtt: \(endpoint.host):\(endpoint.port) refused the connection: \(reason)")
                 }
             case .disconnected:
                 break  // the failing call that follows says why
+            case .endedByBroker(let reason, let words):
+                endedByBroker(reason, words, now: now)
             case .message(let message):
                 messages.append(message)
             case .published(let mid):
@@ -419,14 +436,49 @@ public final class MQTTConnection {
         return messages
     }
 
+    /// CONNACK codes of a broker that does not take protocol level 5: 3.1.1's "unacceptable
+    /// protocol version" (1, what a 3.1.1-only broker answers) and MQTT 5's "unsupported
+    /// protocol version" (0x84).
+    static func refusesV5(_ code: Int32) -> Bool { code == 1 || code == 0x84 }
+
+    /// The broker refused MQTT 5: a new client speaks 3.1.1, at once (this is no failure of
+    /// the broker's).
+    private func fallBack(_ reason: String, now: Double) {
+        protocolWanted = .v311
+        log(.info, "mqtt: \(endpoint.host):\(endpoint.port) does not take MQTT 5 (\(reason)); speaking MQTT 3.1.1 to it")
+        client?.close()
+        client = nil
+        state = .waiting(retryAt: now)
+    }
+
+    /// MQTT 5: the broker ended the session with a reason. 0x8E (session taken over) means
+    /// another client connected with this client id: said each time (the retries wait the
+    /// longest backoff, so at most once a minute), so both kiosks of a cloned image say why.
+    private func endedByBroker(_ reason: Int32, _ words: String, now: Double) {
+        let code = "0x" + String(reason, radix: 16, uppercase: true)
+        guard reason == 0x8E, state == .connected else {
+            return lost("the broker ended the session: \(words) (MQTT 5 reason \(code))", now: now)
+        }
+        sessions.lost(at: now)
+        let retryAt = max(backoff.failed(at: now), now + ReconnectBackoff.longest)
+        state = .waiting(retryAt: retryAt)
+        log(.error, "mqtt: session taken over: another client connected to \(endpoint.host):\(endpoint.port) with the client id "
+            + "'\(endpoint.clientID)' (MQTT 5 reason \(code), \(words)); give each kiosk its own mqtt.client_id "
+            + "(a cloned image with the same /etc/machine-id?); trying again in \(Int((retryAt - now).rounded())) s")
+        if let fd = client?.socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
     private func accepted(now: Double) {
         guard let client else { return }
         state = .connected
+        speaking = client.speaking
         // The backoff is reset only by a session that lasts (`lost`): one the broker ends at
         // once, again and again, must not be retried every second.
         sessions.accepted(at: now)
         lastMisc = now
-        if !takenOver { log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID)") }
+        if !takenOver {
+            log(.info, "mqtt: connected to \(endpoint.host):\(endpoint.port) as \(endpoint.clientID) (MQTT \(client.speaking.rawValue))")
+        }
         let dropped = backlog.takeDroppedSinceReport()
         if dropped > 0 {
             log(.warning, "mqtt: dropped \(dropped) event lines while the broker was away (the queue holds \(backlog.capacity))")

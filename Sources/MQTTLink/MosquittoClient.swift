@@ -41,12 +41,21 @@ public struct MQTTMessage: Sendable, Equatable {
     public var text: String { String(decoding: payload, as: UTF8.self) }
 }
 
+/// The protocol a client speaks.
+public enum MQTTProtocol: String, Sendable, Equatable {
+    case v311 = "3.1.1"
+    case v5 = "5"
+}
+
 /// What libmosquitto's callbacks reported, in order, as plain values.
 public enum MosquittoEvent: Sendable, Equatable {
     /// CONNACK: `code` 0 is accepted; otherwise the broker's refusal (`reason` in words).
     case connected(code: Int32, reason: String)
     /// The connection ended; `code` 0 means we asked for it.
     case disconnected(code: Int32)
+    /// MQTT 5: the broker ended the session with a DISCONNECT and a reason code (0x80 and up:
+    /// 0x8E is "session taken over", another client connected with this client id).
+    case endedByBroker(reason: Int32, words: String)
     case message(MQTTMessage)
     /// A QoS 1 publish was acknowledged (PUBACK); QoS 0 ones report when written.
     case published(mid: Int32)
@@ -89,20 +98,51 @@ public final class MosquittoClient {
         }
     }
 
-    /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier. The first
-    /// client loads libmosquitto.
-    public init(clientID: String) throws(MosquittoError) {
+    /// Whether the loaded libmosquitto speaks MQTT 5 (1.6 and later); false before a load or
+    /// when it cannot load.
+    public static var speaksV5: Bool { library == nil && dk_mosquitto_has_v5() != 0 }
+
+    /// The protocol this client speaks.
+    public let speaking: MQTTProtocol
+
+    /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier; `protocol`
+    /// `.v5` when the library has it (`speaksV5`), else 3.1.1. The first client loads libmosquitto.
+    public init(clientID: String, protocol wanted: MQTTProtocol = .v311) throws(MosquittoError) {
         if let error = Self.library { throw error }
         let handle = mosquitto_new(clientID, true, nil)
         guard let handle else { throw MosquittoError("create MQTT client '\(clientID)'", result: Int32(MOSQ_ERR_ERRNO.rawValue)) }
         self.handle = handle
+        speaking = wanted == .v5 && Self.speaksV5 ? .v5 : .v311
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_callback_set(handle) { _, owner, code in
-            let reason = String(cString: mosquitto_connack_string(code))
-            MosquittoClient.owner(owner)?.events.append(.connected(code: code, reason: reason))
-        }
-        mosquitto_disconnect_callback_set(handle) { _, owner, code in
-            MosquittoClient.owner(owner)?.events.append(.disconnected(code: code))
+        if speaking == .v5 {
+            // Before the connect: CONNECT then says protocol level 5.
+            let set = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5)
+            if set != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                mosquitto_destroy(handle)
+                self.handle = nil
+                throw MosquittoError("speak MQTT 5 as '\(clientID)'", result: set)
+            }
+            // The v5 callbacks instead of the 3.1.1 ones (libmosquitto calls both when both are
+            // set): their codes are MQTT 5 reason codes.
+            mosquitto_connect_v5_callback_set(handle) { _, owner, code, _, _ in
+                let reason = String(cString: mosquitto_reason_string(code))
+                MosquittoClient.owner(owner)?.events.append(.connected(code: code, reason: reason))
+            }
+            mosquitto_disconnect_v5_callback_set(handle) { _, owner, code, _ in
+                // Below 0x80 it is libmosquitto's own error (the socket closed, or our DISCONNECT).
+                let event: MosquittoEvent = code >= 0x80
+                    ? .endedByBroker(reason: code, words: String(cString: mosquitto_reason_string(code)))
+                    : .disconnected(code: code)
+                MosquittoClient.owner(owner)?.events.append(event)
+            }
+        } else {
+            mosquitto_connect_callback_set(handle) { _, owner, code in
+                let reason = String(cString: mosquitto_connack_string(code))
+                MosquittoClient.owner(owner)?.events.append(.connected(code: code, reason: reason))
+            }
+            mosquitto_disconnect_callback_set(handle) { _, owner, code in
+                MosquittoClient.owner(owner)?.events.append(.disconnected(code: code))
+            }
         }
         mosquitto_publish_callback_set(handle) { _, owner, mid in
             MosquittoClient.owner(owner)?.events.append(.published(mid: mid))

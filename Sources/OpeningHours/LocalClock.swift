@@ -15,6 +15,23 @@ public struct LocalClock: Sendable {
     /// Re-reads TZ and /etc/localtime (`tzset`), for a process whose zone changed.
     public static func reloadZone() { tzset() }
 
+    /// What is wrong with the zone this process runs in (`ZoneCheck`), from `environment`'s
+    /// TZ and TZDIR and the zone files here; nil for a usable zone, or a fixed offset's clock.
+    public func zoneProblem(environment: [String: String]) -> String? {
+        guard fixedOffset == nil else { return nil }
+        return ZoneCheck.problem(tz: environment["TZ"], tzdir: environment["TZDIR"], head: Self.head)
+    }
+
+    /// A file's first four bytes (fewer when it is shorter); nil when it cannot be opened.
+    static func head(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4) }
+        return n < 0 ? nil : Array(bytes[0..<n])
+    }
+
     /// The wall-clock reading at `epoch`.
     public func local(_ epoch: Double) -> LocalTime {
         let parts = broken(epoch)

@@ -3,9 +3,12 @@ import Glibc
 import KioskLoop
 import LinuxSystem
 
-/// A screenshot written: the file, its size in pixels, its bytes and their SHA-256.
+/// A screenshot taken: the file it went to, its size in pixels, its bytes and their SHA-256.
 package struct Screenshot: Sendable, Equatable {
     package var path: String
+    /// Why the file could not be written (nil: it was); the bytes are made in memory either way,
+    /// so MQTT still gets them (`run` by hand has no runtime directory).
+    package var fileProblem: String?
     package var width: Int
     package var height: Int
     package var sha256: String
@@ -14,8 +17,8 @@ package struct Screenshot: Sendable, Equatable {
 }
 
 /// Takes screenshots of what the panel shows without holding the frame loop: the loop copies
-/// the panel once (one memcpy of the frame) and a thread of its own encodes the PNG, writes it
-/// (temporary file, then rename: a reader never sees half a file) and hashes it. The thread's
+/// the panel once (one memcpy of the frame) and a thread of its own encodes the PNG in memory,
+/// hashes it and writes it (temporary file, then rename: a reader never sees half a file). The thread's
 /// pipe hangs up when it is done (`ThreadJob`), which wakes the loop's poll; then `onDone` gets
 /// the result in the loop's turn.
 ///
@@ -91,36 +94,36 @@ struct FrameCopy: @unchecked Sendable {
 /// One screenshot's encoding, on the screenshot thread.
 enum ScreenshotTask {
     static func encode(_ frame: PixelBuffer, path: String) -> Result<Screenshot, ScreenshotError> {
+        let png: [UInt8]
         do {
-            try PNGWriter.write(frame, to: path)
+            png = try PNGWriter.encode(frame)
         } catch {
             return .failure(ScreenshotError("\(error)"))
         }
-        // Read back what was written: the hash and MQTT's bytes are the file's, exactly.
-        let png: [UInt8]
-        do {
-            png = try readBack(path, limit: frame.width * frame.height * 4 + 65536)
-        } catch {
-            return .failure(ScreenshotError("read \(path) back: \(error)"))
-        }
-        return .success(Screenshot(path: path, width: frame.width, height: frame.height, sha256: SHA256.hex(png), png: png))
+        return .success(Screenshot(path: path, fileProblem: write(png, to: path), width: frame.width, height: frame.height,
+                                   sha256: SHA256.hex(png), png: png))
     }
-}
 
-extension ScreenshotTask {
-    /// The file just written, at most `limit` bytes (a PNG of the frame is never larger than
-    /// its raw pixels plus headers).
-    static func readBack(_ path: String, limit: Int) throws -> [UInt8] {
-        let file = try RegularFile.open(path)
-        var bytes = [UInt8](repeating: 0, count: min(max(file.size, 0), limit))
-        var done = 0
-        while done < bytes.count {
-            let n = try bytes.withUnsafeMutableBytes { raw in
-                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[done...])).get()
-            }
-            guard n > 0 else { break }
-            done += n
+    /// Writes `bytes` at `path` through a temporary file beside it and rename(2); nil when
+    /// written, else why not.
+    static func write(_ bytes: [UInt8], to path: String) -> String? {
+        let temporary = path + ".\(getpid()).tmp"
+        let file: FileDescriptor
+        switch FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) {
+        case .success(let opened): file = opened
+        case .failure(let failure): return "cannot write \(path): \(failure)"
         }
-        return Array(bytes[0..<done])
+        let written = file.writeAll(bytes)
+        file.close()
+        if case .failure(let failure) = written {
+            unlink(temporary)
+            return "cannot write \(path): \(failure)"
+        }
+        guard rename(temporary, path) == 0 else {
+            let failure = Errno.current
+            unlink(temporary)
+            return "cannot write \(path): \(failure)"
+        }
+        return nil
     }
 }

@@ -41,17 +41,17 @@ import KioskTestSupport
 
     @Test func eventsPrintAsJsonLines() {
         #expect(ListInputsCommand.json(.touch(TouchEvent(slot: 1, phase: .down, x: 10.5, y: 20, time: 3.25)))
-            == #"{"event": "touch", "slot": 1, "phase": "down", "x": 10.5, "y": 20.0, "time": 3.25}"#)
+            == #"{"t": 3.25, "event": "touch", "slot": 1, "phase": "down", "x": 10.5, "y": 20.0, "time": 3.25}"#)
         #expect(ListInputsCommand.json(.command(.step(-1), time: 2))
-            == #"{"event": "command", "command": "step", "by": -1, "time": 2.0}"#)
-        #expect(ListInputsCommand.json(.command(.activate, time: 2)) == #"{"event": "command", "command": "activate", "time": 2.0}"#)
+            == #"{"t": 2.0, "event": "command", "command": "step", "by": -1, "time": 2.0}"#)
+        #expect(ListInputsCommand.json(.command(.activate, time: 2)) == #"{"t": 2.0, "event": "command", "command": "activate", "time": 2.0}"#)
     }
 
     /// A seat name is whatever udev or the configuration says: the watching line escapes it, so
     /// the line stays one JSON object and gives back the very name.
     @Test func watchingLineEscapesTheSeatName() throws {
         let seat = "seat\"0\\x\u{1}\n\u{7F}é"
-        let line = ListInputsCommand.watching(seat: seat)
+        let line = ListInputsCommand.watching(seat: seat, now: 1.5)
         #expect(!line.contains("\n"))
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         #expect(object?["event"] as? String == "watching")

@@ -1,21 +1,25 @@
 import Foundation
 import DialCore
+import KioskReporting
 import Testing
 @testable import KioskServiceKit
 import KioskTestSupport
 
 /// Each discovery payload checked field by field against Home Assistant's documented MQTT
-/// schemas (home-assistant.io/integrations/{light,select,event,button,sensor}.mqtt): the
+/// schemas (home-assistant.io/integrations/{light,select,event,button,sensor,binary_sensor,
+/// image,number,update}.mqtt, and the discovery page's `origin`): the
 /// required keys present, every key one the component documents, each of the documented type,
 /// topics pointing where the kiosk publishes or listens.
 @Suite struct HomeAssistantDiscoveryTests {
-    enum Kind { case string, bool, int, strings, object }
+    enum Kind { case string, bool, int, number, strings, object }
 
     /// Keys every MQTT entity documents (availability, device, identity).
     static let common: [String: Kind] = [
         "name": .string, "unique_id": .string, "default_entity_id": .string, "availability_topic": .string,
-        "payload_available": .string, "payload_not_available": .string, "device": .object,
+        "payload_available": .string, "payload_not_available": .string, "device": .object, "origin": .object,
     ]
+    /// The discovery `origin`: `name` required, `sw_version` and `support_url` optional.
+    static let originKeys: [String: Kind] = ["name": .string, "sw_version": .string, "support_url": .string]
     /// Per component: documented keys we may use, and those the docs mark required.
     static let schema: [String: (keys: [String: Kind], required: Set<String>)] = [
         "light": (["command_topic": .string, "state_topic": .string, "payload_on": .string, "payload_off": .string,
@@ -32,6 +36,10 @@ import KioskTestSupport
                            "entity_category": .string, "json_attributes_topic": .string,
                            "json_attributes_template": .string], ["state_topic"]),
         "image": (["image_topic": .string, "content_type": .string], []),
+        "number": (["command_topic": .string, "state_topic": .string, "min": .number, "max": .number, "step": .number,
+                    "mode": .string, "unit_of_measurement": .string], ["command_topic"]),
+        "update": (["state_topic": .string, "value_template": .string, "latest_version_topic": .string,
+                    "latest_version_template": .string], []),
     ]
     static let deviceKeys: [String: Kind] = ["identifiers": .strings, "name": .string, "model": .string,
                                              "manufacturer": .string, "sw_version": .string]
@@ -41,6 +49,7 @@ import KioskTestSupport
         case .string: return value is String
         case .bool: return value is Bool
         case .int: return (value as? NSNumber).map { $0.doubleValue == $0.doubleValue.rounded() && !($0 is Bool) } ?? false
+        case .number: return value is NSNumber
         case .strings: return (value as? [Any])?.allSatisfy { $0 is String } ?? false
         case .object: return value is [String: Any]
         }
@@ -88,12 +97,29 @@ import KioskTestSupport
             }
             #expect(device["model"] as? String == "DialKiosk" && device["sw_version"] as? String == HomeAssistantDiscovery.version)
             #expect(device["identifiers"] as? [String] == ["k1"])
+            // The whole entity id, "<domain>.<slug>" (the deprecated `object_id` is gone).
+            let uniqueID = json["unique_id"] as? String ?? ""
+            #expect(json["default_entity_id"] as? String == "\(component).\(HomeAssistantDiscovery.slug(uniqueID))", "\(topic)")
+            #expect(json["object_id"] == nil, "\(topic)")
+            let origin = try #require(json["origin"] as? [String: Any], "\(topic): no origin")
+            for (key, value) in origin {
+                let kind = try #require(Self.originKeys[key], "\(topic): origin.\(key) undocumented")
+                #expect(matches(value, kind))
+            }
+            #expect(origin["name"] as? String == "DialKiosk" && origin["sw_version"] as? String == DialKioskVersion.string)
             // Command topics are ones the kiosk subscribes to, state topics ones it publishes.
             for key in ["command_topic", "brightness_command_topic"] {
-                if let t = json[key] as? String { #expect(t.hasPrefix(topics.setPrefix) && !t.dropFirst(topics.setPrefix.count).contains("/")) }
+                // One level under set/, or a value item's path under set/value/.
+                if let t = json[key] as? String {
+                    let rest = t.dropFirst(topics.setPrefix.count)
+                    #expect(t.hasPrefix(topics.setPrefix) && (!rest.contains("/") || rest.hasPrefix("value/")), "\(t)")
+                }
             }
             for key in ["state_topic", "brightness_state_topic", "image_topic"] {
-                if let t = json[key] as? String { #expect([topics.state, topics.event, topics.metrics, topics.screenshot].contains(t)) }
+                if let t = json[key] as? String {
+                    #expect([topics.state, topics.event, topics.metrics, topics.screenshot, topics.base + "/config/state"].contains(t)
+                            || t.hasPrefix(topics.base + "/value/"), "\(t)")
+                }
             }
         }
     }
@@ -119,6 +145,21 @@ import KioskTestSupport
         state.viewers = 2
         state.screenshotAt = "2026-11-27T13:45:07Z"
         #expect(state.line.text.hasSuffix("\"viewers\": 2, \"screenshot_at\": \"2026-11-27T13:45:07Z\"}"))
+    }
+
+    /// The value items' numbers and the fleet's entities carry the same identity, device and
+    /// origin as the dial's (they were announced with `object_id` before).
+    @Test func numbersAndTheFleetsEntitiesFollowTheSchemaToo() throws {
+        let topics = MQTTTopics(base: "dialkiosk/k1", clientID: "k1")
+        var volume = MenuItem(id: "volume", label: "Volume", color: RGBColor(hex: 0))
+        volume.value = ValueSettings(minimum: 0, maximum: 100, step: 5, unit: "%")
+        let menu = try MenuTree([MenuNode(volume), MenuNode(MenuItem(id: "tea", label: "Tea", color: RGBColor(hex: 0)))])
+        let numbers = HomeAssistantDiscovery.numbers(prefix: "homeassistant", topics: topics, menu: menu)
+        #expect(numbers.map(\.topic) == ["homeassistant/number/k1/value_volume/config"])
+        let fleet = HomeAssistantDiscovery.fleet(prefix: "homeassistant", topics: topics)
+        #expect(Set(fleet.map(\.topic)) == ["homeassistant/update/k1/config/config", "homeassistant/button/k1/config_confirm/config"])
+        try validate(numbers + fleet, topics: topics)
+        #expect(numbers[0].payload.text.contains("\"default_entity_id\": \"number.k1_value_volume\""))
     }
 
     @Test func theSelectsOptionsFollowTheRing() throws {

@@ -40,6 +40,31 @@ import Testing
         #expect(worker.pollDescriptors.isEmpty && !worker.isBusy)
     }
 
+    /// `run` by hand has no runtime directory: the PNG is made in memory all the same (what
+    /// MQTT publishes), and the missing file is said, not taken for a failed screenshot.
+    @Test func aMissingRuntimeDirectoryStillGivesThePNGFromMemory() throws {
+        let missing = "/tmp/dialkiosk-shot-missing-\(getpid())/not-here"
+        let panel = PixelBuffer(width: 24, height: 16, fill: 0x30_4050)
+        let worker = ScreenshotWorker(directory: missing)
+        var got: Result<Screenshot, ScreenshotError>?
+        worker.onDone = { result, _ in got = result }
+        #expect(try worker.start(panel))
+        var fds = worker.pollDescriptors
+        #expect(poll(&fds, 1, 10_000) == 1)
+        _ = try worker.serve(fds, now: 1)
+        let shot = try #require(try got?.get())
+        #expect(shot.fileProblem?.hasPrefix("cannot write \(missing)/screenshot.png: ") == true, "\(shot.fileProblem ?? "nil")")
+        #expect(access(shot.path, F_OK) != 0)
+        #expect(shot.sha256 == SHA256.hex(shot.png))
+        // The bytes are a PNG of the panel: written out here, read back by libpng.
+        let copy = "/tmp/dialkiosk-shot-copy-\(getpid()).png"
+        defer { unlink(copy) }
+        let fd = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #expect(shot.png.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == shot.png.count)
+        close(fd)
+        #expect(try PNGReader.readPixels(copy).samePixels(as: panel))
+    }
+
     @Test func nothingShownYetIsAnError() {
         let worker = ScreenshotWorker(directory: "/tmp")
         #expect(throws: ScreenshotError.self) { try worker.start(PixelBuffer(width: 0, height: 0)) }

@@ -27,7 +27,7 @@ struct ListInputsCommand: ParsableCommand {
     @Flag(help: "Also print libinput's informational messages on stderr.")
     var verbose = false
 
-    @Flag(help: "After the list, print every touch, mouse drag, wheel step and key command as JSON Lines, as run would see them (for checking rotation and calibration).")
+    @Flag(help: ArgumentHelp("After the list, print every touch, mouse drag, wheel step and key command as JSON Lines, as run would see them (for checking rotation and calibration): \(EventVocabulary.names(writtenBy: .listInputs)) lines."))
     var watch = false
 
     @Option(help: ArgumentHelp("With --watch: the panel size in pixels that touch positions map onto.", valueName: "WxH"))
@@ -71,7 +71,7 @@ struct ListInputsCommand: ParsableCommand {
         defer { signals.close() }
         let timer = try exitAfter.map { try ExitTimer(seconds: $0) }
         defer { timer?.close() }
-        print(Self.watching(seat: input.seat))
+        print(Self.watching(seat: input.seat, now: monotonicNow()))
         flushStandardOutput()
         while true {
             var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
@@ -89,16 +89,17 @@ struct ListInputsCommand: ParsableCommand {
         }
     }
 
-    /// The first line of `--watch`, once the seat's devices are open.
-    static func watching(seat: String) -> String {
-        EventLine([("event", .string("watching")), ("seat", .string(seat))]).text
+    /// The first line of `--watch`, once the seat's devices are open (`now`: CLOCK_MONOTONIC).
+    static func watching(seat: String, now: Double) -> String {
+        EventLine([("t", .number(now)), ("event", .string("watching")), ("seat", .string(seat))]).text
     }
 
-    /// One input event as a JSON object on one line.
+    /// One input event as a JSON object on one line; `t` is the event's own time (libinput's,
+    /// on CLOCK_MONOTONIC like every line's `t`), `time` the same kept for older readers.
     static func json(_ event: InputEvent) -> String {
         switch event {
         case let .touch(t):
-            return EventLine([("event", .string("touch")), ("slot", .int(t.slot)), ("phase", .string(t.phase.rawValue)),
+            return EventLine([("t", .number(t.time)), ("event", .string("touch")), ("slot", .int(t.slot)), ("phase", .string(t.phase.rawValue)),
                               ("x", .number(t.x)), ("y", .number(t.y)), ("time", .number(t.time))]).text
         case let .command(command, time):
             let body: [(String, EventLine.Value)]
@@ -109,7 +110,7 @@ struct ListInputsCommand: ParsableCommand {
             case .back: body = [("command", .string("back"))]
             case .speech(let what): body = [("command", .string("speech")), ("speech", .string(what.rawValue))]
             }
-            return EventLine([("event", .string("command"))] + body + [("time", .number(time))]).text
+            return EventLine([("t", .number(time)), ("event", .string("command"))] + body + [("time", .number(time))]).text
         }
     }
 

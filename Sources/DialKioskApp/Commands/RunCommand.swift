@@ -11,8 +11,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Show the dial full screen and turn it by touch.",
         discussion: """
-            Event lines (JSON, one per line: started, selected, activated, rest, reloaded, \
-            stopping) go to stdout; log lines go to stderr, with <N> priorities when stderr is \
+            Event lines (JSON, one per line, each with its time t: \(EventVocabulary.names(writtenBy: .run))) \
+            go to stdout; log lines go to stderr, with <N> priorities when stderr is \
             the journal. SIGHUP re-reads --config; SIGTERM or SIGINT leave cleanly (exit 0).
             """
     )

@@ -20,7 +20,7 @@ struct SimulateCommand: ParsableCommand {
             Input: JSON Lines, one touch sample per line:
               {"t": 0.016, "type": "down", "x": 400, "y": 120, "slot": 0}
             (t in seconds, x/y in screen pixels, type down|motion|up|cancel, slot optional.)
-            Output: one JSON object per line for selected, activated, opened, closed and rest
+            Output: one JSON object per line for \(EventVocabulary.names(writtenBy: .simulate))
             events, as `run` prints them (selected and activated name the item's path). The run
             ends when the script is over and the ring is at rest; a run that ends with a finger
             down or at --max-seconds ends with an "unfinished" event. A script in a file is

@@ -2,6 +2,7 @@ import Glibc
 import KioskConfiguration
 import KioskReporting
 import KioskSeams
+import LinuxSystem
 import KioskServiceKit
 import LinuxSystem
 import RemoteView
@@ -45,7 +46,7 @@ enum RunRemoteView {
             case .success(let shot):
                 var wall = timespec()
                 clock_gettime(CLOCK_REALTIME, &wall)
-                service?.screenshotTaken(path: shot.path, width: shot.width, height: shot.height, sha256: shot.sha256,
+                service?.screenshotTaken(path: shot.path, fileProblem: shot.fileProblem, width: shot.width, height: shot.height, sha256: shot.sha256,
                                          png: shot.png, for: clients, wallTime: Double(wall.tv_sec), now: now)
             case .failure(let error):
                 service?.screenshotFailed(error.description, for: clients, now: now)
@@ -79,7 +80,7 @@ enum RunRemoteView {
             KeyMap.command(code: code, pressed: true, wheelClick: wheelClick)
         }, log: { logger.info($0) })
         server.onViewer = { [weak service] news in
-            service?.emit(EventLine([("event", .string("viewer")), ("state", .string(news.connected ? "connected" : "disconnected")),
+            service?.emit(EventLine([("t", .number(monotonicNow())), ("event", .string("viewer")), ("state", .string(news.connected ? "connected" : "disconnected")),
                                      ("peer", .string(news.peer)), ("input", .bool(news.input))]))
             service?.viewerChanged(connected: news.connected)
         }
