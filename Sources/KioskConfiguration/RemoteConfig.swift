@@ -46,7 +46,7 @@ extension ConfigParser {
                                 + "through an SSH tunnel); remove \(key)")
         }
         guard let listen = try address(section, "listen") else {
-            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("listen"),
+            throw ConfigError(file: section.file, line: section.node.line, key: section.keyPath("listen"),
                               message: "required: host:port on loopback (127.0.0.1:5900) or unix:/run/dialkiosk/vnc.sock")
         }
         let websocket = try address(section, "websocket")
