@@ -20,7 +20,7 @@
 //   TouchInput    KioskSeams + LinuxSystem + libinput/libudev: the only module that opens /dev/input.
 //   UdevLink      LinuxSystem + libudev: the one owner of a udev context and monitor, which
 //                 KMSOutput (drm hotplug) and TouchInput (REL_DIAL devices) share.
-//   InputRecording DialCore + LinuxSystem + Yams: `libinput record` files replayed as touch
+//   InputRecording DialCore + LinuxSystem + YAMLTree: `libinput record` files replayed as touch
 //                 events, for `simulate` (no device, no C module).
 //   OpeningHours  Glibc only: `power.schedule`'s windows and the decision "open at this
 //                 wall-clock instant", in local time as localtime_r/mktime compute it.
@@ -28,7 +28,8 @@
 //                 module that opens /dev/cec* (typed ioctls, the pure power link).
 //   KioskReporting LinuxSystem: exit statuses, the app's failed-call error, the journal logger
 //                 and the non-blocking output queue (what every layer below the CLI reports with).
-//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + Yams:
+//   YAMLTree      libyaml (Debian's): YAML text composed into nodes that keep their lines.
+//   KioskConfiguration KioskReporting + DialCore + DialRender (themes) + Audio (voices) + YAMLTree:
 //                 the config file, its checks and the reload decision. No DRM or input module.
 //   KioskLoop     KioskReporting + DialCore + DialRender (no configuration types):
 //                 the one frame loop, its poll sources, pacing, the virtual display, the screen's
@@ -60,7 +61,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
@@ -96,6 +96,10 @@ let package = Package(
         // The JSON reader: Swift only, no Foundation, linear in its input.
         .target(name: "KioskJSON"),
         .target(name: "LinuxSystem"),
+        // YAML: libyaml's parser (Debian's libyaml, the one the config was read with when it came
+        // compiled into a Swift package) composed into a tree of nodes with their lines.
+        system("CYAML", "yaml-0.1", "libyaml-dev"),
+        .target(name: "YAMLTree", dependencies: ["CYAML"]),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
         // HDMI-CEC through the kernel's CEC framework: the only module that opens /dev/cec*.
@@ -107,7 +111,7 @@ let package = Package(
         .target(name: "TouchInput", dependencies: ["KioskSeams", "LinuxSystem", "UdevLink", "CLibinput", "CUdev", "CLinux"]),
         .target(
             name: "InputRecording",
-            dependencies: ["DialCore", "KioskSeams", "LinuxSystem", .product(name: "Yams", package: "Yams")]
+            dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "YAMLTree"]
         ),
         // MQTT: libmosquitto driven by the frame loop's poll; the core knows nothing of it.
         .target(name: "MQTTLink", dependencies: ["LinuxSystem", "CMosquitto"]),
@@ -118,8 +122,7 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "KioskJSON", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
-                           .product(name: "Yams", package: "Yams")]
+            dependencies: ["KioskReporting", "KioskJSON", "YAMLTree", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem"]
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
         // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
@@ -146,7 +149,6 @@ let package = Package(
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
                 "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),
@@ -187,6 +189,8 @@ let package = Package(
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig", "TouchInput"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours", "KioskTestSupport"]),
+
+        .testTarget(name: "YAMLTreeTests", dependencies: ["YAMLTree"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),

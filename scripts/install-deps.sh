@@ -7,6 +7,8 @@ packages=(
   # headers for the C modules (Package.swift names them as providers too)
   pkg-config libdrm-dev libudev-dev libinput-dev
   libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
+  # libyaml's parser for the configuration and libinput records (Sources/CYAML, YAMLTree)
+  libyaml-dev
   # fonts: DejaVu Sans is the default; the others cover scripts DejaVu lacks (Devanagari)
   fonts-dejavu-core fonts-noto-core
   # ... and a small CJK font (4 MB; fonts-noto-cjk is 100 MB+) for Chinese and Japanese labels

@@ -1,4 +1,4 @@
-import Yams
+import YAMLTree
 
 /// One `struct input_event` as `libinput record` writes it: [sec, usec, type, code, value].
 public struct EvdevEvent: Sendable, Equatable {
@@ -105,32 +105,32 @@ public enum LibinputRecordReader {
     }
 
     private static func devices(header yaml: String, layout: RecordLayout) throws -> [RecordedDevice] {
-        let root: Node
+        let root: YAMLNode
         do {
-            guard let composed = try Yams.compose(yaml: yaml) else {
+            guard let composed = try YAMLComposer.compose(yaml) else {
                 throw LibinputRecordError(line: nil, path: "", problem: "the file is empty")
             }
             root = composed
-        } catch let error as YamlError {
+        } catch let error as YAMLError {
             throw yamlError(error)
         }
         guard root.mapping != nil else {
-            throw LibinputRecordError(line: root.mark?.line, path: "", problem: "expected a mapping with `devices`")
+            throw LibinputRecordError(line: root.line, path: "", problem: "expected a mapping with `devices`")
         }
         if let version = root["version"], version.int != 1 {
-            throw LibinputRecordError(line: version.mark?.line, path: "version",
+            throw LibinputRecordError(line: version.line, path: "version",
                                       problem: "unsupported format version \(version.string ?? "?") (only 1 is known)")
         }
         guard let devicesNode = root["devices"] else {
-            throw LibinputRecordError(line: root.mark?.line, path: "devices", problem: "missing key")
+            throw LibinputRecordError(line: root.line, path: "devices", problem: "missing key")
         }
         guard let list = devicesNode.sequence else {
-            throw LibinputRecordError(line: devicesNode.mark?.line, path: "devices", problem: "expected a list of devices")
+            throw LibinputRecordError(line: devicesNode.line, path: "devices", problem: "expected a list of devices")
         }
         return try list.enumerated().map { index, node in try device(node, path: "devices[\(index)]", layout: layout) }
     }
 
-    private static func device(_ node: Node, path: String, layout: RecordLayout) throws -> RecordedDevice {
+    private static func device(_ node: YAMLNode, path: String, layout: RecordLayout) throws -> RecordedDevice {
         guard node.mapping != nil else { throw located(node, path, "expected a mapping") }
         let evdev = try required(node, "evdev", path)
         let evdevPath = path + ".evdev"
@@ -155,9 +155,9 @@ public enum LibinputRecordReader {
         }
         var recorded = RecordedDevice(node: node["node"]?.string ?? "", name: evdev["name"]?.string ?? "",
                                       absinfo: absinfo, frames: [])
-        if let events = node["events"], events.null == nil {
+        if let events = node["events"], !events.isNull {
             guard let list = events.sequence else { throw located(events, path + ".events", "expected a list") }
-            if list.isEmpty, let line = events.mark?.line, let streamed = layout.list(atHeaderLine: line) {
+            if list.isEmpty, let streamed = layout.list(atHeaderLine: events.line) {
                 recorded.streamedList = streamed
             }
             for (index, entry) in list.enumerated() {
@@ -168,19 +168,19 @@ public enum LibinputRecordReader {
                 recorded.frames.append(try rows.enumerated().map { row, rowNode in
                     let rowPath = entryPath + ".evdev[\(row)]"
                     let n = try integers(rowNode, rowPath, expected: 5, meaning: "[sec, usec, type, code, value]")
-                    return try EvdevEvent(checking: n, line: layout.fileLine(rowNode.mark?.line ?? 0), path: rowPath)
+                    return try EvdevEvent(checking: n, line: layout.fileLine(rowNode.line), path: rowPath)
                 })
             }
         }
         return recorded
     }
 
-    private static func required(_ node: Node, _ key: String, _ path: String) throws -> Node {
+    private static func required(_ node: YAMLNode, _ key: String, _ path: String) throws -> YAMLNode {
         guard let value = node[key] else { throw located(node, path + ".\(key)", "missing key") }
         return value
     }
 
-    private static func integers(_ node: Node, _ path: String, expected: Int, meaning: String) throws -> [Int] {
+    private static func integers(_ node: YAMLNode, _ path: String, expected: Int, meaning: String) throws -> [Int] {
         guard let list = node.sequence, list.count == expected else {
             throw located(node, path, "expected \(expected) integers \(meaning)")
         }
@@ -190,24 +190,19 @@ public enum LibinputRecordReader {
         }
     }
 
-    private static func located(_ node: Node, _ path: String, _ problem: String) -> LibinputRecordError {
-        LibinputRecordError(line: node.mark?.line, path: path, problem: problem)
+    private static func located(_ node: YAMLNode, _ path: String, _ problem: String) -> LibinputRecordError {
+        LibinputRecordError(line: node.line, path: path, problem: problem)
     }
 
-    private static func yamlError(_ error: YamlError) -> LibinputRecordError {
+    private static func yamlError(_ error: YAMLError) -> LibinputRecordError {
         switch error {
-        case let .scanner(_, problem, mark, _), let .parser(_, problem, mark, _), let .composer(_, problem, mark, _):
-            return LibinputRecordError(line: mark.line, path: "", problem: "not valid YAML: \(problem)")
-        case let .duplicatedKeysInMapping(duplicates, context):
-            return LibinputRecordError(line: context.mark.line, path: "",
-                                       problem: "not valid YAML: duplicate key \(duplicates.joined(separator: ", "))")
-        default:
-            // Other Yams errors (the reader's) describe themselves as "LINE:COLUMN: error: ..."
-            // followed by the offending text: keep the place and the first line.
-            let text = "\(error)"
-            let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? text
-            let line = first.split(separator: ":", maxSplits: 1).first.flatMap { Int($0) }
-            return LibinputRecordError(line: line, path: "", problem: "not valid YAML: \(first)")
+        case let .syntax(_, problem, line, _, _):
+            return LibinputRecordError(line: line, path: "", problem: "not valid YAML: \(problem)")
+        case let .duplicateKeys(keys, line):
+            return LibinputRecordError(line: line, path: "", problem: "not valid YAML: duplicate key \(keys.joined(separator: ", "))")
+        case .reader, .memory:
+            // "LINE:COLUMN: error: reader: ...", or no place at all.
+            return LibinputRecordError(line: error.line, path: "", problem: "not valid YAML: \(error)")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Audio
 import DialCore
-import Yams
+import YAMLTree
 
 /// The `accessibility:` section's speech and sound. Absent: the kiosk is silent
 /// and starts no audio thread. Present: speech on unless `speech: off`; sound cues only with

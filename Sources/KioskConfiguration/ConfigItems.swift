@@ -1,6 +1,6 @@
 import DialCore
 import DialRender
-import Yams
+import YAMLTree
 
 /// The `items:` lists: the top ring's, and through any item's own `items:` the rings below it.
 /// The tree's rules (ids unique among siblings, no empty child list, not too deep) are
@@ -90,9 +90,9 @@ package struct ConfigItemReader {
 
     /// The items of one list (`key` is its dotted key); `indices` are those of the item whose
     /// ring it is (empty for the top ring).
-    private mutating func ring(_ node: Node, key: String, indices: [Int]) throws -> [MenuNode] {
-        func fail(_ node: Node, _ key: String, _ message: String) -> ConfigError {
-            ConfigError(file: file, line: node.mark?.line, key: key, message: message)
+    private mutating func ring(_ node: YAMLNode, key: String, indices: [Int]) throws -> [MenuNode] {
+        func fail(_ node: YAMLNode, _ key: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, line: node.line, key: key, message: message)
         }
         guard case .sequence(let sequence) = node else {
             throw fail(node, key, "expected a list of items (each a mapping with id, label, color), "
@@ -120,16 +120,16 @@ package struct ConfigItemReader {
         return nodes
     }
 
-    private mutating func item(_ node: Node, key: String, index: Int, indices: [Int]) throws -> MenuNode {
+    private mutating func item(_ node: YAMLNode, key: String, index: Int, indices: [Int]) throws -> MenuNode {
         let item = try ConfigSection(file: file, path: key, node: node, known: ConfigParser.itemKeys)
         guard let id = try item.string("id") else {
-            throw ConfigError(file: file, line: node.mark?.line, key: item.keyPath("id"), message: "every item needs an id")
+            throw ConfigError(file: file, line: node.line, key: item.keyPath("id"), message: "every item needs an id")
         }
         guard ConfigValues.isValidID(id) else {
             throw item.error("id", item.value("id"), "expected letters, digits, '-', '_' or '.' (at most 64), got '\(id)'")
         }
         let childrenNode = item.entryNode("items")
-        places[indices] = Place(id: item.value("id")?.mark?.line, items: item.keyLine("items"))
+        places[indices] = Place(id: item.value("id")?.line, items: item.keyLine("items"))
         let label = try item.localized("label", languages: languages, warnings: warnings) ?? LocalizedText(id)
         let color = try item.color("color") ?? DemoMenu.paletteColor(index)
         var icon = try item.name("icon")
@@ -147,7 +147,7 @@ package struct ConfigItemReader {
         if let icon, !icon.hasPrefix("/") {
             throw item.error("icon", item.value("icon"), "expected an absolute path to a PNG file, got '\(icon)'")
         }
-        if let icon { icons.append((icon, item.value("icon")?.mark?.line, item.keyPath("icon"))) }
+        if let icon { icons.append((icon, item.value("icon")?.line, item.keyPath("icon"))) }
         let command = try item.argv("command")
         let timeout = try item.number("timeout_seconds", where: { $0 >= 1 && $0 <= 86_400 }, "of seconds between 1 and 86400")
         var menuItem = MenuItem(id: id, label: label.base, color: color, iconPath: icon, command: command, commandTimeout: timeout)
@@ -202,7 +202,7 @@ package struct ConfigItemReader {
             throw error(for: MenuTreeProblem(.tooDeep(limit: maximumDepth), path: [], indices: indices))
         }
         if languages.languages.count == 1 {
-            warnings.add(file: file, line: item.value("languages")?.mark?.line, key: item.keyPath("languages"),
+            warnings.add(file: file, line: item.value("languages")?.line, key: item.keyPath("languages"),
                          "only one language is configured, so this ring offers no choice")
         }
         return languages.languages.enumerated().map { i, language in

@@ -1,7 +1,7 @@
 import Audio
 import KioskVocabulary
 import DialCore
-import Yams
+import YAMLTree
 
 /// The `languages:` list and the texts that may be maps by language. A text key holds either a
 /// plain string (the same in every language) or a mapping from language codes to strings; the
@@ -33,7 +33,7 @@ package struct LanguageTable: Sendable {
         for (i, element) in sequence.enumerated() {
             let entry = try ConfigSection(file: document.file, path: "languages[\(i)]", node: element, known: ConfigParser.languageEntryKeys)
             guard let code = try entry.string("code") else {
-                throw ConfigError(file: document.file, line: element.mark?.line, key: entry.keyPath("code"), message: "every language needs a code")
+                throw ConfigError(file: document.file, line: element.line, key: entry.keyPath("code"), message: "every language needs a code")
             }
             guard isValidCode(code) else {
                 throw entry.error("code", entry.value("code"), "expected a language code of letters, digits and '-' (en, pt-BR), got '\(code)'")
@@ -41,7 +41,7 @@ package struct LanguageTable: Sendable {
             if let first = firstLine[code] {
                 throw entry.error("code", entry.value("code"), "duplicate language code '\(code)'" + (first.map { " (first on line \($0))" } ?? ""))
             }
-            firstLine[code] = entry.value("code")?.mark?.line
+            firstLine[code] = entry.value("code")?.line
             let voice = try entry.name("voice", maximumBytes: 64)
             let name = try entry.name("name", maximumBytes: ConfigLimits.labelCharacters * 4)
             table.languages.append(Language(code: code, voice: voice, name: name))
@@ -81,7 +81,7 @@ extension ConfigSection {
         for (keyNode, _) in mapping {
             let code = keyNode.string ?? ""
             guard languages.codes.contains(code) else {
-                throw ConfigError(file: file, line: keyNode.mark?.line, key: keyPath(key) + "." + code,
+                throw ConfigError(file: file, line: keyNode.line, key: keyPath(key) + "." + code,
                                   message: "unknown language code '\(code)'; the languages are " + languages.codes.joined(separator: ", "))
             }
         }
@@ -95,7 +95,7 @@ extension ConfigSection {
             if let translation = try checked(map, language.code) {
                 text.translations[language.code] = translation
             } else {
-                warnings.add(file: file, line: node.mark?.line, key: keyPath(key),
+                warnings.add(file: file, line: node.line, key: keyPath(key),
                              "no '\(language.code)' text; the '\(defaultCode)' one is shown and spoken in \(language.name)")
             }
         }

@@ -1,6 +1,6 @@
 import DialCore
 import KioskSeams
-import Yams
+import YAMLTree
 
 /// One YAML mapping of the configuration with its place in the document: typed field reads that
 /// fail with the file, line and dotted key of the offending value.
@@ -8,22 +8,22 @@ package struct ConfigSection {
     package let file: String
     /// `""` for the document root, `theme`, `items[3]`...
     package let path: String
-    package let node: Node
-    private let entries: [(key: String, keyNode: Node, value: Node)]
+    package let node: YAMLNode
+    private let entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)]
 
     /// Accepts `node` only if it is a mapping whose keys are all in `known` (typos must not pass).
-    package init(file: String, path: String, node: Node, known: [String]) throws {
+    package init(file: String, path: String, node: YAMLNode, known: [String]) throws {
         self.file = file
         self.path = path
         self.node = node
         guard case .mapping(let mapping) = node else {
-            throw ConfigError(file: file, line: node.mark?.line, key: path.isEmpty ? nil : path,
+            throw ConfigError(file: file, line: node.line, key: path.isEmpty ? nil : path,
                               message: "expected a mapping of keys, got \(ConfigSection.describe(node))")
         }
-        var entries: [(String, Node, Node)] = []
+        var entries: [(String, YAMLNode, YAMLNode)] = []
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
-                throw ConfigError(file: file, line: keyNode.mark?.line, key: path.isEmpty ? nil : path,
+                throw ConfigError(file: file, line: keyNode.line, key: path.isEmpty ? nil : path,
                                   message: "keys must be plain names, got \(ConfigSection.describe(keyNode))")
             }
             let key = scalar.string
@@ -31,7 +31,7 @@ package struct ConfigSection {
                 var message = "unknown key"
                 if let near = KeySuggestion.closest(to: key, among: known) { message += " (did you mean '\(near)'?)" }
                 message += "; known keys: " + known.joined(separator: ", ")
-                throw ConfigError(file: file, line: keyNode.mark?.line, key: ConfigSection.join(path, key),
+                throw ConfigError(file: file, line: keyNode.line, key: ConfigSection.join(path, key),
                                   message: message)
             }
             entries.append((key, keyNode, value))
@@ -43,7 +43,7 @@ package struct ConfigSection {
     package func keyPath(_ key: String) -> String { ConfigSection.join(path, key) }
 
     /// The value node of `key`, or nil when the key is absent or explicitly null (`key: ~`).
-    package func value(_ key: String) -> Node? {
+    package func value(_ key: String) -> YAMLNode? {
         guard let value = entries.first(where: { $0.key == key })?.value else { return nil }
         // YAML's null spellings, only unquoted: `key: ""` is an empty string, not an absent key.
         if case .scalar(let scalar) = value, scalar.style == .plain || scalar.style == .any,
@@ -54,10 +54,10 @@ package struct ConfigSection {
     }
 
     /// The line of `key` itself (a block list's value starts on the line after it).
-    package func keyLine(_ key: String) -> Int? { entries.first { $0.key == key }?.keyNode.mark?.line }
+    package func keyLine(_ key: String) -> Int? { entries.first { $0.key == key }?.keyNode.line }
 
-    package func error(_ key: String, _ node: Node?, _ message: String) -> ConfigError {
-        ConfigError(file: file, line: (node ?? self.node).mark?.line, key: keyPath(key), message: message)
+    package func error(_ key: String, _ node: YAMLNode?, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: (node ?? self.node).line, key: keyPath(key), message: message)
     }
 
     /// The text of a scalar field (any scalar: `label: 42` is the label "42"). Never one with a
@@ -166,7 +166,7 @@ package struct ConfigSection {
         var argv: [String] = []
         for (i, element) in sequence.enumerated() {
             func fail(_ message: String) -> ConfigError {
-                ConfigError(file: file, line: element.mark?.line, key: "\(keyPath(key))[\(i)]", message: message)
+                ConfigError(file: file, line: element.line, key: "\(keyPath(key))[\(i)]", message: message)
             }
             guard case .scalar(let scalar) = element else {
                 throw fail("expected a string, got \(ConfigSection.describe(element))")
@@ -205,12 +205,11 @@ package struct ConfigSection {
     package static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// How a node reads in a message: `'blu'` for scalars, "a list" or "a mapping" otherwise.
-    package static func describe(_ node: Node) -> String {
+    package static func describe(_ node: YAMLNode) -> String {
         switch node {
         case .scalar(let scalar): return "'\(scalar.string)'"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         }
     }
 }

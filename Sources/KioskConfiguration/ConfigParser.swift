@@ -1,10 +1,10 @@
 import DialCore
 import DialRender
 import KioskSeams
-import Yams
+import YAMLTree
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
-/// Built on Yams' node tree (not Codable) so every value keeps its line for the message.
+/// Built on YAMLTree's nodes (libyaml's events) so every value keeps its line for the message.
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
@@ -26,10 +26,10 @@ public enum ConfigParser {
     public static func parse(_ text: String, file: String, brokerElsewhere: Bool = false,
                              blobDirectory: String? = nil) throws -> KioskConfig {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
+            root = try YAMLComposer.compose(text)
+        } catch let error as YAMLError {
             throw syntaxError(error, text: text, file: file)
         }
         guard let root else { return KioskConfig() }  // empty or comments only
@@ -220,22 +220,20 @@ public enum ConfigParser {
 
     // MARK: YAML syntax
 
-    /// Yams' own error, reduced to one located line.
-    package static func syntaxError(_ error: YamlError, text: String, file: String) -> ConfigError {
+    /// The YAML reader's error, reduced to one located line.
+    package static func syntaxError(_ error: YAMLError, text: String, file: String) -> ConfigError {
         switch error {
-        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
-             let .composer(context, problem, mark, _):
+        case let .syntax(_, problem, line, _, context):
             var message = "YAML syntax error: \(problem)"
-            if let context { message += " (\(context.text) at line \(context.mark.line))" }
-            return ConfigError(file: file, line: mark.line, key: nil, message: message)
-        case let .duplicatedKeysInMapping(duplicates, context):
+            if let context { message += " (\(context.text) at line \(context.line))" }
+            return ConfigError(file: file, line: line, key: nil, message: message)
+        case let .duplicateKeys(duplicates, line):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            return ConfigError(file: file, line: context.mark.line, key: nil,
-                               message: "key \(keys) appears more than once in the same mapping")
-        case let .reader(problem, offset, _, _):
+            return ConfigError(file: file, line: line, key: nil, message: "key \(keys) appears more than once in the same mapping")
+        case let .reader(problem, offset, _, _, _):
             let line = offset.map { offset in 1 + text.prefix(offset).reduce(0) { $0 + ($1.isNewline ? 1 : 0) } }
             return ConfigError(file: file, line: line, key: nil, message: "unreadable text: \(problem)")
-        default:
+        case .memory:
             return ConfigError(file: file, line: nil, key: nil, message: "YAML error: \(error)")
         }
     }
@@ -243,7 +241,7 @@ public enum ConfigParser {
 
 extension ConfigSection {
     /// The raw node of `key` even when it is null (items: a null list is an error, not a default).
-    package func entryNode(_ key: String) -> Node? {
+    package func entryNode(_ key: String) -> YAMLNode? {
         guard case .mapping(let mapping) = node else { return nil }
         return mapping.first(where: { $0.key.string == key })?.value
     }

@@ -1,4 +1,4 @@
-import Yams
+import YAMLTree
 
 /// The `fleet:` section (local file only; absent: no pushed configurations): which keys may
 /// sign a bundle, the shared topic bundles arrive on, how long a pushed configuration waits for
@@ -42,7 +42,7 @@ extension ConfigParser {
 
     package static func parseFleet(_ section: ConfigSection) throws -> FleetSettings {
         guard let node = section.value("trusted_keys") else {
-            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("trusted_keys"),
+            throw ConfigError(file: section.file, line: section.node.line, key: section.keyPath("trusted_keys"),
                               message: "required: the public key files bundles must be signed by (dialkiosk config keygen)")
         }
         guard case .sequence(let list) = node, !list.isEmpty, list.count <= 16 else {
@@ -52,7 +52,7 @@ extension ConfigParser {
         for (i, element) in list.enumerated() {
             guard case .scalar(let scalar) = element, scalar.string.hasPrefix("/"), scalar.string.utf8.count <= 4096,
                   ConfigLimits.controlCharacter(in: scalar.string, allowing: []) == nil else {
-                throw ConfigError(file: section.file, line: element.mark?.line, key: "\(section.keyPath("trusted_keys"))[\(i)]",
+                throw ConfigError(file: section.file, line: element.line, key: "\(section.keyPath("trusted_keys"))[\(i)]",
                                   message: "expected an absolute path of a public key file, got \(ConfigSection.describe(element))")
             }
             keys.append(scalar.string)
@@ -77,11 +77,11 @@ extension ConfigParser {
     /// a YAML error is thrown located, as `parse` throws it.
     public static func topLevelKeys(_ text: String, file: String) throws -> [(key: String, line: Int?)] {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch let error as YamlError {
+        let root: YAMLNode?
+        do { root = try YAMLComposer.compose(text) } catch let error as YAMLError {
             throw syntaxError(error, text: text, file: file)
         }
         guard let root, case .mapping(let mapping) = root else { return [] }
-        return mapping.map { (key: $0.key.string ?? "?", line: $0.key.mark?.line) }
+        return mapping.map { (key: $0.key.string ?? "?", line: $0.key.line) }
     }
 }

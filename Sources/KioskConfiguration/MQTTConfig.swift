@@ -139,7 +139,7 @@ extension ConfigParser {
                                 + "or a systemd credential (LoadCredential=) with credential")
         }
         guard let host = try section.name("host", maximumBytes: 253) else {
-            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("host"),
+            throw ConfigError(file: section.file, line: section.node.line, key: section.keyPath("host"),
                               message: "the broker's host name or address is required (for example 192.0.2.10 or broker.lan)")
         }
         // Letters, digits, '.', '-', '_' (names, IPv4) and ':' (IPv6): what getaddrinfo is handed.
@@ -151,14 +151,14 @@ extension ConfigParser {
         var tls: MQTTSettings.TLS?
         if let t = try section.section("tls", known: mqttTLSKeys) {
             guard let ca = try absolutePath(t, "ca_file") else {
-                throw ConfigError(file: t.file, line: t.node.mark?.line, key: t.keyPath("ca_file"),
+                throw ConfigError(file: t.file, line: t.node.line, key: t.keyPath("ca_file"),
                                   message: "required with tls: the CA certificate that signed the broker's certificate (PEM)")
             }
             let cert = try absolutePath(t, "cert_file")
             let key = try absolutePath(t, "key_file")
             if (cert == nil) != (key == nil) {
                 let missing = cert == nil ? "cert_file" : "key_file"
-                throw ConfigError(file: t.file, line: t.node.mark?.line, key: t.keyPath(missing),
+                throw ConfigError(file: t.file, line: t.node.line, key: t.keyPath(missing),
                                   message: "cert_file and key_file go together (a client certificate and its key)")
             }
             tls = MQTTSettings.TLS(caFile: ca, certFile: cert, keyFile: key)

@@ -1,5 +1,5 @@
 import OpeningHours
-import Yams
+import YAMLTree
 
 /// The `power:` section: opening hours and what the screen does outside them.
 public struct PowerSettings: Sendable, Equatable {
@@ -112,16 +112,16 @@ extension ConfigParser {
     }
 
     private static func parseWindow(_ section: ConfigSection) throws -> HoursWindow {
-        func required(_ key: String) throws -> Node {
+        func required(_ key: String) throws -> YAMLNode {
             guard let node = section.value(key) else {
-                throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath(key),
+                throw ConfigError(file: section.file, line: section.node.line, key: section.keyPath(key),
                                   message: "missing; a window needs days, on and off")
             }
             return node
         }
         let daysNode = try required("days")
         var days: Set<Weekday> = []
-        let words: [Node]
+        let words: [YAMLNode]
         if case .sequence(let list) = daysNode { words = Array(list) } else { words = [daysNode] }
         guard !words.isEmpty else { throw section.error("days", daysNode, "expected at least one day, got an empty list") }
         for word in words {

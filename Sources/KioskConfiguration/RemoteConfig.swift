@@ -1,4 +1,4 @@
-import Yams
+import YAMLTree
 
 /// The `remote:` section (absent: no remote view, no socket at all): where the RFB server
 /// listens and what viewers may do. Closed by default: viewers only watch, and only loopback
@@ -60,7 +60,7 @@ extension ConfigParser {
                                 + "through an SSH tunnel); remove \(key)")
         }
         guard let listen = try address(section, "listen") else {
-            throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("listen"),
+            throw ConfigError(file: section.file, line: section.node.line, key: section.keyPath("listen"),
                               message: "required: host:port on loopback (127.0.0.1:5900) or unix:/run/dialkiosk/vnc.sock")
         }
         let websocket = try address(section, "websocket")
@@ -111,7 +111,7 @@ extension ConfigParser {
         guard sequence.count <= maximumAllowed else { throw section.error(key, node, "at most \(maximumAllowed) entries, got \(sequence.count)") }
         return try sequence.enumerated().map { i, element in
             func fail(_ message: String) -> ConfigError {
-                ConfigError(file: section.file, line: element.mark?.line, key: "\(section.keyPath(key))[\(i)]", message: message)
+                ConfigError(file: section.file, line: element.line, key: "\(section.keyPath(key))[\(i)]", message: message)
             }
             guard case .scalar(let scalar) = element, !scalar.string.isEmpty else { throw fail("expected one of \(what), got \(ConfigSection.describe(element))") }
             let entry = scalar.string.lowercased()

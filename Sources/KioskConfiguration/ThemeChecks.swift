@@ -1,6 +1,6 @@
 import DialCore
 import DialRender
-import Yams
+import YAMLTree
 
 /// The theme's accessibility rules: the shorthand `theme: high-contrast`, the range of
 /// `label_scale`, and the contrast a high-contrast theme must keep when its colours are overridden.

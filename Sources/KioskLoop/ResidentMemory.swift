@@ -1,10 +1,10 @@
-import Foundation
+import Glibc
 import LinuxSystem
 
 /// Resident set size of this process in kB, from /proc/self/statm (pages * page size).
 package func residentKilobytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }
-    let fields = text.split(separator: " ")
+    guard let text = ProcessMemory.procText("/proc/self/statm") else { return -1 }
+    let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
     guard fields.count > 1, let pages = Int(fields[1]) else { return -1 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
 }
@@ -49,8 +49,8 @@ package struct ProcessMemory: Equatable {
 
     package init() {}
 
-    /// A /proc file's whole text, read to its end: its size says 0, and Foundation's
-    /// String(contentsOfFile:) stops after the first read, 4 kB of a 30 kB smaps (the DRM
+    /// A /proc file's whole text, read to its end: its size says 0, and a reader that trusts a
+    /// first short read stops after the first read, 4 kB of a 30 kB smaps (the DRM
     /// mappings come late in it, so `run --stats` said scanout_kb=0).
     package static func procText(_ path: String) -> String? {
         guard var reader = try? LineReader(path: path, regularFileOnly: false) else { return nil }

@@ -118,7 +118,7 @@ let menuText = "items:\n  - id: coffee\n    label: Coffee\n    color: \"#884400\
 
 extension String {
     func replacingFirst(_ old: String, _ new: String) -> String {
-        guard let range = range(of: old) else { return self }
-        return replacingCharacters(in: range, with: new)
+        guard let range = firstRange(of: old) else { return self }
+        return String(self[..<range.lowerBound]) + new + String(self[range.upperBound...])
     }
 }

@@ -102,7 +102,7 @@ import Testing
         let updates = server.updateCount
         let encoders = server.encodedOn
         server.close()
-        print("loop CPU per frame: \(String(format: "%.3f", alone * 1000)) ms without viewers, \(String(format: "%.3f", watched * 1000)) ms with 8 Tight viewers; \(updates) updates")
+        print("loop CPU per frame: \(fixed(alone * 1000, 3)) ms without viewers, \(fixed(watched * 1000, 3)) ms with 8 Tight viewers; \(updates) updates")
         #expect(updates >= 8 * 3, "the viewers got updates")
         #expect(!encoders.isEmpty && !encoders.contains { pthread_equal($0, pthread_self()) != 0 }, "an update was encoded on the loop's thread")
         // The loop copies the damage twice (into the panel and the hand-over) and reads a pipe.

@@ -1,4 +1,3 @@
-import Foundation
 import DialCore
 import KioskSeams
 import KioskReporting
@@ -18,19 +17,11 @@ struct BenchMemory {
 
     /// Runs the child for `size` with `items` items (the demo menu when nil).
     static func measure(size: FrameSize, items: Int?, frames: Int, every: Int = 600) throws -> BenchMemory {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["simulate", "--size", "\(size)", "--generate-frames", "\(frames)", "--paint", "--quiet",
+        let arguments = ["simulate", "--size", "\(size)", "--generate-frames", "\(frames)", "--paint", "--quiet",
                            "--memory-every", "\(every)"] + (items.map { ["--items", "\($0)"] } ?? [])
-        let err = Pipe()
-        child.standardError = err
-        child.standardOutput = FileHandle.nullDevice
-        try child.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard child.terminationStatus == 0 else {
-            throw CommandFailure("bench: simulate for the memory figures exited with \(child.terminationStatus): \(text)", status: .failure)
+        let (status, text) = try ChildProcess.run("/proc/self/exe", arguments)
+        guard status == 0 else {
+            throw CommandFailure("bench: simulate for the memory figures exited with \(status): \(text)", status: .failure)
         }
         return try parse(text, frames: frames)
     }

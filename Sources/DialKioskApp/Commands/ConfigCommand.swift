@@ -250,7 +250,7 @@ extension String {
         let name = FleetAcceptance.fileName(serial: serial)
         var out = ""
         var rest = Substring(self)
-        while let range = rest.range(of: name) {
+        while let range = rest.firstRange(of: name) {
             out += rest[..<range.lowerBound] + file
             rest = rest[range.upperBound...]
         }

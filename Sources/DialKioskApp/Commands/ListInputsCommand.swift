@@ -130,7 +130,7 @@ struct ListInputsCommand: ParsableCommand {
         let widths = (0..<header.count - 1).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, text in
-                column < widths.count ? text.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0) : text
+                column < widths.count ? text + String(repeating: " ", count: max(0, widths[column] + 2 - text.count)) : text
             }.joined()
         }
     }

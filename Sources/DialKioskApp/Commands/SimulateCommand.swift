@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import DialRender
-import Foundation
 import Glibc
 import KioskSeams
 import TouchInput

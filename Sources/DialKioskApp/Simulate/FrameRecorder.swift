@@ -1,7 +1,8 @@
 import DialCore
 import DialRender
-import Foundation
+import Glibc
 import KioskReporting
+import LinuxSystem
 
 /// Paints each simulated frame and writes it as `frame-NNNNNN.png` (numbered from 1).
 final class FrameRecorder {
@@ -10,10 +11,8 @@ final class FrameRecorder {
     private var count = 0
 
     init(directory: String, setup: DialSetup) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("\(directory): cannot create the frames directory: \(error.localizedDescription)", status: .ioError)
+        if let failure = Self.makeDirectories(directory) {
+            throw CommandFailure("\(directory): cannot create the frames directory: \(failure)", status: .ioError)
         }
         self.directory = directory
         painter = try setup.makePainter()
@@ -24,6 +23,20 @@ final class FrameRecorder {
         painter.paint(pose)
         let name = String(count).leftPadded(to: 6)
         try PNGWriter.write(painter.frame, to: "\(directory)/frame-\(name).png")
+    }
+}
+
+extension FrameRecorder {
+    /// mkdir -p: each missing directory of `path` made (0755); the first failure's errno, or nil.
+    static func makeDirectories(_ path: String) -> Errno? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o755) != 0, errno != EEXIST { return Errno.current }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return Errno.current }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : Errno(ENOTDIR)
     }
 }
 

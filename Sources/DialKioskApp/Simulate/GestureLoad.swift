@@ -1,5 +1,5 @@
 import DialCore
-import Foundation
+import Glibc
 import KioskSeams
 
 /// An endless, seeded stream of the gestures people make on a kiosk (flings both ways, slow

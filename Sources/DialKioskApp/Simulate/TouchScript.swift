@@ -1,5 +1,5 @@
 import DialCore
-import Foundation
+import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskReporting
