@@ -14,6 +14,7 @@ pkg_arm64_packages=(
   libmosquitto-dev
   libespeak-ng-dev libasound2-dev
   libsodium-dev
+  libyaml-dev
   fontconfig-config fonts-dejavu-core
 )
 pkg_sdk_name=trixie-arm64

@@ -35,6 +35,7 @@ pkg_build_packages=(
   libmosquitto-dev mosquitto openssl
   libespeak-ng-dev libasound2-dev espeak-ng
   libsodium-dev
+  libyaml-dev
 )
 
 # pkg_apt ARGS...: apt-get/apt-cache against trixie with the private configuration.
