@@ -8,7 +8,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case failure = 1
     /// Bad command-line arguments.
     case usage = 64
-    /// A malformed touch script or `libinput record` file.
+    /// A malformed touch script or `libinput record` file, or a fleet key or bundle that is
+    /// damaged, truncated or does not verify.
     case dataError = 65
     /// A named input file (script, record, config, icon, font file) does not exist.
     case noInput = 66
@@ -35,7 +36,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .ok: return "success (or stopped by SIGTERM/SIGINT)"
         case .failure: return "unexpected internal failure"
         case .usage: return "bad command-line arguments"
-        case .dataError: return "malformed touch script or libinput record file"
+        case .dataError: return "malformed touch script or libinput record file; a fleet key or bundle that is damaged, truncated, or does not verify"
         case .noInput: return "a named input file does not exist"
         case .noDevice: return "no DRM device found (or a required input device missing)"
         case .osError: return "a display system call failed"

@@ -76,8 +76,11 @@ import Testing
 
     @Test func nestingIsBoundedWithoutRecursion() {
         let deep = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
-        // Debian's libyaml stops at 1000 levels itself; the composer's own bound is for a libyaml without one.
-        #expect(error(deep).hasSuffix("Maximum nesting level reached, set with yaml_set_max_nest_level())"))
+        // Debian's libyaml stops at 1000 levels itself and the composer's own bound is the same, so
+        // which of the two speaks first depends on when libyaml reports; either refuses at level 1001.
+        let refusal = error(deep)
+        #expect(refusal.hasSuffix("Maximum nesting level reached, set with yaml_set_max_nest_level())")
+                || refusal == "1:1001: error: composer: lists and mappings nested more than 1000 deep", "\(refusal)")
         let fine = String(repeating: "[", count: 999) + String(repeating: "]", count: 999)
         #expect(error(fine) == "composed")
         #expect(error("a: [[[[x]]]]\n", limits: YAMLLimits(depth: 4)) == "1:7: error: composer: lists and mappings nested more than 4 deep")
