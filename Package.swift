@@ -134,7 +134,7 @@ let package = Package(
         system("CZlib", "zlib", "zlib1g-dev"),
         .target(
             name: "RemoteView",
-            dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "CZlib"]
+            dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "CZlib", "CLinux"]
         ),
         .target(
             name: "DialKioskApp",

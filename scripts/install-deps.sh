@@ -45,6 +45,9 @@ packages=(
   # the remote view: zlib's headers (ZRLE, Tight); noVNC, which `preview` serves; headless
   # chromium and chromedriver for the browser test; python3-venv for vncdotool's cached venv
   zlib1g-dev novnc chromium chromium-driver python3-venv
+  # TigerVNC's own viewer under Xvfb against the RFB listener (tests/remote/tigervnc.py), its
+  # window grabbed with xwd and located with xwininfo (x11-apps, x11-utils), cut by convert
+  tigervnc-viewer xvfb x11-apps x11-utils imagemagick
   # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, SHA-256; the library
   # is opened with dlopen, like libmosquitto)
   libsodium-dev

@@ -29,6 +29,20 @@ echo "== screenshots and who is watching (tests/remote/screenshot.py)"
 # `preview` in Debian's headless chromium (noVNC from Debian's novnc), driven by chromedriver.
 echo "== preview in chromium (tests/remote/browser.py)"
 "$(tests/remote/venv.sh)" tests/remote/browser.py --binary .build/debug/dialkiosk
+# The WebSocket front's edges from a raw client (Host, Origin, token, version, method) and a
+# peer that pings and never reads against the kiosk's resident memory (60 s).
+echo "== WebSocket edges (tests/remote/edges.py)"
+python3 tests/remote/edges.py --binary .build/debug/dialkiosk --memory 60
+# Another loopback port's page in headless chromium cannot drive the preview.
+echo "== cross-origin page in chromium (tests/remote/origin.py)"
+python3 tests/remote/origin.py --binary .build/debug/dialkiosk
+# A raw RFB client switching SetEncodings and SetPixelFormat while each update is encoded,
+# every update read strictly (about 30 s; RFBDesyncTests runs 10,000 in-process).
+echo "== RFB mid-update switches (tests/remote/desync.py)"
+python3 tests/remote/desync.py --binary .build/debug/dialkiosk --updates 1000
+# TigerVNC's real viewer under Xvfb: its window equals `render`, before and after a turn.
+echo "== TigerVNC's viewer (tests/remote/tigervnc.py)"
+python3 tests/remote/tigervnc.py --binary .build/debug/dialkiosk
 
 if [ "${DIALKIOSK_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== libFuzzer (fixed budget)"

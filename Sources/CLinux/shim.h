@@ -15,3 +15,4 @@ static inline int clinux_ioctl_pointer(int fd, unsigned long request, void *arg)
     return ioctl(fd, request, arg);
 }
 #include <malloc.h>
+#include <sys/random.h>

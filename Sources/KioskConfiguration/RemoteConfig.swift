@@ -1,3 +1,5 @@
+import Yams
+
 /// The `remote:` section (absent: no remote view, no socket at all): where the RFB server
 /// listens and what viewers may do. Closed by default: viewers only watch, and only loopback
 /// or a Unix socket is accepted, because this version has neither TLS nor a password for
@@ -18,6 +20,15 @@ public struct RemoteSettings: Sendable, Equatable {
     public var mark: Bool
     /// Screenshots over the control socket and MQTT.
     public var screenshots: Bool
+    /// Host names the WebSocket address answers besides loopback (a tunnel's or proxy's name),
+    /// lowercased, without a port.
+    public var allowedHosts: [String] = []
+    /// Origins (`scheme://host[:port]`) whose pages may open the WebSocket besides its own page.
+    public var allowedOrigins: [String] = []
+    /// A file holding the secret the WebSocket's path must carry (`/websockify/TOKEN`).
+    public var tokenFile: String?
+    /// The group a `unix:` socket is given (mode 0660); nil: the owner's only (0600).
+    public var socketGroup: String?
 
     public init(listen: Listen, websocket: Listen? = nil, input: Bool = false, maxFPS: Double = 30,
                 mark: Bool = true, screenshots: Bool = false) {
@@ -36,7 +47,10 @@ public struct RemoteSettings: Sendable, Equatable {
 }
 
 extension ConfigParser {
-    package static let remoteKeys = ["listen", "websocket", "input", "credential", "password_file", "tls", "max_fps", "mark", "screenshots"]
+    package static let remoteKeys = ["listen", "websocket", "input", "credential", "password_file", "tls", "max_fps", "mark", "screenshots",
+                                     "allowed_hosts", "allowed_origins", "token_file", "socket_group"]
+    /// Entries of `allowed_hosts` or `allowed_origins` read at most.
+    static let maximumAllowed = 16
 
     package static func parseRemote(_ section: ConfigSection) throws -> RemoteSettings {
         for key in ["credential", "password_file", "tls"] where section.keyLine(key) != nil {
@@ -57,7 +71,53 @@ extension ConfigParser {
         if let fps = try section.number("max_fps", where: { $0 >= 1 && $0 <= 240 }, "between 1 and 240") {
             settings.maxFPS = fps
         }
+        settings.allowedHosts = try list(section, "allowed_hosts", "host names without a port (kiosk.example)") { entry in
+            let ok = entry.utf8.count <= 253 && entry.unicodeScalars.allSatisfy {
+                ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "." || $0 == "[" || $0 == "]" || $0 == ":"
+            } && (!entry.contains(":") || (entry.hasPrefix("[") && entry.hasSuffix("]")))
+            return ok ? nil : "expected a host name without a port (letters, digits, - and .; an IPv6 address in brackets)"
+        }
+        settings.allowedOrigins = try list(section, "allowed_origins", "origins (https://kiosk.example)") { entry in
+            guard entry.hasPrefix("http://") || entry.hasPrefix("https://") else { return "expected http:// or https:// and a host" }
+            let rest = entry.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
+            guard rest.count == 1, let host = rest.first, !host.isEmpty else { return "expected scheme://host[:port] and no path" }
+            return nil
+        }
+        if let file = try section.name("token_file", maximumBytes: 4096) {
+            guard file.hasPrefix("/") else { throw section.error("token_file", section.value("token_file"), "expected an absolute path, got '\(file)'") }
+            settings.tokenFile = file
+        }
+        if let group = try section.name("socket_group", maximumBytes: 32) {
+            guard group.unicodeScalars.allSatisfy({ ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "_-.".unicodeScalars.contains($0) }),
+                  group.first != "-" else {
+                throw section.error("socket_group", section.value("socket_group"), "expected a group name (letters, digits, _ - .), got '\(group)'")
+            }
+            let unix: (RemoteSettings.Listen?) -> Bool = { if case .unix = $0 { return true } else { return false } }
+            guard unix(settings.listen) || unix(settings.websocket) else {
+                throw section.error("socket_group", section.value("socket_group"),
+                                    "only a unix: address has a group; listen and websocket are both TCP here")
+            }
+            settings.socketGroup = group
+        }
         return settings
+    }
+
+    /// A list of at most `maximumAllowed` strings, lowercased, each passing `problem` (nil: fine).
+    private static func list(_ section: ConfigSection, _ key: String, _ what: String, problem: (String) -> String?) throws -> [String] {
+        guard let node = section.value(key) else { return [] }
+        guard case .sequence(let sequence) = node else {
+            throw section.error(key, node, "expected a list of \(what), got \(ConfigSection.describe(node))")
+        }
+        guard sequence.count <= maximumAllowed else { throw section.error(key, node, "at most \(maximumAllowed) entries, got \(sequence.count)") }
+        return try sequence.enumerated().map { i, element in
+            func fail(_ message: String) -> ConfigError {
+                ConfigError(file: section.file, line: element.mark?.line, key: "\(section.keyPath(key))[\(i)]", message: message)
+            }
+            guard case .scalar(let scalar) = element, !scalar.string.isEmpty else { throw fail("expected one of \(what), got \(ConfigSection.describe(element))") }
+            let entry = scalar.string.lowercased()
+            if let problem = problem(entry) { throw fail("\(problem), got '\(scalar.string.prefix(80))'") }
+            return entry
+        }
     }
 
     /// `host:port`, `[v6]:port` or `unix:/absolute/path`; anything but loopback is refused.

@@ -26,10 +26,26 @@ package final class RemoteViewServer: PollSource {
         package var maximumViewers: Int
         /// The "being viewed" mark on the glass while a viewer is connected (`ViewMark`).
         package var mark: Bool
+        /// Host names the WebSocket address answers besides loopback (`remote.allowed_hosts`).
+        package var allowedHosts: [String]
+        /// Origins whose pages may open the WebSocket besides the page's own (`remote.allowed_origins`).
+        package var allowedOrigins: [String]
+        /// The secret the upgrade's path must carry (`preview`'s, made per run).
+        package var token: String?
+        /// A file holding that secret (`remote.token_file`), read at the start.
+        package var tokenFile: String?
+        /// The group a Unix socket is given, with modes for it (`remote.socket_group`; nil: owner only).
+        package var socketGroup: String?
 
         package init(listen: ListenAddress?, websocket: ListenAddress? = nil, webRoot: String? = nil, input: Bool = false,
-                     maxFPS: Double = 30, maximumViewers: Int = 8, mark: Bool = false) {
+                     maxFPS: Double = 30, maximumViewers: Int = 8, mark: Bool = false, allowedHosts: [String] = [],
+                     allowedOrigins: [String] = [], token: String? = nil, tokenFile: String? = nil, socketGroup: String? = nil) {
             self.mark = mark
+            self.allowedHosts = allowedHosts
+            self.allowedOrigins = allowedOrigins
+            self.token = token
+            self.tokenFile = tokenFile
+            self.socketGroup = socketGroup
             self.listen = listen
             self.websocket = websocket
             self.webRoot = webRoot

@@ -21,8 +21,11 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
 enum ViewSocket {
     static let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
-    /// A listening socket on `address` (a stale Unix socket file is replaced).
-    static func listen(_ address: ListenAddress) throws -> FileDescriptor {
+    /// A listening socket on `address` (a stale Unix socket file is replaced). A Unix socket
+    /// is the owner's only (0600), or with `group` that group's too (0660, its group set): an
+    /// operator in the group reaches it through an SSH tunnel without root. Its mode is set
+    /// between bind and listen, when nobody can connect yet.
+    static func listen(_ address: ListenAddress, group: String? = nil) throws -> FileDescriptor {
         switch address {
         case .unix(let path):
             var sa = sockaddr_un()
@@ -34,9 +37,16 @@ enum ViewSocket {
             withUnsafeMutableBytes(of: &sa.sun_path) { $0.copyBytes(from: bytes) }
             var info = stat()
             if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+            let gid = try group.map(groupID)
             return try bound(AF_UNIX, address) { fd in
-                withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                let bound = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+                guard bound == 0 else { return bound }
+                if let gid, chown(path, uid_t.max, gid) != 0 {
+                    throw SystemCallError("give \(path) the group \(group ?? "") (remote.socket_group; the service's user must be in it)", errno: errno, status: .config)
+                }
+                guard chmod(path, gid == nil ? 0o600 : 0o660) == 0 else { throw SystemCallError("chmod \(path)", errno: errno) }
+                return 0
             }
         case .tcp(let host, let port):
             var v4 = in_addr(), v6 = in6_addr()
@@ -65,13 +75,22 @@ enum ViewSocket {
         }
     }
 
-    private static func bound(_ family: Int32, _ address: ListenAddress, _ bindTo: (Int32) -> Int32) throws -> FileDescriptor {
+    /// The group named `name` in the group database.
+    static func groupID(_ name: String) throws -> gid_t {
+        errno = 0
+        guard let entry = getgrnam(name) else {
+            throw SystemCallError("find the group \(name) (remote.socket_group)", errno: errno == 0 ? ENOENT : errno, status: .config)
+        }
+        return entry.pointee.gr_gid
+    }
+
+    private static func bound(_ family: Int32, _ address: ListenAddress, _ bindTo: (Int32) throws -> Int32) throws -> FileDescriptor {
         let fd = socket(family, flags, 0)
         guard fd >= 0 else { throw SystemCallError("create the remote view's socket for \(address)", errno: errno) }
         let owned = FileDescriptor(adopting: fd)
         var one: Int32 = 1
         if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
-        guard bindTo(fd) == 0 else { throw SystemCallError("bind the remote view to \(address)", errno: errno) }
+        guard try bindTo(fd) == 0 else { throw SystemCallError("bind the remote view to \(address)", errno: errno) }
         guard Glibc.listen(fd, 8) == 0 else { throw SystemCallError("listen on \(address)", errno: errno) }
         return owned
     }

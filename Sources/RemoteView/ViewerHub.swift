@@ -1,6 +1,7 @@
 import DialRender
 import Glibc
 import KioskLoop
+import KioskReporting
 import KioskSeams
 import LinuxSystem
 
@@ -37,14 +38,20 @@ final class ViewerHub {
         var frames: WebSocketFrames?
         /// Bytes framed or answered, still to send (WebSocket and HTTP only).
         var wire: [UInt8] = []
-        /// Close once `wire` has left (an HTTP answer).
+        /// Close once `wire` has left (an HTTP answer); nothing more is read.
         var closeAfterWire = false
+        /// `wire` holds the pong owed (the peer may ping again once it has left).
+        var pongInWire = false
+        /// The viewer's arrival or its last key or pointer event: the longest idle is the one
+        /// a newcomer replaces when every seat is taken.
+        var lastInput: Double
 
         init(socket: FileDescriptor, peer: String, session: ViewerSession, since: Double) {
             self.socket = socket
             self.peer = peer
             self.session = session
             self.since = since
+            lastInput = since
         }
     }
 
@@ -62,17 +69,25 @@ final class ViewerHub {
     var onViewer: (RemoteViewServer.ViewerNews) -> Void = { _ in }
     /// Read no viewer's input this step (what was read still waits for the loop).
     var holdInput = false
-    private var refused = 0
-    private var lastRefusalLog = -Double.infinity
+    private var refusalLog = LogRateLimit(interval: 10)
+    private var departureLog = LogRateLimit(interval: 10)
+    /// Who may use the WebSocket address (its port, names, origins, token).
+    let gate: WebGate
 
     /// Listens on `options.listen`. `rotation`: how the logical frames are turned on the panel
     /// (for viewers' pointer input). `keyCommand`: the kiosk's key map by evdev code.
     init(options: RemoteViewServer.Options, rotation: DisplayRotation, keyCommand: @escaping (UInt32) -> StepCommand?) throws {
         self.options = options
         var listeners: [(socket: FileDescriptor, web: Bool)] = []
-        if let address = options.listen { listeners.append((try ViewSocket.listen(address), false)) }
-        if let address = options.websocket { listeners.append((try ViewSocket.listen(address), true)) }
+        if let address = options.listen { listeners.append((try ViewSocket.listen(address, group: options.socketGroup), false)) }
+        if let address = options.websocket { listeners.append((try ViewSocket.listen(address, group: options.socketGroup), true)) }
         self.listeners = listeners
+        var gate = WebGate(allowedHosts: options.allowedHosts.map { $0.lowercased() },
+                           allowedOrigins: options.allowedOrigins.map { $0.lowercased() },
+                           token: options.token.map { Array($0.utf8) })
+        if let web = listeners.first(where: { $0.web }) { gate.port = ViewSocket.port(of: web.socket.rawValue) }
+        if let file = options.tokenFile { gate.token = try ViewToken.read(file) }
+        self.gate = gate
         self.rotation = rotation
         self.keyCommand = keyCommand
     }
@@ -96,8 +111,9 @@ final class ViewerHub {
     /// Closes every viewer and the listener (a Unix socket's file is removed).
     func close() {
         // Refusals held back by the once-per-10-s limit are counted at the end too.
-        if refused > 0 { log("remote view: refused \(refused) viewer\(refused == 1 ? "" : "s") since the last such line") }
-        refused = 0
+        let held = refusalLog.heldBack
+        if held > 0 { log("remote view: refused \(held) connection\(held == 1 ? "" : "s") since the last such line") }
+        refusalLog = LogRateLimit(interval: 10)
         for v in viewers { v.socket.close() }
         viewers.removeAll()
         for (socket, web) in listeners where socket.isOpen {
@@ -129,7 +145,7 @@ final class ViewerHub {
         var fds = listeners.filter { $0.socket.isOpen }.map { pollfd(fd: $0.socket.rawValue, events: accepting, revents: 0) }
         for v in viewers {
             let writing = v.session.pendingOutput > 0 || !v.wire.isEmpty
-            let events = (v.session.wantsInput && !holdInput ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0)
+            let events = (v.session.wantsInput && !holdInput && !v.closeAfterWire ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0)
             fds.append(pollfd(fd: v.socket.rawValue, events: events, revents: 0))
         }
         return fds
@@ -156,7 +172,7 @@ final class ViewerHub {
         // turn began, in order.
         let served = Array(viewers.prefix(polled.count - open.count))
         for (v, p) in zip(served, polled.dropFirst(open.count)) {
-            if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !holdInput { read(v, now: now, into: &events) }
+            if p.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !holdInput && !v.closeAfterWire { read(v, now: now, into: &events) }
             if !v.session.isReady && now - v.since > Self.handshakeSeconds { v.session.close("no handshake within \(Int(Self.handshakeSeconds)) s") }
         }
         // One budget for the turn, shared by all viewers (8 viewers must not make a turn 8
@@ -184,21 +200,23 @@ final class ViewerHub {
     private func read(_ v: Viewer, now: Double, into events: inout [InputEvent]) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var budget = Self.readBudget
-        while budget > 0 && v.session.wantsInput {
+        while budget > 0 && v.session.wantsInput && !v.closeAfterWire {
             let n = buffer.withUnsafeMutableBytes { recv(v.socket.rawValue, $0.baseAddress, min($0.count, budget), Int32(MSG_DONTWAIT)) }
             if n == 0 { v.hungUp = true; v.session.close("closed the connection"); return }
             if n < 0 {
                 if errno == EINTR { continue }
+                // A reset is a hang-up (a client that closed with data unread), not a refusal.
+                if errno == ECONNRESET { v.hungUp = true; v.session.close("closed the connection"); return }
                 if errno != EAGAIN && errno != EWOULDBLOCK { v.session.close("read failed (\(Errno.current))") }
                 return
             }
             budget -= n
-            for happening in v.session.receive(unwrap(buffer[0..<n], v)) { act(happening, v, now: now, into: &events) }
+            for happening in v.session.receive(unwrap(buffer[0..<n], v, now: now)) { act(happening, v, now: now, into: &events) }
         }
     }
 
     /// RFB bytes of what a WebSocket viewer sent (its HTTP request first); plain bytes as they are.
-    private func unwrap(_ bytes: ArraySlice<UInt8>, _ v: Viewer) -> ArraySlice<UInt8> {
+    private func unwrap(_ bytes: ArraySlice<UInt8>, _ v: Viewer, now: Double) -> ArraySlice<UInt8> {
         if var web = v.web {
             var rest: [UInt8] = []
             let outcome = web.receive(bytes, rest: &rest)
@@ -211,23 +229,36 @@ final class ViewerHub {
                 v.closeAfterWire = true
                 v.hungUp = true
                 return []
+            case .refuse(let reply, let why):
+                v.wire += reply
+                v.closeAfterWire = true
+                v.hungUp = true
+                refuse("\(v.peer): \(why)", now: now)
+                return []
             case .upgrade(let reply):
                 v.wire += reply
                 v.web = nil
                 v.frames = WebSocketFrames()
-                return unwrap(rest[...], v)
+                return unwrap(rest[...], v, now: now)
             }
         }
         guard var frames = v.frames else { return bytes }
         defer { v.frames = frames }
         do {
             let payload = try frames.receive(bytes)
-            v.wire += frames.replies
-            frames.replies.removeAll()
-            if frames.closed { v.hungUp = true; v.session.close("closed the connection") }
+            if frames.closed {
+                // Its close is answered with the same status (RFC 6455 5.5.1), after what is in flight.
+                v.wire += WebSocketFrames.close(frames.closeStatus ?? 1000)
+                v.hungUp = true
+                v.session.close("closed the connection" + (frames.closeStatus.map { " (WebSocket status \($0))" } ?? ""))
+            }
             return payload[...]
+        } catch let failure as WebSocketFrames.Failure {
+            v.wire += WebSocketFrames.close(failure.status)
+            v.session.close("\(failure)")
+            return []
         } catch {
-            v.session.close("a WebSocket frame that is \((error as? WebSocketFrames.Failure) == .tooLong ? "too long" : "not masked")")
+            v.session.close("\(error)")
             return []
         }
     }
@@ -238,19 +269,29 @@ final class ViewerHub {
         case .ready:
             // Full once the handshake is done: the ninth viewer is refused after its handshake
             // (no `viewer` line), before it sees a frame.
+            // Every seat taken: the newcomer replaces the viewer idle longest (no key or
+            // pointer event since it came), so seats held by idle connections never keep a
+            // support viewer out for good.
             if viewerCount > options.maximumViewers {
-                refuse("\(v.peer): already \(options.maximumViewers) viewers", now: now)
-                v.session.close("too many viewers")
-                return
+                let seated = viewers.filter { $0 !== v && $0.session.isReady && !$0.session.isClosed }
+                if let idle = seated.min(by: { $0.lastInput < $1.lastInput }) {
+                    idle.session.close("replaced by a new viewer (every one of \(options.maximumViewers) seats taken, this one idle longest)")
+                } else {
+                    refuse("\(v.peer): already \(options.maximumViewers) viewers", now: now)
+                    v.session.close("too many viewers")
+                    return
+                }
             }
             v.session.damaged(nil)
             v.announced = true
             watching += 1
             onViewer(RemoteViewServer.ViewerNews(connected: true, peer: v.peer, input: options.input))
         case .pointer(let buttons, let x, let y):
+            v.lastInput = now
             guard options.input else { return }
             events += v.input.pointer(buttons: buttons, x: x, y: y, time: now, rotation: rotation, panelWidth: w, panelHeight: h)
         case .key(let down, let keysym):
+            v.lastInput = now
             guard options.input, down, let code = ViewerInput.evdevCode(keysym: keysym), let command = keyCommand(code) else { return }
             events.append(.command(command, time: now))
         }
@@ -259,13 +300,22 @@ final class ViewerHub {
     private func write(_ v: Viewer) {
         if v.web != nil || v.frames != nil || !v.wire.isEmpty {
             // Framed: the session's bytes go out in one binary frame once the last has left.
+            // The pong owed goes first, between frames; then the session's bytes.
+            if v.wire.isEmpty, let pong = v.frames?.takePong() {
+                v.wire = pong
+                v.pongInWire = true
+            }
             if v.wire.isEmpty, v.frames != nil, v.session.pendingOutput > 0 {
                 v.wire = WebSocketFrames.frame(v.session.withPendingOutput { Array($0) })
                 v.session.consumed(v.session.pendingOutput)
             }
             while !v.wire.isEmpty {
                 let n = v.wire.withUnsafeBytes { send(v.socket.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-                if n > 0 { v.wire.removeFirst(n); continue }
+                if n > 0 {
+                    v.wire.removeFirst(n)
+                    if v.wire.isEmpty && v.pongInWire { v.frames?.pongSent(); v.pongInWire = false }
+                    continue
+                }
                 if n < 0 && errno == EINTR { continue }
                 if n < 0 && errno != EAGAIN && errno != EWOULDBLOCK { v.session.close("write failed (\(Errno.current))") }
                 return
@@ -286,12 +336,18 @@ final class ViewerHub {
         for _ in 0..<Self.acceptsPerTurn {
             guard let (socket, peer) = ViewSocket.accept(listener.rawValue) else { return }
             if viewers.count >= options.maximumViewers * 2 {
-                refuse("\(peer): too many connections", now: now)
-                socket.close()
-                continue
+                // Full: the oldest connection still in its handshake makes room (a real viewer's
+                // handshake takes milliseconds; slow ones cannot hold the door together).
+                if let slow = viewers.filter({ !$0.session.isReady && !$0.session.isClosed }).min(by: { $0.since < $1.since }) {
+                    slow.session.close("replaced by a new connection (every one of \(options.maximumViewers * 2) taken, this handshake oldest)")
+                } else {
+                    refuse("\(peer): too many connections", now: now)
+                    socket.close()
+                    continue
+                }
             }
             let v = Viewer(socket: socket, peer: peer, session: ViewerSession(width: panel.width, height: panel.height), since: now)
-            if web { v.web = WebFront(root: options.webRoot) }
+            if web { v.web = WebFront(root: options.webRoot, gate: gate) }
             viewers.append(v)
             if !web { write(v) }
         }
@@ -310,19 +366,16 @@ final class ViewerHub {
                 }
                 watching -= 1
                 onViewer(RemoteViewServer.ViewerNews(connected: false, peer: v.peer, input: options.input))
-            } else if !v.hungUp || why != "closed the connection" {
+                if let heldBack = departureLog.admit(now: now) { log("remote view: \(v.peer) left: \(why)" + LogRateLimit.suffix(heldBack)) }
+            } else if !v.hungUp || !why.hasPrefix("closed the connection") {
                 refuse("\(v.peer): \(why)", now: now)
             }
             return true
         }
     }
 
-    /// A refused viewer: logged at most once per 10 s, with how many there were.
+    /// A refused connection: logged at most once per 10 s, with how many were held back.
     private func refuse(_ why: String, now: Double) {
-        refused += 1
-        guard now - lastRefusalLog >= 10 else { return }
-        log("remote view: refused \(refused) viewer\(refused == 1 ? "" : "s") (last: \(why))")
-        refused = 0
-        lastRefusalLog = now
+        if let heldBack = refusalLog.admit(now: now) { log("remote view: refused \(why)" + LogRateLimit.suffix(heldBack)) }
     }
 }

@@ -48,8 +48,14 @@ final class ViewerSession {
     /// Bytes queued for this viewer in updates, for benchmarks.
     private(set) var updateBytes = 0
     private(set) var updates = 0
-    /// The pieces of the update in progress still to encode.
+    /// The pieces of the update in progress still to encode, and the encoding and pixel format
+    /// it started with: a SetEncodings or SetPixelFormat that arrives while it is encoded takes
+    /// effect with the next update, so its header's rectangle count and every piece's bytes
+    /// follow one encoding and one format (the viewer parses them with what it last asked for
+    /// before the update began).
     private var plan: [PixelRect] = []
+    private var planEncoding = Encoding.raw
+    private var planFormat = PixelFormat.native
 
     init(width: Int, height: Int) {
         self.width = width
@@ -266,7 +272,7 @@ final class ViewerSession {
         while left > 0, let piece = plan.first {
             plan.removeFirst()
             left -= max(1, piece.area)
-            let n = encoder.encode(piece, of: frame, format: format, encoding: encoding, into: &body)
+            let n = encoder.encode(piece, of: frame, format: planFormat, encoding: planEncoding, into: &body)
             assert(n == 1, "a planned piece is one rectangle")
         }
         guard encoder.healthy else {
@@ -280,11 +286,13 @@ final class ViewerSession {
 
     /// The update's header and the pieces it will hold, each one rectangle of its encoding.
     private func start(now: Double) {
+        planEncoding = encoding
+        planFormat = format
         var pieces: [PixelRect] = []
         for r in Damage.union(dirty, width: width, height: height) {
             // Tight's pieces are at most 256x256 (its limits); ZRLE's and raw's bands of 64
             // rows keep each turn's share small.
-            let (tw, th) = encoding == .tight ? (256, 256) : (r.x1 - r.x0, 64)
+            let (tw, th) = planEncoding == .tight ? (256, 256) : (r.x1 - r.x0, 64)
             var y = r.y0
             while y < r.y1 {
                 var x = r.x0

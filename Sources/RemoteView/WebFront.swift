@@ -4,7 +4,8 @@ import LinuxSystem
 /// The web side of the WebSocket address: one HTTP/1.1 request per connection, either the
 /// upgrade to RFB over WebSocket at `/websockify` (noVNC's default path) or a GET of a file of
 /// the web client's directory (Debian's noVNC, /usr/share/novnc), answered and closed. The
-/// request is bounded before it is read; file names are checked against the directory.
+/// request is bounded before it is read; file names are checked against the directory; who
+/// may ask (Host, Origin, token) is `WebGate`'s decision, taken before anything is served.
 struct WebFront {
     /// The longest request head read.
     static let maximumRequest = 8 * 1024
@@ -18,15 +19,23 @@ struct WebFront {
         case upgrade(reply: [UInt8])
         /// Send `reply` and close.
         case answer(reply: [UInt8])
+        /// Send `reply` (403) and close; `why` goes to the (rate-limited) log.
+        case refuse(reply: [UInt8], why: String)
     }
 
     let root: String?
+    let gate: WebGate
     private(set) var head: [UInt8] = []
 
-    init(root: String?) { self.root = root }
+    init(root: String?, gate: WebGate = WebGate()) {
+        self.root = root
+        self.gate = gate
+    }
 
     /// Takes bytes of the request; what to do once the head is complete. Bytes past the head
-    /// (a client that sends RFB before the 101) are returned in `rest`.
+    /// (a client that sends RFB before the 101) are returned in `rest`. The checks follow RFC
+    /// 6455's handshake (4.2.1) after the gate's: method, Host, then the upgrade's own fields,
+    /// then Origin and token.
     mutating func receive(_ bytes: ArraySlice<UInt8>, rest: inout [UInt8]) -> Outcome {
         head += bytes
         guard let end = Self.endOfHead(head) else {
@@ -35,29 +44,40 @@ struct WebFront {
         rest = Array(head[end...])
         let lines = String(decoding: head[..<end], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         let request = lines[0].split(separator: " ")
-        guard request.count == 3, request[0] == "GET" else { return .answer(reply: Self.status(405, "Method Not Allowed")) }
+        guard request.count == 3, request[2].hasPrefix("HTTP/1.") else { return .answer(reply: Self.status(400, "Bad Request")) }
+        guard request[0] == "GET" else {
+            return .answer(reply: Self.status(405, "Method Not Allowed", fields: "Allow: GET\r\n"))
+        }
         var fields: [String: String] = [:]
+        var hosts = 0
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = trimmed(line[line.index(after: colon)...])
+            let name = line[..<colon].lowercased()
+            if name == "host" { hosts += 1 }
+            fields[name] = trimmed(line[line.index(after: colon)...])
         }
+        // One Host (RFC 9112 3.2): two could pass the check with one and mean the other.
+        if hosts > 1 { return .answer(reply: Self.status(400, "Bad Request")) }
+        if let refusal = gate.admits(host: fields["host"]) { return .refuse(reply: Self.status(403, "Forbidden"), why: "\(refusal)") }
+        let host = fields["host"] ?? ""
         let target = String(request[1])
         let path = String(target.split(separator: "?", maxSplits: 1).first ?? "")
-        if fields["upgrade"]?.lowercased() == "websocket" {
-            guard path == "/websockify" || path == "/", let key = fields["sec-websocket-key"], !key.isEmpty else {
-                return .answer(reply: Self.status(404, "Not Found"))
-            }
-            var reply = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Accept: \(WebSocketKey.accept(key))\r\n"
-            let offered = (fields["sec-websocket-protocol"] ?? "").split(separator: ",").map(trimmed)
-            if offered.contains("binary") { reply += "Sec-WebSocket-Protocol: binary\r\n" }
-            return .upgrade(reply: Array((reply + "\r\n").utf8))
+        guard WebGate.list(fields["upgrade"], contains: "websocket") else { return .answer(reply: file(path)) }
+        guard WebGate.isWebSocketPath(path) else { return .answer(reply: Self.status(404, "Not Found")) }
+        guard fields["sec-websocket-version"] == "13" else {
+            return .answer(reply: Self.status(426, "Upgrade Required", fields: "Sec-WebSocket-Version: 13\r\n"))
         }
-        return .answer(reply: file(path))
-    }
-
-    private func trimmed(_ s: Substring) -> String {
-        String(s.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        guard WebGate.list(fields["connection"], contains: "upgrade"), let key = fields["sec-websocket-key"], WebGate.isKey(key) else {
+            return .answer(reply: Self.status(400, "Bad Request"))
+        }
+        if let refusal = gate.admits(origin: fields["origin"], host: host) ?? gate.admits(path: path) {
+            return .refuse(reply: Self.status(403, "Forbidden"), why: "\(refusal)")
+        }
+        var reply = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Accept: \(WebSocketKey.accept(key))\r\n"
+        let offered = (fields["sec-websocket-protocol"] ?? "").split(separator: ",").map(trimmed)
+        if offered.contains("binary") { reply += "Sec-WebSocket-Protocol: binary\r\n" }
+        return .upgrade(reply: Array((reply + "\r\n").utf8))
     }
 
     private static func endOfHead(_ b: [UInt8]) -> Int? {
@@ -110,71 +130,8 @@ struct WebFront {
         }
     }
 
-    static func status(_ code: Int, _ text: String) -> [UInt8] {
-        Array("HTTP/1.1 \(code) \(text)\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
+    static func status(_ code: Int, _ text: String, fields: String = "") -> [UInt8] {
+        Array("HTTP/1.1 \(code) \(text)\r\n\(fields)Content-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
     }
 }
 
-/// RFC 6455 framing for RFB: the viewer's masked frames in, unmasked binary frames out. Each
-/// frame is bounded before it is kept; text frames and fragments are read as binary (noVNC
-/// sends binary only).
-struct WebSocketFrames {
-    static let maximumPayload = 64 * 1024
-
-    enum Failure: Error, Equatable { case tooLong, unmasked }
-
-    private var pending: [UInt8] = []
-    /// A close frame came (the viewer left).
-    private(set) var closed = false
-    /// Pongs to send for pings received.
-    var replies: [UInt8] = []
-
-    /// The RFB bytes in the complete frames received so far.
-    mutating func receive(_ bytes: ArraySlice<UInt8>) throws -> [UInt8] {
-        pending += bytes
-        var out: [UInt8] = []
-        while pending.count >= 2 {
-            let opcode = pending[0] & 0x0F
-            guard pending[1] & 0x80 != 0 else { throw Failure.unmasked }
-            var length = Int(pending[1] & 0x7F)
-            var at = 2
-            if length == 126 {
-                guard pending.count >= 4 else { break }
-                length = Int(pending[2]) << 8 | Int(pending[3])
-                at = 4
-            } else if length == 127 {
-                guard pending.count >= 10 else { break }
-                guard pending[2..<6].allSatisfy({ $0 == 0 }) else { throw Failure.tooLong }
-                length = pending[6..<10].reduce(0) { $0 << 8 | Int($1) }
-                at = 10
-            }
-            guard length <= Self.maximumPayload else { throw Failure.tooLong }
-            guard pending.count >= at + 4 + length else { break }
-            let mask = Array(pending[at..<(at + 4)])
-            var payload = Array(pending[(at + 4)..<(at + 4 + length)])
-            for i in payload.indices { payload[i] ^= mask[i & 3] }
-            pending.removeFirst(at + 4 + length)
-            switch opcode {
-            case 0, 1, 2: out += payload
-            case 8: closed = true; return out
-            case 9: replies += Self.frame(payload, opcode: 10)
-            default: break
-            }
-        }
-        return out
-    }
-
-    /// One unmasked frame of `payload` (binary unless `opcode` says otherwise).
-    static func frame(_ payload: [UInt8], opcode: UInt8 = 2) -> [UInt8] {
-        var out: [UInt8] = [0x80 | opcode]
-        if payload.count < 126 {
-            out.append(UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            out += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        } else {
-            out.append(127)
-            for i in (0..<8).reversed() { out.append(UInt8(truncatingIfNeeded: payload.count >> (i * 8))) }
-        }
-        return out + payload
-    }
-}

@@ -45,4 +45,21 @@ import KioskTestSupport
         #expect(error("remote:\n  listen: 127.0.0.1:5900\n  max_fps: 0\n")?.key == "remote.max_fps")
         #expect(error("remote:\n  listen: 127.0.0.1:5900\n  colour: red\n") != nil)
     }
+
+    @Test func theWebSocketsAndSocketsKeysAreReadAndBadOnesLocated() throws {
+        let a = try ConfigParser.parse("remote:\n  listen: unix:/run/d/vnc.sock\n  websocket: 127.0.0.1:5800\n  allowed_hosts: [Kiosk.Example]\n"
+                                       + "  allowed_origins: [\"https://support.example\"]\n  token_file: /etc/t\n  socket_group: support\n", file: "k.yaml").remote
+        #expect(a?.allowedHosts == ["kiosk.example"] && a?.allowedOrigins == ["https://support.example"])
+        #expect(a?.tokenFile == "/etc/t" && a?.socketGroup == "support")
+        let base = "remote:\n  listen: 127.0.0.1:5900\n"
+        #expect(error(base + "  allowed_hosts: kiosk\n")?.key == "remote.allowed_hosts")
+        let e = error(base + "  allowed_hosts:\n    - ok.example\n    - evil.example:80\n")
+        #expect(e?.key == "remote.allowed_hosts[1]" && e?.line == 5 && e?.exitStatus == .config)
+        #expect(error(base + "  allowed_origins: [support.example]\n")?.key == "remote.allowed_origins[0]")
+        #expect(error(base + "  allowed_origins: [\"https://a.example/path\"]\n")?.key == "remote.allowed_origins[0]")
+        #expect(error(base + "  token_file: relative\n")?.key == "remote.token_file")
+        let g = error(base + "  socket_group: support\n")
+        #expect(g?.key == "remote.socket_group" && g?.message.contains("unix:") == true)
+        #expect(error("remote:\n  listen: unix:/run/d/v.sock\n  socket_group: \"a b\"\n")?.line == 3)
+    }
 }

@@ -12,7 +12,9 @@ struct PreviewCommand: ParsableCommand {
         abstract: "Run the kiosk on a virtual display and show it in a browser (noVNC on loopback).",
         discussion: """
             Prints one URL (on stderr) to open in a browser on this machine; the page and the \
-            RFB-over-WebSocket endpoint (/websockify) share the loopback port. The viewer's \
+            RFB-over-WebSocket endpoint (/websockify/TOKEN, a secret made for this run and \
+            carried by the URL) share the loopback port; the WebSocket answers only this machine's \
+            names on that port, the page's own origin and the token. The viewer's \
             pointer turns the dial (input on). Event lines go to stdout as `run` prints them. \
             SIGTERM or Ctrl-C leave nothing running. The page is Debian's novnc package \
             (/usr/share/novnc); without it any WebSocket VNC client can connect to the port.
@@ -42,14 +44,17 @@ struct PreviewCommand: ParsableCommand {
             loaded.remote = nil
             let logger = JournalLogger(format: .forStandardError(environment: environment))
             let webRoot = RunRemoteView.webRoot()
+            // A secret per run in the WebSocket's path: another local user's process (or a page
+            // that slipped past the Origin check) cannot turn this dial without the printed URL.
+            let token = try ViewToken.random()
             let remote = RemoteViewServer.Options(listen: nil, websocket: .tcp(host: "127.0.0.1", port: port),
-                                                  webRoot: webRoot, input: true)
+                                                  webRoot: webRoot, input: true, token: token)
             let session = try RunSession(options: options, config: loaded, environment: environment, logger: logger, remote: remote)
             defer { session.close() }
             if webRoot != nil {
-                logger.info("preview: open http://127.0.0.1:\(port)/vnc.html?autoconnect=true&resize=scale")
+                logger.info("preview: open http://127.0.0.1:\(port)/vnc.html?autoconnect=true&resize=scale&path=websockify%2F\(token)")
             } else {
-                logger.warning("preview: noVNC is not installed (apt install novnc); a WebSocket VNC client can connect to ws://127.0.0.1:\(port)/websockify")
+                logger.warning("preview: noVNC is not installed (apt install novnc); a WebSocket VNC client can connect to ws://127.0.0.1:\(port)/websockify/\(token)")
             }
             let ending = try session.run()
             logger.info("preview: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")

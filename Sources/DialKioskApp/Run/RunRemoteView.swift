@@ -14,7 +14,9 @@ enum RunRemoteView {
 
     static func options(_ settings: RemoteSettings) -> RemoteViewServer.Options {
         RemoteViewServer.Options(listen: address(settings.listen), websocket: settings.websocket.map(address),
-                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS, mark: settings.mark)
+                                 webRoot: webRoot(), input: settings.input, maxFPS: settings.maxFPS, mark: settings.mark,
+                                 allowedHosts: settings.allowedHosts, allowedOrigins: settings.allowedOrigins,
+                                 tokenFile: settings.tokenFile, socketGroup: settings.socketGroup)
     }
 
     /// noVNC's directory if its page is there.
