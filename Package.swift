@@ -10,6 +10,8 @@
 //   DialCore      KioskSeams + Swift only: geometry, tracking, physics, selection.
 //   KioskVocabulary DialCore only: the control commands and the one table of verbs (socket
 //                 grammar, usage, MQTT set topics, Home Assistant entities) they are parsed by.
+//   KioskJSON     Swift only: the one strict, bounded JSON reader for what arrives from outside
+//                 (live payloads, touch scripts).
 //   LinuxSystem   Glibc only: owned descriptors, Errno, EINTR retry, the failed-call error,
 //                 regular files and the line reader.
 //   DialRender    DialCore + FreeType/HarfBuzz/fontconfig/libpng: painting into RAM.
@@ -91,6 +93,8 @@ let package = Package(
         .target(name: "DialCore", dependencies: ["KioskSeams", .product(name: "RealModule", package: "swift-numerics")]),
         // The control vocabulary: one table the socket, MQTT and discovery are built from.
         .target(name: "KioskVocabulary", dependencies: ["DialCore"]),
+        // The JSON reader: Swift only, no Foundation, linear in its input.
+        .target(name: "KioskJSON"),
         .target(name: "LinuxSystem"),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
         .target(name: "OpeningHours"),
@@ -114,7 +118,7 @@ let package = Package(
         .target(name: "KioskReporting", dependencies: ["LinuxSystem"]),
         .target(
             name: "KioskConfiguration",
-            dependencies: ["KioskReporting", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
+            dependencies: ["KioskReporting", "KioskJSON", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem",
                            .product(name: "Yams", package: "Yams")]
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
@@ -140,7 +144,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -155,12 +159,13 @@ let package = Package(
                            "KioskConfiguration", "KioskLoop", "KioskServiceKit"]
         ),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
-        .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp"]),
+        .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp", "KioskJSON"]),
 
         .testTarget(name: "KioskSeamsTests", dependencies: ["KioskSeams"]),
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
         .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
         .testTarget(name: "KioskVocabularyTests", dependencies: ["KioskVocabulary", "DialCore"]),
+        .testTarget(name: "KioskJSONTests", dependencies: ["KioskJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "CZlib"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# libFuzzer on the two parsers that read files people hand us (the configuration and
-# `libinput record` captures), for a fixed budget of inputs each. Builds dialkiosk-fuzz with
+# libFuzzer on the parsers that read what people and the network hand us (the configuration,
+# `libinput record` captures and the JSON reader of live payloads and touch scripts), for a
+# fixed budget of inputs each. Builds dialkiosk-fuzz with
 # -sanitize=fuzzer,address (linked with lld: gold fails on the fuzzer runtime here) into
 # .build-fuzz, seeds each run with the committed corpus, and fails on any finding: a crash,
 # a sanitizer report, or the oracle's abort (an error that is not one located line).
@@ -15,12 +16,14 @@ swift build --scratch-path .build-fuzz --product dialkiosk-fuzz \
 fuzzer=.build-fuzz/debug/dialkiosk-fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for target in config record; do
+for target in config record json; do
   mkdir -p "$work/$target"
   if [ "$target" = config ]; then
     cp Tests/DialKioskAppTests/Fixtures/bad-configs/*.yaml systemd/dialkiosk.yaml "$work/$target/"
-  else
+  elif [ "$target" = record ]; then
     cp Tests/InputRecordingTests/Fixtures/*.yml "$work/$target/"
+  else
+    cp Tests/KioskJSONTests/Fixtures/seeds/*.json "$work/$target/"
   fi
   echo "== libFuzzer: $target, $runs inputs"
   DIALKIOSK_FUZZ_TARGET=$target "$fuzzer" -runs="$runs" -max_len=8192 -artifact_prefix="$work/" \

@@ -48,9 +48,10 @@ packages=(
   # TigerVNC's own viewer under Xvfb against the RFB listener (tests/remote/tigervnc.py), its
   # window grabbed with xwd and located with xwininfo (x11-apps, x11-utils), cut by convert
   tigervnc-viewer xvfb x11-apps x11-utils imagemagick
-  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, SHA-256; the library
-  # is opened with dlopen, like libmosquitto)
-  libsodium-dev
+  # signed fleet configurations (docs/fleet.md): libsodium's header (Ed25519, BLAKE2b, scrypt,
+  # SHA-256; the library is opened with dlopen, like libmosquitto); minisign, the format's own
+  # tool, which tests/fleet/minisign.py and tests/mqtt/fleet-config.py sign and verify with
+  libsodium-dev minisign
 )
 
 missing=()

@@ -17,6 +17,8 @@ swift build --product dialkiosk 2>&1 | tail -n 1
 python3 tests/mqtt/fleet.py --binary .build/debug/dialkiosk --kiosks 50 --kill 10
 # Signed fleet configuration: one retained bundle to 50 kiosks, confirm, revert, refusals, bad
 # input, SIGKILL crash safety (docs/fleet.md).
+echo "== Fleet signatures against minisign (tests/fleet/minisign.py)"
+python3 tests/fleet/minisign.py --binary .build/debug/dialkiosk
 echo "== MQTT fleet configuration (tests/mqtt/fleet-config.py)"
 python3 tests/mqtt/fleet-config.py --binary .build/debug/dialkiosk --kiosks 50 --crashes 12 --confirm-seconds 6
 

@@ -1,23 +1,58 @@
 import Glibc
 
 /// An ALSA PCM name read as text, never opened: what check-config and the configuration may say
-/// about `accessibility.device` without acting. ALSA's `file` and `tee` plugins write to a path
-/// (truncating it) when the device is opened, which an administrator may want (a recording
-/// sink), so check-config only says it did not open them; a name holding `|` runs a shell
-/// command and is refused outright. A validator never opens any name at all.
+/// about `accessibility.device` without acting. ALSA's name parser interprets what it is given
+/// (quotes, `\\` escapes in octal and hex, `|` that runs a command, inline `{...}` plugins), so
+/// a name is taken only when it has one of the shapes the kiosk itself opens, character by
+/// character; anything else is defined in asound.conf and named here.
 public enum PCMName {
-    /// Why `device` is refused, or nil: a command to run, or an inline definition (`{...}`)
-    /// that could hold one.
-    public static func refusal(_ device: String) -> String? {
-        if device.contains("|") { return "'|' would make ALSA run a command; name a card (hw:, plughw:), default or a file" }
-        if device.contains("{") || device.contains("}") { return "an inline ALSA definition ({...}) is not accepted; define the PCM in asound.conf" }
+    /// Letters, digits, '_' and '-': a card's id or a PCM defined in asound.conf.
+    static func isPlainName(_ text: Substring, maximum: Int = 64) -> Bool {
+        !text.isEmpty && text.utf8.count <= maximum && text.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
+        }
+    }
+
+    static func isNumber(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count <= 3 && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Why `device` is refused, or nil. Taken: `default`; `hw:` or `plughw:` with a card (its
+    /// number or its id) and optionally a device and a subdevice number (`plughw:1,0`,
+    /// `hw:Loopback,0,0`); a plain PCM name (letters, digits, `_`, `-`); and, in the local file
+    /// only (`filePlugin`), `file:'/PATH',raw` or `,wav` with a plain absolute path (a recording
+    /// sink an administrator may want; a pushed configuration never writes files).
+    public static func refusal(_ device: String, filePlugin: Bool = true) -> String? {
+        let text = Substring(device)
+        if isPlainName(text) { return nil }
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2, parts[0] == "hw" || parts[0] == "plughw" {
+            let fields = parts[1].split(separator: ",", omittingEmptySubsequences: false)
+            if (1...3).contains(fields.count), isPlainName(fields[0], maximum: 32), fields.dropFirst().allSatisfy(isNumber) { return nil }
+        }
+        if filePlugin, let path = filePath(text), path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
+           path.utf8.allSatisfy({ isPlainName(Substring(String(decoding: [$0], as: UTF8.self))) || $0 == 0x2F || $0 == 0x2E }) {
+            return nil
+        }
+        return "'\(device.prefix(64))' is not a device name the kiosk opens: expected default, hw:CARD,DEVICE, plughw:CARD,DEVICE "
+            + "(CARD a number or a card id) or a PCM name of letters, digits, '_' and '-'"
+            + (filePlugin ? " (or file:'/PATH',raw)" : " (a pushed configuration names no file)")
+            + "; define anything else in asound.conf and name it here"
+    }
+
+    /// The PATH of `file:'PATH',raw` (or `,wav`), or nil.
+    static func filePath(_ text: Substring) -> Substring? {
+        for format in [",raw", ",wav"] where text.hasPrefix("file:'") && text.hasSuffix("'" + format) {
+            let path = text.dropFirst(6).dropLast(format.count + 1)
+            return path.isEmpty || path.contains("'") ? nil : path
+        }
         return nil
     }
 
     /// The plugin in `device` that writes when opened (`file`, `tee`), or nil.
     static func writingPlugin(_ device: String) -> String? {
         let words = device.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-        return ["file", "tee"].first { words.contains(Substring($0)) }
+        return ["file"].first { words.first == Substring($0) }
     }
 
     /// What check-config can say about `device` from its text and /proc alone: for `hw:`/

@@ -15,6 +15,15 @@
       (sig, m, mlen, pk))                                                                           \
     F(int, crypto_hash_sha256, (unsigned char *out, const unsigned char *in, unsigned long long inlen), \
       (out, in, inlen))                                                                             \
+    F(int, crypto_generichash,                                                                       \
+      (unsigned char *out, size_t outlen, const unsigned char *in, unsigned long long inlen,            \
+       const unsigned char *key, size_t keylen),                                                    \
+      (out, outlen, in, inlen, key, keylen))                                                         \
+    F(int, crypto_pwhash_scryptsalsa208sha256,                                                       \
+      (unsigned char *const out, unsigned long long outlen, const char *const passwd,                 \
+       unsigned long long passwdlen, const unsigned char *const salt, unsigned long long opslimit,     \
+       size_t memlimit),                                                                            \
+      (out, outlen, passwd, passwdlen, salt, opslimit, memlimit))                                    \
     V(void, randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
     V(void, sodium_memzero, (void *const pnt, const size_t len), (pnt, len))
 

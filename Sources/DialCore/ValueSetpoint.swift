@@ -69,9 +69,11 @@ public struct ValueSettings: Sendable, Equatable, Hashable {
         return s
     }
 
-    /// `value` on the grid of steps from `minimum`, inside the range.
+    /// `value` on the grid of steps from `minimum`, inside the range. Clamped before the
+    /// division, so no magnitude (1e308, -1e308) overflows on the way to the grid.
     public func snapped(_ value: Double) -> Double {
-        let n = ((value - minimum) / step).rounded()
+        let inside = min(maximum, max(minimum, value))
+        let n = ((inside - minimum) / step).rounded()
         return min(maximum, max(minimum, minimum + n * step))
     }
 
@@ -199,14 +201,15 @@ public struct ValueSetpoint: Sendable, Equatable {
         }
     }
 
-    /// The device reports `value` at `time` (a state topic's message or `set <path> value`).
-    /// Not a number: nothing (the caller refuses it before).
+    /// The device reports `value` at `time` (a state topic's message, `set <path> value`, Home
+    /// Assistant's number): taken on the step grid, inside the range, as a turn would reach it
+    /// (37 with a step of 5 from 0 is 35; 1e-320 is the minimum). Not a number: nothing (the
+    /// caller refuses it before).
     public mutating func report(_ value: Double, at time: Double) -> [Output] {
         guard value.isFinite else { return [] }
         var out: [Output] = []
-        var v = value
-        if v < settings.minimum || v > settings.maximum {
-            v = min(settings.maximum, max(settings.minimum, v))
+        let v = settings.snapped(value)
+        if value < settings.minimum || value > settings.maximum {
             out.append(.clamped(reported: value, to: v))
         }
         reported = v

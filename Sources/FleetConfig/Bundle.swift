@@ -1,105 +1,106 @@
 /// A signed configuration: the configuration text, its serial, the client ids it is for (none:
-/// every kiosk) and an Ed25519 signature over all three.
+/// every kiosk), and minisign's signature of the text whose trusted comment names the serial
+/// and the targets.
 ///
-/// On the wire it is text, so it can be read with `cat`:
+/// On the wire it is the signature file (`.minisig`, four lines) followed by the configuration
+/// file's bytes, exactly as signed, so an operator makes one with `minisign -S` and `cat`:
 /// ```
-/// dialkiosk-bundle 1
-/// serial 42
-/// target kiosk-hall-3          (zero or more)
-/// config 812                   (the text's length in bytes, then the text itself)
-/// <812 bytes>
-/// signature <base64 of 64 bytes>
+/// untrusted comment: signature from minisign secret key
+/// RUTFert/...                                        (base64: "ED", key id, signature)
+/// trusted comment: dialkiosk-bundle serial:42 target:kiosk-hall-3
+/// pFA6SULC...                                        (base64: the global signature)
+/// items:                                             (the configuration, to the end)
+///   ...
 /// ```
-/// The signature is over `signedBytes`, a length-prefixed encoding of the fields (not over the
-/// wire text), so no two different bundles sign the same bytes whatever their text holds.
+/// The signature covers the text (its BLAKE2b-512 with "ED"), the global signature the first
+/// signature and the trusted comment: neither the text nor the serial nor the targets can be
+/// changed or moved to another bundle without the key.
 public struct ConfigBundle: Sendable, Equatable {
     public var serial: UInt64
     public var targets: [String]
     /// The configuration text (UTF-8), as `check-config` would read it from a file.
     public var config: [UInt8]
-    public var signature: [UInt8]
+    public var signature: MinisignSignature
 
-    /// Largest bundle read: the configuration file's own limit and room for the header.
+    /// Largest bundle read: the configuration file's own limit and room for the signature.
     public static let maxBytes = (256 << 10) + (64 << 10)
     /// Largest icon blob taken (`<topic>/blob/<sha256>`): a PNG at the icon decoder's limits.
     public static let maxBlobBytes = 8 << 20
     public static let maxTargets = 1024
     public static let maxTargetBytes = 256
-    static let magic = "dialkiosk-bundle 1"
+    /// The first word of a bundle's trusted comment.
+    public static let magic = "dialkiosk-bundle"
 
-    public init(serial: UInt64, targets: [String], config: [UInt8], signature: [UInt8] = []) {
+    public init(serial: UInt64, targets: [String], config: [UInt8], signature: MinisignSignature) {
         self.serial = serial
         self.targets = targets
         self.config = config
         self.signature = signature
     }
 
-    /// What the signature covers: a domain tag, then each field with its length in front
-    /// (big-endian serial; u32 target count, each target u32 length + bytes; u32 length + text).
-    public var signedBytes: [UInt8] {
-        var out = Array("dialkiosk-bundle-v1".utf8) + [0]
-        func u32(_ n: Int) { for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: n >> shift)) } }
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: serial >> UInt64(shift))) }
-        u32(targets.count)
-        for target in targets {
-            u32(target.utf8.count)
-            out += target.utf8
-        }
-        u32(config.count)
-        out += config
-        return out
+    /// The trusted comment that names `serial` and `targets`: `dialkiosk-bundle serial:42
+    /// target:a target:b` (single spaces; what `minisign -S -t` is given).
+    public static func trustedComment(serial: UInt64, targets: [String]) -> String {
+        ([magic, "serial:\(serial)"] + targets.map { "target:" + $0 }).joined(separator: " ")
     }
 
-    /// The wire form.
-    public var encoded: [UInt8] {
-        var text = "\(Self.magic)\nserial \(serial)\n"
-        for target in targets { text += "target \(target)\n" }
-        text += "config \(config.count)\n"
-        return Array(text.utf8) + config + Array("\nsignature \(Base64.encode(signature))\n".utf8)
+    /// `config` signed by `key` for `serial` and `targets`, as `minisign -S -t` would.
+    public static func signed(_ config: [UInt8], serial: UInt64, targets: [String], key: MinisignSecretKey) throws(FleetError) -> ConfigBundle {
+        let signature = try key.sign(config, trustedComment: trustedComment(serial: serial, targets: targets))
+        return ConfigBundle(serial: serial, targets: targets, config: config, signature: signature)
     }
 
-    /// A bundle read from `bytes`, strictly: the size is checked before anything else, every
-    /// line must be the one expected, numbers are plain decimal, nothing may follow.
+    /// The wire form: the signature file, then the text.
+    public var encoded: [UInt8] { Array(signature.text.utf8) + config }
+
+    /// A bundle read from `bytes`, strictly: the size is checked before anything else, then the
+    /// four signature lines (each bounded), then the trusted comment's words. The signatures
+    /// are not checked here (`FleetAcceptance.verify` does).
     public static func parse(_ bytes: [UInt8]) -> Result<ConfigBundle, FleetRefusal> {
         if bytes.isEmpty { return .failure(.empty) }
         if bytes.count > maxBytes { return .failure(.tooLarge(bytes: bytes.count, limit: maxBytes)) }
         var reader = LineCursor(bytes: bytes)
-        guard let first = reader.line(), first == magic else { return .failure(.malformed("does not start with '\(magic)'")) }
-        guard let serialLine = reader.line(), serialLine.hasPrefix("serial "),
-              let serial = decimal(serialLine.dropFirst(7)), serial > 0 else {
-            return .failure(.malformed("expected 'serial N' (N from 1) on line 2"))
+        var lines: [Substring] = []
+        for limit in [Minisign.untrustedCommentMaxBytes, 256, Minisign.trustedCommentMaxBytes, 256] {
+            guard let line = reader.line(limit: limit) else {
+                return .failure(.malformed("line \(lines.count + 1): missing, too long or not text "
+                                           + "(a bundle is a .minisig file's four lines, then the configuration)"))
+            }
+            lines.append(line)
+        }
+        let signature: MinisignSignature
+        switch MinisignSignature.parse(lines) {
+        case .failure(let why): return .failure(.malformed(why.description))
+        case .success(let parsed): signature = parsed
+        }
+        let (serial, targets): (UInt64, [String])
+        switch parseTrustedComment(signature.trustedComment) {
+        case .failure(let why): return .failure(.malformed("line 3: trusted comment: " + why.description))
+        case .success(let fields): (serial, targets) = fields
+        }
+        return .success(ConfigBundle(serial: serial, targets: targets, config: Array(reader.rest), signature: signature))
+    }
+
+    /// The serial and targets of a trusted comment: `dialkiosk-bundle`, `serial:N` (N from 1),
+    /// then zero or more `target:ID`, one space between words, nothing else.
+    static func parseTrustedComment(_ text: String) -> Result<(UInt64, [String]), FleetError> {
+        let expected = "expected '\(magic) serial:N [target:CLIENT-ID ...]'"
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count >= 2, words[0] == magic, words[1].hasPrefix("serial:"),
+              let serial = decimal(words[1].dropFirst(7)), serial > 0 else {
+            return .failure(FleetError(expected + ", got '\(text.prefix(80))'"))
         }
         var targets: [String] = []
-        var lengthLine: Substring?
-        while let line = reader.line() {
-            if line.hasPrefix("target ") {
-                let target = String(line.dropFirst(7))
-                guard !target.isEmpty, target.utf8.count <= maxTargetBytes, !target.contains(" ") else {
-                    return .failure(.malformed("target '\(target.prefix(64))' is not a client id"))
-                }
-                guard targets.count < maxTargets else { return .failure(.malformed("more than \(maxTargets) targets")) }
-                targets.append(target)
-                continue
+        for word in words.dropFirst(2) {
+            let target = word.hasPrefix("target:") ? String(word.dropFirst(7)) : ""
+            guard !target.isEmpty, target.utf8.count <= maxTargetBytes,
+                  target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                return .failure(FleetError("'\(word.prefix(64))' is not 'target:CLIENT-ID' (\(expected))"))
             }
-            lengthLine = line
-            break
+            guard targets.count < maxTargets else { return .failure(FleetError("more than \(maxTargets) targets")) }
+            targets.append(target)
         }
-        guard let lengthLine, lengthLine.hasPrefix("config "), let length = decimal(lengthLine.dropFirst(7)),
-              length <= UInt64(maxBytes) else {
-            return .failure(.malformed("expected 'config LENGTH' after the targets"))
-        }
-        guard let config = reader.take(Int(length)) else {
-            return .failure(.malformed("the configuration is shorter than its length \(length) (torn?)"))
-        }
-        guard reader.take(1) == [UInt8(ascii: "\n")], let signatureLine = reader.line(), signatureLine.hasPrefix("signature "),
-              let signature = Base64.decode(signatureLine.dropFirst(10)) else {
-            return .failure(.malformed("expected 'signature BASE64' after the configuration"))
-        }
-        guard signature.count == Sodium.signatureBytes else {
-            return .failure(.malformed("a signature is \(Sodium.signatureBytes) bytes, this one is \(signature.count)"))
-        }
-        guard reader.atEnd else { return .failure(.malformed("bytes after the signature")) }
-        return .success(ConfigBundle(serial: serial, targets: targets, config: Array(config), signature: signature))
+        return .success((serial, targets))
     }
 
     /// Plain decimal without sign or leading zeros, at most 2^63 - 1.
@@ -115,13 +116,13 @@ struct LineCursor {
     let bytes: [UInt8]
     var offset = 0
 
-    /// The next line without its LF, or nil at the end or when it is not UTF-8 (or longer than 4 KiB).
-    mutating func line() -> Substring? {
+    /// The next line without its LF, or nil at the end, when it has no LF, when it is not
+    /// UTF-8 or holds a NUL, or when it is longer than `limit` bytes.
+    mutating func line(limit: Int = 4096) -> Substring? {
         guard offset < bytes.count else { return nil }
-        let end = bytes[offset...].prefix(4097).firstIndex(of: UInt8(ascii: "\n"))
-        let stop = end ?? bytes.count
-        guard stop - offset <= 4096, let text = String(validating: bytes[offset..<stop], as: UTF8.self) else { return nil }
-        offset = end.map { $0 + 1 } ?? bytes.count
+        guard let stop = bytes[offset...].prefix(limit + 1).firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        guard !bytes[offset..<stop].contains(0), let text = String(validating: bytes[offset..<stop], as: UTF8.self) else { return nil }
+        offset = stop + 1
         return Substring(text)
     }
 
@@ -132,4 +133,7 @@ struct LineCursor {
     }
 
     var atEnd: Bool { offset == bytes.count }
+
+    /// Everything not read yet.
+    var rest: ArraySlice<UInt8> { bytes[offset...] }
 }

@@ -26,24 +26,38 @@ public enum FleetAcceptance {
     public static let defaultBlobDirectory = "/var/lib/dialkiosk/blobs"
 
 
-    /// The bundle in `bytes` when its signature is by one of `trustedKeys`: size first, then
-    /// the strict parse, then the signature over the canonical encoding.
-    public static func verify(_ bytes: [UInt8], trustedKeys: [[UInt8]], verifier: Verifier = sodiumVerifier)
+    /// The bundle in `bytes` when it is signed by one of `trustedKeys`: size first, then the
+    /// strict parse, then the key by its id, the signature of the text (of its BLAKE2b-512 when
+    /// prehashed) and the global signature over signature || trusted comment, as `minisign -V`.
+    public static func verify(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], verifier: Verifier = sodiumVerifier)
         -> Result<ConfigBundle, FleetRefusal> {
         let bundle: ConfigBundle
         switch ConfigBundle.parse(bytes) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let parsed): bundle = parsed
         }
-        let message = bundle.signedBytes
-        guard trustedKeys.contains(where: { verifier(bundle.signature, message, $0) }) else { return .failure(.signature) }
+        let signature = bundle.signature
+        guard let key = trustedKeys.first(where: { $0.keyID == signature.keyID }) else {
+            return .failure(.unknownKey(signedBy: signature.keyIDText, trusted: trustedKeys.map(\.keyIDText)))
+        }
+        let message: [UInt8]
+        if signature.prehashed {
+            guard let digest = try? Sodium.blake2b(bundle.config, length: 64) else { return .failure(.signature(keyID: key.keyIDText)) }
+            message = digest
+        } else {
+            message = bundle.config
+        }
+        guard verifier(signature.signature, message, key.key) else { return .failure(.signature(keyID: key.keyIDText)) }
+        guard verifier(signature.globalSignature, signature.signature + Array(signature.trustedComment.utf8), key.key) else {
+            return .failure(.trustedComment(keyID: key.keyIDText))
+        }
         return .success(bundle)
     }
 
     /// The whole decision for a bundle arriving: signed by a trusted key, serial above
     /// `highestSerial`, meant for `clientID` (or every kiosk), and content a pushed
     /// configuration may have (`content`).
-    public static func decide(_ bytes: [UInt8], trustedKeys: [[UInt8]], highestSerial: UInt64, clientID: String,
+    public static func decide(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], highestSerial: UInt64, clientID: String,
                               local: KioskConfig, allowCommands: Bool, blobDirectory: String = defaultBlobDirectory,
                               verifier: Verifier = sodiumVerifier)
         -> Result<Accepted, FleetRefusal> {
@@ -68,9 +82,15 @@ public enum FleetAcceptance {
     /// Icons named `sha256:HEX` are read from `blobDirectory`.
     public static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool,
                                blobDirectory: String = defaultBlobDirectory) -> Result<KioskConfig, FleetRefusal> {
-        let file = fileName(serial: bundle.serial)
-        guard let text = String(validating: bundle.config, as: UTF8.self) else {
-            return .failure(.invalid("\(file):\(ConfigLoader.firstInvalidLine(bundle.config)): not UTF-8 text"))
+        content(config: bundle.config, serial: bundle.serial, local: local, allowCommands: allowCommands, blobDirectory: blobDirectory)
+    }
+
+    /// `content` of a text about to be signed as `serial` (what `config sign` checks).
+    public static func content(config bytes: [UInt8], serial: UInt64, local: KioskConfig, allowCommands: Bool,
+                               blobDirectory: String = defaultBlobDirectory) -> Result<KioskConfig, FleetRefusal> {
+        let file = fileName(serial: serial)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(.invalid("\(file):\(ConfigLoader.firstInvalidLine(bytes)): not UTF-8 text"))
         }
         let pushed: KioskConfig
         do {

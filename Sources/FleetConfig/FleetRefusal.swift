@@ -7,8 +7,14 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     /// Not a bundle: the line or field that is wrong.
     case malformed(String)
-    /// The signature verifies with none of the trusted keys (or the text was changed).
-    case signature
+    /// Signed by a key id that is none of the trusted keys' (`trusted`: theirs).
+    case unknownKey(signedBy: String, trusted: [String])
+    /// The signature of the text does not verify with the trusted key of its id: the text
+    /// was changed after signing (or the signature was).
+    case signature(keyID: String)
+    /// The global signature does not verify: the trusted comment (serial, targets) was edited
+    /// after signing.
+    case trustedComment(keyID: String)
     /// The serial is not above every serial taken before (a replay, or an old bundle).
     case replay(serial: UInt64, highest: UInt64)
     /// The bundle names client ids and this kiosk is not one of them.
@@ -35,7 +41,11 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case .empty: return "empty bundle (0 bytes)"
         case .tooLarge(let bytes, let limit): return "bundle of \(bytes) bytes, larger than \(limit)"
         case .malformed(let why): return "not a bundle: \(why)"
-        case .signature: return "signature does not verify with any trusted key"
+        case .unknownKey(let id, let trusted):
+            return "signed by key id \(id), which is not a trusted key (trusted: \(trusted.isEmpty ? "none" : trusted.joined(separator: ", ")))"
+        case .signature(let id): return "signature does not verify with trusted key \(id) (the configuration was changed after signing?)"
+        case .trustedComment(let id):
+            return "trusted comment does not verify with key \(id) (serial or targets edited after signing?)"
         case .replay(let serial, let highest): return "serial \(serial) is not above \(highest), the highest taken (replay or old bundle)"
         case .notForThisKiosk(let id): return "bundle targets other kiosks, not \(id)"
         case .section(let name): return "section '\(name)' may not be pushed (it stays in the local file)"

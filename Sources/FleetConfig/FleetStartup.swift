@@ -16,7 +16,7 @@ public struct FleetStartup: Equatable {
     public var log: [String]
 
     /// Reads `store` and decides; `keys` are the trusted public keys.
-    public static func choose(store: FleetStore, keys: [[UInt8]], local: KioskConfig, allowCommands: Bool,
+    public static func choose(store: FleetStore, keys: [MinisignPublicKey], local: KioskConfig, allowCommands: Bool,
                               verifier: FleetAcceptance.Verifier = FleetAcceptance.sodiumVerifier) -> FleetStartup {
         var result = FleetStartup(config: local, bundle: nil, droppedPending: nil, log: [])
         do {
@@ -26,6 +26,12 @@ public struct FleetStartup: Equatable {
                 result.log.append("fleet: \(store.path(.pending)): serial \(serial.map(String.init) ?? "?") was not confirmed before the kiosk stopped; "
                                   + "reverted to the last confirmed configuration")
                 try store.remove(.pending)
+            }
+            if let incoming = try store.read(.incoming) {
+                let serial = (try? ConfigBundle.parse(incoming).get())?.serial
+                result.log.append("fleet: \(store.path(.incoming)): serial \(serial.map(String.init) ?? "?") was taken but not built "
+                                  + "before the kiosk stopped; dropped")
+                try store.remove(.incoming)
             }
         } catch {
             result.log.append("fleet: \(error)")
@@ -66,8 +72,8 @@ public struct FleetStartup: Equatable {
 extension FleetKeys {
     /// The keys of every file in `paths`, and what was wrong with the others (a kiosk with one
     /// unreadable key file still trusts the rest).
-    public static func load(_ paths: [String]) -> (keys: [[UInt8]], problems: [String]) {
-        var keys: [[UInt8]] = []
+    public static func load(_ paths: [String]) -> (keys: [MinisignPublicKey], problems: [String]) {
+        var keys: [MinisignPublicKey] = []
         var problems: [String] = []
         for path in paths {
             do {

@@ -4,13 +4,14 @@ import LinuxSystem
 
 /// The state folder of pushed configurations: `current.bundle` (confirmed, what runs),
 /// `last-good.bundle` (the confirmed one before it), `pending.bundle` (running, not yet
-/// confirmed) and `highest-serial`. Bundles are stored as received, signature and all, so a
+/// confirmed), `incoming.bundle` (taken, waiting for its icons or its build; see
+/// `FleetMachine`) and `highest-serial`. Bundles are stored as received, signature and all, so a
 /// torn or tampered file fails verification when read and is skipped; `highest-serial` carries a
 /// checksum for the same reason. Every write is a temporary file, fsync, rename, fsync of the
 /// folder: after a power cut each name holds the old bytes or the new ones.
 public struct FleetStore {
     public enum Slot: String, CaseIterable, Sendable {
-        case current, pending, lastGood = "last-good"
+        case current, pending, lastGood = "last-good", incoming
         public var fileName: String { rawValue + ".bundle" }
     }
 
@@ -87,14 +88,24 @@ public struct FleetStore {
 
     public func store(_ bytes: [UInt8], in slot: Slot) throws(FleetError) { try write(bytes, to: path(slot)) }
 
-    /// `pending` becomes `current`, the old `current` becomes `last-good`. Each step leaves a
-    /// state start-up reads right: killed between them, the old current (or the new one) runs.
-    public func promotePending() throws(FleetError) {
+    /// `pending` becomes `current`, and `confirmedBytes` (the bundle that ran confirmed until
+    /// now, nil: the local file) `last-good`. Each step leaves a state start-up reads right:
+    /// killed between them, the old current (or the new one) runs.
+    public func promotePending(confirmedBytes: [UInt8]?) throws(FleetError) {
         guard try read(.pending) != nil else { throw FleetError("no pending configuration to confirm") }
-        if let current = try read(.current) { try store(current, in: .lastGood) }
+        if let confirmedBytes { try store(confirmedBytes, in: .lastGood) }
         steps.count += 1
         crash("before-rename")
         try rename(path(.pending), to: path(.current))
+        crash("after-rename")
+    }
+
+    /// `incoming` becomes `pending` (a pending one it replaces goes: it was never confirmed).
+    public func incomingToPending() throws(FleetError) {
+        guard try read(.incoming) != nil else { throw FleetError("no incoming configuration to run") }
+        steps.count += 1
+        crash("before-rename")
+        try rename(path(.incoming), to: path(.pending))
         crash("after-rename")
     }
 

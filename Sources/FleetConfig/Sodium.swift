@@ -2,7 +2,7 @@ import CSodium
 import LinuxSystem
 import Synchronization
 
-/// Ed25519 and SHA-256 from libsodium, opened (dlopen) the first time a fleet key is used
+/// Ed25519, BLAKE2b, scrypt and SHA-256 from libsodium, opened (dlopen) the first time a fleet key is used
 /// rather than linked, so a kiosk without a `fleet:` section maps none of it.
 ///
 /// libsodium rather than OpenSSL: its Ed25519 is three calls on fixed-size buffers (no EVP
@@ -35,12 +35,12 @@ public enum Sodium {
         if let library { throw FleetError(library) }
     }
 
-    /// A new signing key's 32-byte seed, from the kernel's random source (randombytes_buf).
-    public static func randomSeed() throws(FleetError) -> [UInt8] {
+    /// `count` bytes from the kernel's random source (randombytes_buf): seeds, key ids, salts.
+    public static func random(_ count: Int) throws(FleetError) -> [UInt8] {
         try load()
-        var seed = [UInt8](repeating: 0, count: seedBytes)
-        seed.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, seedBytes) }
-        return seed
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, count) }
+        return bytes
     }
 
     /// crypto_sign_seed_keypair: the public key and 64-byte secret key of a 32-byte seed.
@@ -54,14 +54,48 @@ public enum Sodium {
         return (pk, sk)
     }
 
-    /// crypto_sign_detached: the 64-byte signature of `message` by the key of `seed`.
-    public static func sign(_ message: [UInt8], seed: [UInt8]) throws(FleetError) -> [UInt8] {
-        var pair = try keyPair(seed: seed)
-        defer { pair.secretKey.withUnsafeMutableBytes { sodium_memzero($0.baseAddress!, $0.count) } }
+    /// crypto_sign_detached: the 64-byte signature of `message` by the 64-byte `secretKey`
+    /// (seed then public key, as libsodium and minisign keep it).
+    public static func sign(_ message: [UInt8], secretKey: [UInt8]) throws(FleetError) -> [UInt8] {
+        try load()
+        guard secretKey.count == secretKeyBytes else { throw FleetError("a secret key is \(secretKeyBytes) bytes, got \(secretKey.count)") }
         var signature = [UInt8](repeating: 0, count: signatureBytes)
-        let rc = crypto_sign_detached(&signature, nil, message, UInt64(message.count), pair.secretKey)
+        let rc = crypto_sign_detached(&signature, nil, message, UInt64(message.count), secretKey)
         guard rc == 0 else { throw FleetError("crypto_sign_detached failed") }
         return signature
+    }
+
+    /// crypto_generichash (BLAKE2b) without a key, `length` bytes (16 to 64): minisign's
+    /// prehash (64) and its secret key checksum (32).
+    public static func blake2b(_ bytes: [UInt8], length: Int) throws(FleetError) -> [UInt8] {
+        try load()
+        guard (16...64).contains(length) else { throw FleetError("a BLAKE2b digest is 16 to 64 bytes, not \(length)") }
+        var digest = [UInt8](repeating: 0, count: length)
+        guard crypto_generichash(&digest, length, bytes, UInt64(bytes.count), nil, 0) == 0 else {
+            throw FleetError("crypto_generichash failed")
+        }
+        return digest
+    }
+
+    /// crypto_pwhash_scryptsalsa208sha256: `length` bytes derived from `password` and `salt`
+    /// (32 bytes) at minisign's cost parameters (operations and memory limits, as its secret key
+    /// file stores them). The high-level call rather than `_ll`: it turns the two limits into
+    /// scrypt's N, r and p exactly as minisign's own call does.
+    public static func scrypt(password: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, length: Int) throws(FleetError) -> [UInt8] {
+        try load()
+        guard salt.count == 32 else { throw FleetError("a scrypt salt is 32 bytes, got \(salt.count)") }
+        var out = [UInt8](repeating: 0, count: length)
+        var chars = password.map { CChar(bitPattern: $0) } + [0]
+        defer { for i in chars.indices { chars[i] = 0 } }
+        let rc = crypto_pwhash_scryptsalsa208sha256(&out, UInt64(length), chars, UInt64(password.count), salt, opsLimit, Int(memLimit))
+        guard rc == 0 else { throw FleetError("scrypt failed (out of memory for a \(memLimit >> 20) MiB derivation?)") }
+        return out
+    }
+
+    /// sodium_memzero: wipes a secret the compiler might otherwise keep.
+    public static func wipe(_ bytes: inout [UInt8]) {
+        guard !bytes.isEmpty, (try? load()) != nil else { return }
+        bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress!, $0.count) }
     }
 
     /// crypto_sign_verify_detached: whether `signature` is `publicKey`'s over `message`.

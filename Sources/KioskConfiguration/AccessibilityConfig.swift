@@ -59,12 +59,14 @@ extension ConfigParser {
     package static let accessibilityKeys = ["speech", "voice", "rate", "volume", "sound_cues", "cue_volume", "device",
                                     "menu_speech", "items_speech", "activated_speech", "back_speech"]
 
+    /// `pushed`: the section came in a fleet bundle (no device that writes a file).
     /// `voices`: the installed espeak-ng voices to check `voice` against (nil: espeak-ng
     /// cannot start here, and the voice is left to the worker, which logs it). Asked only when
     /// the section names a voice, so a section without one (cues only) does not load espeak-ng.
     package static func parseAccessibility(_ section: ConfigSection,
                                    languages: LanguageTable = LanguageTable(), warnings: ConfigWarnings = ConfigWarnings(),
-                                   voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices }) throws -> AccessibilitySettings {
+                                   voices: () -> VoiceCatalog? = { try? Espeak.shared.get().voices },
+                                   pushed: Bool = false) throws -> AccessibilitySettings {
         var settings = AccessibilitySettings()
         if let on = try section.bool("speech") { settings.speech = on }
         if let voice = try section.name("voice", maximumBytes: VoiceCatalog.nameLimit) {
@@ -90,7 +92,7 @@ extension ConfigParser {
             settings.cueVolume = Int(volume)
         }
         if let device = try section.name("device", maximumBytes: 256) {
-            if let refusal = PCMName.refusal(device) { throw section.error("device", section.value("device"), refusal) }
+            if let refusal = PCMName.refusal(device, filePlugin: !pushed) { throw section.error("device", section.value("device"), refusal) }
             settings.device = device
         }
         let keys: [(String, WritableKeyPath<SpeechWords, String>)] = [

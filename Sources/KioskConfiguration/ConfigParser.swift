@@ -67,7 +67,7 @@ public enum ConfigParser {
                                   + "broker's host, or set the state over the control socket with set and leave the topics out)")
         }
         if let section = try document.section("accessibility", known: accessibilityKeys) {
-            config.accessibility = try parseAccessibility(section, languages: languages, warnings: warnings)
+            config.accessibility = try parseAccessibility(section, languages: languages, warnings: warnings, pushed: blobDirectory != nil)
             if config.accessibility?.speech == true { try checkVoices(document, languages) }
         }
         if let section = try document.section("remote", known: remoteKeys) { config.remote = try parseRemote(section) }
@@ -92,7 +92,10 @@ public enum ConfigParser {
             try ThemeChecks.checkHighContrast(colors, section)
             theme = Theme(highContrast: colors)
         }
-        if let font = try section.name("font") { theme.setFont(font) }
+        if let font = try section.name("font") {
+            try ThemeChecks.checkFont(font, section)
+            theme.setFont(font)
+        }
         if let size = try section.number("label_size", where: { $0 >= 4 && $0 <= 400 }, "between 4 and 400 (pixels)") {
             theme.labelPixels = size
         }

@@ -142,8 +142,11 @@ extension ConfigParser {
             throw ConfigError(file: section.file, line: section.node.mark?.line, key: section.keyPath("host"),
                               message: "the broker's host name or address is required (for example 192.0.2.10 or broker.lan)")
         }
-        guard !host.contains(" "), !host.contains("/") else {
-            throw section.error("host", section.value("host"), "expected a host name or address, got '\(host)'")
+        // Letters, digits, '.', '-', '_' (names, IPv4) and ':' (IPv6): what getaddrinfo is handed.
+        guard host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                                     || $0 == 0x2E || $0 == 0x2D || $0 == 0x5F }) else {
+            throw section.error("host", section.value("host"),
+                                "expected a host name or address (letters, digits, '.', '-', '_', ':'), got '\(host.prefix(64))'")
         }
         var tls: MQTTSettings.TLS?
         if let t = try section.section("tls", known: mqttTLSKeys) {

@@ -38,6 +38,22 @@ package enum ThemeChecks {
         }
     }
 
+    /// `theme.font`: a font file's absolute path (read by FreeType, which interprets nothing)
+    /// or a family name for fontconfig, whose name parser gives `:`, `=`, `-`, `,` and `\\`
+    /// meanings (properties, sizes, escapes): a family is taken only as letters, digits,
+    /// spaces, `_` and `.`.
+    package static func checkFont(_ font: String, _ section: ConfigSection) throws {
+        if font.hasPrefix("/") { return }
+        let plain = font.utf8.count <= 128 && font.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x20 || $0 == 0x5F || $0 == 0x2E
+        }
+        guard plain else {
+            throw section.error("font", section.value("font"),
+                                "expected a font file's absolute path or a family name of letters, digits, spaces, '_' and '.' "
+                                + "(fontconfig would read ':', '=', '-', ',' and '\\' in '\(font.prefix(64))' as more than a name)")
+        }
+    }
+
     package static func hex(_ c: RGBColor) -> String {
         let digits = String(c.xrgb, radix: 16, uppercase: true)
         return "#" + String(repeating: "0", count: 6 - digits.count) + digits

@@ -14,40 +14,43 @@ package final class FleetBridge {
     package let settings: FleetSettings
     package let store: FleetStore
     package let clientID: String
-    private let keys: [[UInt8]]
+    private let keys: [MinisignPublicKey]
     private let logger: JournalLogger
-    /// The confirmed pushed bundle that runs (nil: the local file's configuration).
-    package private(set) var confirmed: ConfigBundle?
-    /// Running but not confirmed: reverted at `deadline` unless confirmed. The deadline is
-    /// nil until the new menu's first frame is on the glass (the wait counts from there).
-    package private(set) var pending: (bundle: ConfigBundle, deadline: Double?)?
-    /// Taken and being built (icons, painter) off the loop; stored as `pending.bundle`.
-    package private(set) var building: ConfigBundle?
-    /// Taken and stored as `pending.bundle`, waiting until `deadline` for the icon blobs it
-    /// names that the state folder does not have (`missing`, SHA-256 in hex).
-    package private(set) var fetching: (accepted: FleetAcceptance.Accepted, missing: [String], deadline: Double)?
-    /// The latest bundle that came while another was being built; offered when that one is done.
+    /// Which serial is where (the state folder's slots, the confirmation's deadline); changed
+    /// only by `FleetMachine.step`, whose effects `run` carries out.
+    package private(set) var state: FleetState
+    /// The bytes and checked content of each serial the state names.
+    private var held: [UInt64: Held] = [:]
+    private struct Held {
+        var bytes: [UInt8]
+        var bundle: ConfigBundle
+        var accepted: FleetAcceptance.Accepted?
+    }
+    /// The icon blobs the incoming bundle still waits for, and until when.
+    private var missing: [String] = []
+    private var fetchDeadline: Double = 0
+    /// The latest bundle that came while another was being taken; offered when that one is done.
     package private(set) var queued: [UInt8]?
-    /// Bundles up to this serial are refused; nil when the stored serial was unreadable (then
-    /// every bundle is refused until `config reset` and a restart: a replay is worse than none).
-    package private(set) var highest: UInt64?
+    /// False when the stored serial was unreadable (then every bundle is refused until
+    /// `config reset` and a restart: a replay is worse than none).
+    private let serialReadable: Bool
     /// What `<base>/config/state` reports about the last bundle offered.
     package private(set) var lastStatus: Status?
     package private(set) var offered: UInt64?
     package private(set) var reason: String?
 
-    package init(settings: FleetSettings, store: FleetStore, clientID: String, keys: [[UInt8]],
+    package init(settings: FleetSettings, store: FleetStore, clientID: String, keys: [MinisignPublicKey],
                  startup: FleetStartup, logger: JournalLogger) {
         self.settings = settings
         self.store = store
         self.clientID = clientID
         self.keys = keys
         self.logger = logger
-        confirmed = startup.bundle
-        do { highest = try store.highestSerial() } catch {
-            logger.error("fleet: \(error)")
-            highest = nil
-        }
+        var highest: UInt64 = 0
+        do { highest = try store.highestSerial() } catch { logger.error("fleet: \(error)") }
+        serialReadable = (try? store.highestSerial()) != nil
+        state = FleetState(confirmed: startup.bundle?.serial, highest: highest)
+        if let bundle = startup.bundle { held[bundle.serial] = Held(bytes: bundle.encoded, bundle: bundle, accepted: nil) }
         if let dropped = startup.droppedPending {
             lastStatus = .reverted
             offered = dropped
@@ -58,8 +61,52 @@ package final class FleetBridge {
         }
     }
 
+    /// The confirmed pushed bundle that runs (nil: the local file's configuration).
+    package var confirmed: ConfigBundle? { state.confirmed.flatMap { held[$0]?.bundle } }
+    /// Running but not confirmed: reverted at `deadline` unless confirmed. The deadline is
+    /// nil until the new menu's first frame is on the glass (the wait counts from there).
+    package var pending: (bundle: ConfigBundle, deadline: Double?)? {
+        state.pending.flatMap { p in held[p.serial].map { ($0.bundle, p.deadline) } }
+    }
+    /// Taken and being built (icons, painter) off the loop; stored as `incoming.bundle`.
+    package var building: ConfigBundle? {
+        state.incoming.flatMap { $0.phase == .building ? held[$0.serial]?.bundle : nil }
+    }
+    /// Taken and stored as `incoming.bundle`, waiting until `deadline` for the icon blobs it
+    /// names that the state folder does not have (`missing`, SHA-256 in hex).
+    package var fetching: (accepted: FleetAcceptance.Accepted, missing: [String], deadline: Double)? {
+        guard let incoming = state.incoming, incoming.phase == .fetching, let accepted = held[incoming.serial]?.accepted else { return nil }
+        return (accepted, missing, fetchDeadline)
+    }
+    /// Bundles up to this serial are refused; nil when the stored serial was unreadable.
+    package var highest: UInt64? { serialReadable ? state.highest : nil }
+
     /// The bundle whose configuration runs now (or is about to, once built).
     package var active: ConfigBundle? { building ?? pending?.bundle ?? confirmed }
+
+    /// `event` through `FleetMachine.step`, its effects on the state folder carried out in
+    /// order; the state moves on only when they all were (a file that cannot be written
+    /// leaves it as it was). Returns the effects for the caller's reports.
+    @discardableResult
+    private func run(_ event: FleetEvent) throws(FleetError) -> [FleetEffect] {
+        let (next, effects) = FleetMachine.step(state, event, confirmSeconds: settings.confirmSeconds)
+        for effect in effects {
+            switch effect {
+            case .setHighest(let serial): try store.setHighestSerial(serial)
+            case .storeIncoming(let serial):
+                guard let bytes = held[serial]?.bytes else { throw FleetError("serial \(serial): its bytes are gone") }
+                try store.store(bytes, in: .incoming)
+            case .incomingToPending: try store.incomingToPending()
+            case .promotePending: try store.promotePending(confirmedBytes: state.confirmed.flatMap { held[$0]?.bytes })
+            case .remove(let slot): try store.remove(slot)
+            case .fetchIcons, .build, .runConfirmed, .refused, .reverted, .confirmed, .rejected, .queue: break
+            }
+        }
+        state = next
+        let kept = Set([next.confirmed, next.pending?.serial, next.incoming?.serial].compactMap { $0 })
+        held = held.filter { kept.contains($0.key) }
+        return effects
+    }
 
     /// The running configuration for a freshly read local file: the active bundle's sections
     /// over it (the local file when none, or when the bundle no longer fits the local file).
@@ -89,7 +136,7 @@ package final class FleetBridge {
 
     /// A bundle arrived (`<base>/set/config` or the fleet topic; `bytes` not yet decoded).
     package func offer(_ bytes: [UInt8], local: KioskConfig, now: Double = 0) -> Offer {
-        if building != nil || fetching != nil {
+        if state.incoming != nil {
             queued = bytes
             return .ignored
         }
@@ -104,22 +151,21 @@ package final class FleetBridge {
             return refuse((try? ConfigBundle.parse(bytes).get())?.serial, refusal.description)
         case .success(let accepted):
             let serial = accepted.bundle.serial
+            let missing = accepted.blobs.filter { !store.hasBlob($0) }
+            held[serial] = Held(bytes: bytes, bundle: accepted.bundle, accepted: accepted)
             do {
-                // The serial first: killed after this, the bundle counts as taken (and reverted).
-                try store.setHighestSerial(serial)
-                self.highest = serial
-                try store.store(bytes, in: .pending)
+                // The serial first: killed after this, the bundle counts as taken (and dropped).
+                try run(.taken(serial: serial, missingIcons: !missing.isEmpty))
             } catch {
+                held[serial] = nil
                 return refuse(serial, "cannot store it: \(error)")
             }
             offered = serial
-            let missing = accepted.blobs.filter { !store.hasBlob($0) }
             if !missing.isEmpty {
-                fetching = (accepted, missing, now + settings.blobWaitSeconds)
+                (self.missing, fetchDeadline) = (missing, now + settings.blobWaitSeconds)
                 logger.info("fleet: serial \(serial) taken; waiting for \(missing.count) icon blob\(missing.count == 1 ? "" : "s")")
                 return .fetch(missing)
             }
-            building = accepted.bundle
             logger.info("fleet: serial \(serial) taken; building it")
             return .take(accepted.config, serial: serial)
         }
@@ -129,7 +175,7 @@ package final class FleetBridge {
     /// Checked against its name, kept in the state folder; the last one missing makes the
     /// bundle `take`n. A blob with the wrong bytes refuses the bundle at once.
     package func blobArrived(_ sha256: String, payload: [UInt8]?, length: Int? = nil) -> Offer {
-        guard var fetch = fetching, let index = fetch.missing.firstIndex(of: sha256) else { return .ignored }
+        guard let fetch = fetching, let index = missing.firstIndex(of: sha256) else { return .ignored }
         guard let payload, payload.count <= ConfigBundle.maxBlobBytes else {
             let bytes = payload?.count ?? length ?? ConfigBundle.maxBlobBytes + 1
             return failFetch(FleetRefusal.blobTooLarge(sha256: sha256, bytes: bytes).description)
@@ -139,45 +185,44 @@ package final class FleetBridge {
         do { try store.storeBlob(payload, sha256: sha256) } catch {
             return failFetch("cannot store blob sha256:\(sha256): \(error)")
         }
-        fetch.missing.remove(at: index)
-        guard fetch.missing.isEmpty else {
-            fetching = fetch
-            return .ignored
-        }
-        fetching = nil
-        building = fetch.accepted.bundle
+        missing.remove(at: index)
+        guard missing.isEmpty else { return .ignored }
+        try? run(.iconsArrived)
         logger.info("fleet: serial \(fetch.accepted.bundle.serial): its icon blobs came; building it")
         return .take(fetch.accepted.config, serial: fetch.accepted.bundle.serial)
     }
 
     /// The blobs did not all come in time: the bundle is refused (true).
     package func blobsOverdue(now: Double) -> Bool {
-        guard let fetch = fetching, now >= fetch.deadline else { return false }
-        _ = failFetch(FleetRefusal.blobsMissing(fetch.missing, seconds: settings.blobWaitSeconds).description)
+        guard fetching != nil, now >= fetchDeadline else { return false }
+        _ = failFetch(FleetRefusal.blobsMissing(missing, seconds: settings.blobWaitSeconds).description)
         return true
     }
 
     private func failFetch(_ why: String) -> Offer {
         guard let fetch = fetching else { return .ignored }
-        fetching = nil
-        try? store.remove(.pending)
+        missing = []
+        if (try? run(.iconsFailed)) == nil { logger.error("fleet: cannot remove \(store.path(.incoming))") }
         return refuse(fetch.accepted.bundle.serial, why)
     }
 
     /// The build of `building` ended: it runs now and waits for its first frame (then
-    /// `firstFrameShown` starts the confirmation's wait), or it failed and is refused.
+    /// `firstFrameShown` starts the confirmation's wait), or it failed and is refused; a
+    /// pending bundle stays as it was either way until this one runs.
     package func built(_ failure: String?, now: Double) {
         guard let bundle = building else { return }
-        building = nil
         if let failure {
-            try? store.remove(.pending)
+            if (try? run(.built(ok: false))) == nil { logger.error("fleet: cannot remove \(store.path(.incoming))") }
             _ = refuse(bundle.serial, FleetRefusal.build(failure).description)
             return
         }
-        if let old = pending, old.bundle.serial != bundle.serial {
-            logger.info("fleet: serial \(old.bundle.serial) was replaced by \(bundle.serial) before its confirmation")
+        let replaced = state.pending?.serial
+        do { try run(.built(ok: true)) } catch {
+            _ = try? run(.built(ok: false))
+            _ = refuse(bundle.serial, "cannot store it: \(error)")
+            return
         }
-        pending = (bundle, nil)
+        if let replaced { logger.info("fleet: serial \(replaced) was replaced by \(bundle.serial) before its confirmation") }
         (lastStatus, offered, reason) = (.pending, bundle.serial, nil)
     }
 
@@ -185,9 +230,12 @@ package final class FleetBridge {
     /// confirmation starts (confirmed at once when confirm_seconds is 0). False when no pushed
     /// configuration waited for its first frame.
     package func firstFrameShown(now: Double) -> Bool {
-        guard let pending, pending.deadline == nil else { return false }
-        self.pending = (pending.bundle, now + settings.confirmSeconds)
-        if settings.confirmSeconds == 0 { _ = confirm(pending.bundle.serial) }
+        guard let pending = state.pending, pending.deadline == nil else { return false }
+        do {
+            if try run(.firstFrame(now: now)).contains(.confirmed(pending.serial)) { noteConfirmed(pending.serial) }
+        } catch {
+            logger.error("fleet: cannot store the confirmation of serial \(pending.serial): \(error)")
+        }
         return true
     }
 
@@ -195,53 +243,53 @@ package final class FleetBridge {
     /// refused at once (true: the caller puts the confirmed one back); false when no pushed
     /// configuration waited for its first frame.
     package func firstFrameFailed(_ why: String) -> Bool {
-        let bundle: ConfigBundle
-        if let building {
-            bundle = building
-            self.building = nil
-        } else if let pending, pending.deadline == nil {
-            bundle = pending.bundle
-            self.pending = nil
-        } else {
+        let effects: [FleetEffect]
+        do { effects = try run(.firstFrameFailed) } catch {
+            logger.error("fleet: \(error)")
             return false
         }
-        try? store.remove(.pending)
-        _ = refuse(bundle.serial, FleetRefusal.firstFrame(why).description)
-        return true
+        for case .refused(let serial) in effects {
+            _ = refuse(serial, FleetRefusal.firstFrame(why).description)
+            return true
+        }
+        return false
     }
 
     /// `confirm N`: the pending bundle N becomes the confirmed one. nil, or why not.
     package func confirm(_ serial: UInt64) -> String? {
-        if confirmed?.serial == serial && pending == nil { return nil }
-        guard let pending, pending.bundle.serial == serial else {
-            return "no configuration with serial \(serial) waits for confirmation"
-                + (pending.map { " (serial \($0.bundle.serial) does)" } ?? "")
-        }
-        do { try store.promotePending() } catch {
+        let effects: [FleetEffect]
+        do { effects = try run(.confirm(serial: serial)) } catch {
             return "cannot store the confirmation: \(error)"
         }
-        confirmed = pending.bundle
-        self.pending = nil
-        (lastStatus, offered, reason) = (.confirmed, serial, nil)
-        logger.info("fleet: serial \(serial) confirmed")
+        for case .rejected(let why) in effects { return why }
+        if effects.contains(.confirmed(serial)) { noteConfirmed(serial) }
         return nil
     }
 
-    /// When the pending bundle is reverted unless confirmed.
+    private func noteConfirmed(_ serial: UInt64) {
+        (lastStatus, offered, reason) = (.confirmed, serial, nil)
+        logger.info("fleet: serial \(serial) confirmed")
+    }
+
+    /// When the pending bundle is reverted unless confirmed, or the incoming one's icons are overdue.
     package var nextDeadline: Double? {
-        [pending?.deadline, fetching?.deadline].compactMap { $0 }.min()
+        [state.pending?.deadline, fetching.map { _ in fetchDeadline }].compactMap { $0 }.min()
     }
 
     /// The deadline passed: the pending bundle goes (the caller reloads the confirmed one).
     package func revertIfDue(now: Double) -> Bool {
-        guard let pending, let deadline = pending.deadline, now >= deadline else { return false }
-        self.pending = nil
-        try? store.remove(.pending)
-        (lastStatus, offered, reason) = (.reverted, pending.bundle.serial,
-                                         "not confirmed within \(FleetBridge.seconds(settings.confirmSeconds)) s")
-        logger.warning("fleet: serial \(pending.bundle.serial) was not confirmed in time; back to "
-                       + (confirmed.map { "serial \($0.serial)" } ?? "the local file"))
-        return true
+        let effects: [FleetEffect]
+        do { effects = try run(.tick(now: now)) } catch {
+            logger.error("fleet: \(error)")
+            return false
+        }
+        for case .reverted(let serial) in effects {
+            (lastStatus, offered, reason) = (.reverted, serial, "not confirmed within \(FleetBridge.seconds(settings.confirmSeconds)) s")
+            logger.warning("fleet: serial \(serial) was not confirmed in time; back to "
+                           + (confirmed.map { "serial \($0.serial)" } ?? "the local file"))
+            return true
+        }
+        return false
     }
 
     /// Takes the bundle that waited for a build to end.

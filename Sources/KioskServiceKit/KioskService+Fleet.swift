@@ -49,9 +49,9 @@ extension KioskService {
     /// The build of a taken bundle ended (`failure`: why it was not swapped in; `swapped`:
     /// whether a new scene goes up, else the menu on the glass is already this one).
     package func fleetBuilt(_ failure: String?, swapped: Bool = true, at time: Double) -> [LoopRequest] {
-        guard let fleet, fleet.building != nil else { return [] }
-        // The reload words its failure after the local file; the bundle's is what failed.
-        let prefix = (configPath ?? "demo menu") + ": "
+        guard let fleet, let building = fleet.building else { return [] }
+        // The reload words its failure after the bundle (`pushedName`); the refusal says it once.
+        let prefix = KioskService.pushedName(building) + ": "
         fleet.built(failure.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }, now: time)
         // Refused now; else `pending` is reported with its first frame (fleetFrameShown), which
         // is the one on the glass already when no new scene goes up.

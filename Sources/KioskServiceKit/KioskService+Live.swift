@@ -48,7 +48,22 @@ extension KioskService {
                 replyError(request, "no item with \(path.depth == 1 ? "id" : "path") '\(path)'", now: time)
                 return []
             }
+            if case .value = change, node.item.value == nil {
+                replyError(request, "item '\(path)' is not a value item: set \(path) value needs an item with a `value:` key", now: time)
+                return []
+            }
             if request.client == .mqtt { live.heard[path] = time }
+            if case .current(let v) = change, let settings = node.item.value, v < settings.minimum || v > settings.maximum {
+                // A measured value outside the dial is drawn at its end: the tick shows
+                // "at least" or "at most", never a point off the scale.
+                let inside = min(settings.maximum, max(settings.minimum, v))
+                if let heldBack = remoteLog.admit(now: time) {
+                    logger.warning("value \(path): measured \(v) is outside \(settings.minimum)...\(settings.maximum); drawn at \(inside)"
+                                   + LogRateLimit.suffix(heldBack))
+                }
+                live.items.apply(.current(inside), to: path, at: time)
+                return []
+            }
             if case .value(let v) = change, node.item.value != nil { return [.dial(.reportValue(path, v))] }
             live.items.apply(change, to: path, at: time)
             return []

@@ -74,11 +74,12 @@ package struct MQTTLiveRoutes {
     package static func change(_ payload: [UInt8], field: Field) -> Result<ItemChange, LivePayload.Refusal> {
         switch field {
         case .text(let binding):
-            return LivePayload.value(payload, key: binding.key).map { .text(ControlLine.liveText(binding.text(for: $0))) }
+            // `null` is no value: the item shows its label again, never the text "null".
+            return LivePayload.value(payload, key: binding.key).map { .text($0.map { ControlLine.liveText(binding.text(for: $0)) }) }
         case .available:
             return LivePayload.value(payload, key: []).flatMap { word in
-                guard let available = ControlLine.parseBool(word) else {
-                    return .failure(LivePayload.Refusal("'\(word.prefix(32))' is neither online nor offline"))
+                guard let word, let available = ControlLine.parseBool(word) else {
+                    return .failure(LivePayload.Refusal("'\((word ?? "null").prefix(32))' is neither online nor offline"))
                 }
                 return .success(.available(available))
             }

@@ -271,10 +271,11 @@ extension KioskService {
     /// A preparation ended: commit or refuse, READY=1; then a pushed configuration's build is
     /// reported, and one more preparation starts when requests came meanwhile.
     package func reloadPrepared(_ outcome: Reload.Outcome, pushed: Bool, again: Bool, at time: Double) -> [LoopRequest] {
-        var requests = commitReload(outcome, at: time)
-        notify([.ready])
         // A pushed configuration is built by its own preparation, or by the read that follows
         // the one it came behind (`again`), not by a preparation that read before it came.
+        let building = pushed || (fleet?.building != nil && !again) ? fleet?.building : nil
+        var requests = commitReload(outcome, at: time, bundle: building)
+        notify([.ready])
         if pushed || (fleet?.building != nil && !again) {
             let swapped = requests.contains { if case .replaceScene = $0 { true } else { false } }
             requests += fleetBuilt(lastReloadFailure, swapped: swapped, at: time)
@@ -293,19 +294,25 @@ extension KioskService {
     /// line swap in here, and the loop is asked to put the prepared scene up. A broken file or
     /// a failed build changes nothing: the error is logged, and a later reload of the same
     /// file tries again (the running configuration is still the old one).
-    private func commitReload(_ outcome: Reload.Outcome, at now: Double) -> [LoopRequest] {
+    /// `bundle`: the pushed bundle this preparation builds; a failure names it, not the file.
+    private func commitReload(_ outcome: Reload.Outcome, at now: Double, bundle: ConfigBundle? = nil) -> [LoopRequest] {
         let source = configPath ?? "demo menu"
         lastReloadFailure = nil
+        func named(_ reason: String) -> String {
+            guard let bundle else { return reason }
+            let prefix = source + ": "
+            return Self.pushedName(bundle) + ": " + (reason.hasPrefix(prefix) ? String(reason.dropFirst(prefix.count)) : reason)
+        }
         switch outcome {
         case .unchanged(let stamp):
             if let stamp { reloads.settled = stamp }
             if let heldBack = remoteLog.admit(now: now) { logger.info("reload: \(source): no change" + LogRateLimit.suffix(heldBack)) }
             return []
         case .keep(let error):
-            refuseReload(error.description, now: now)
+            refuseReload(named(error.description), now: now)
             return []
         case .failed(let reason):
-            refuseReload(reason, now: now)
+            refuseReload(named(reason), now: now)
             return []
         case .dropped:
             return []
@@ -345,6 +352,11 @@ extension KioskService {
             requests.append(.repaint)
             return requests
         }
+    }
+
+    /// How the journal names a pushed bundle: its serial and the file name its errors carry.
+    static func pushedName(_ bundle: ConfigBundle) -> String {
+        "pushed serial \(bundle.serial) (\(FleetAcceptance.fileName(serial: bundle.serial)))"
     }
 
     private func refuseReload(_ reason: String, now: Double) {

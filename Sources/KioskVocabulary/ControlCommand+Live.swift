@@ -6,14 +6,8 @@ extension ControlLine {
     package static let liveTextCharacters = 200
 
     /// `set <path> text <rest of the line>`, `set <path> available true|false`,
-    /// `set <path> value <number>`, `turn <n>`.
+    /// `set <path> value <number>` (`turn <n>` is an `IntegerArgument` of the vocabulary).
     static func parseLive<S: StringProtocol>(_ line: S, verb: String, arguments: [String]) -> ControlLine {
-        if verb == "turn" {
-            guard arguments.count == 1, let n = Int(arguments[0]), n != 0, abs(n) <= 1000 else {
-                return .invalid("turn needs a whole number of detents from -1000 to 1000, not 0")
-            }
-            return .command(.turn(n))
-        }
         let usage = "set needs a path and text <text>, available true|false or value <number>"
         guard arguments.count >= 2 else { return .invalid(usage) }
         guard let path = MenuPath(parsing: String(arguments[0])), path.ids.allSatisfy(VocabularyWords.isItemID) else {

@@ -69,6 +69,11 @@ public enum ControlLine: Sendable, Equatable {
         case .none(let command):
             guard arguments.words.isEmpty else { return .invalid("\(verb) takes no arguments") }
             return .command(command)
+        case .integer(let argument):
+            guard arguments.words.count == 1, let n = argument.value(arguments.words[0]) else {
+                return .invalid(argument.refusal(verb: String(verb), got: arguments.words.joined(separator: " ")))
+            }
+            return .command(argument.command(n))
         case .parsed(let parse):
             return parse(arguments)
         }

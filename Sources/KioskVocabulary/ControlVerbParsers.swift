@@ -21,14 +21,6 @@ extension ControlVocabulary {
         return .command(.screen(request))
     }
 
-    static func parseBrightness(_ a: ControlArguments) -> ControlLine {
-        guard a.words.count == 1, let text = a.words.first, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let percent = Int(text), (0...100).contains(percent) else {
-            return .invalid("brightness needs a whole number from 0 to 100, got '\(a.words.joined(separator: " ").prefix(64))'")
-        }
-        return .command(.brightness(percent))
-    }
-
     static func parseSpeech(_ a: ControlArguments) -> ControlLine {
         guard a.words.count == 1, let text = a.words.first, text == "on" || text == "off" else {
             return .invalid("speech needs on or off")

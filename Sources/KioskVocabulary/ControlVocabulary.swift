@@ -25,7 +25,7 @@ public enum ControlVocabulary {
                         .light(brightnessTopic: "brightness"), object: "screen", name: "Screen"))]),
         ControlVerb("brightness", usage: "brightness 0-100",
                     help: "the backlight's share in percent (0 blanks, 100 is full; painted dim without a backlight)",
-                    .parsed({ parseBrightness($0) }), mqtt: [MQTTInput("brightness", .word, homeAssistant: HomeAssistantEntity(
+                    .integer(IntegerArgument(0...100, "a whole number", { .brightness($0) })), mqtt: [MQTTInput("brightness", .word, homeAssistant: HomeAssistantEntity(
                         .lightBrightness, object: "screen", name: "Screen"))]),
         ControlVerb("repeat", help: "speaks the last utterance again", .none(.repeatSpeech)),
         ControlVerb("speech", usage: "speech on|off", help: "speech on or off until the kiosk has been idle for a while",
@@ -36,7 +36,7 @@ public enum ControlVocabulary {
                            MQTTInput("value/<path>", .routed, homeAssistant: HomeAssistantEntity(
                             .number, object: "value_<path>", name: "the item's label", when: .perValueItem))]),
         ControlVerb("turn", usage: "turn <n>", help: "n detents of an open value dial, or n items of the ring (negative: anticlockwise)",
-                    .parsed({ ControlLine.parseLive($0.line, verb: $0.verb, arguments: $0.words) })),
+                    .integer(IntegerArgument(-1000...1000, "a whole number of detents", excludingZero: true, { .turn($0) }))),
         ControlVerb("language", usage: "language <code>", help: "shows and speaks every text in that configured language",
                     .parsed({ parseLanguage($0) }), mqtt: [MQTTInput("language", .word, homeAssistant: HomeAssistantEntity(
                         .select(options: .languages, valueTemplate: "{{ value_json.language }}"), object: "language",
@@ -81,6 +81,8 @@ public struct ControlVerb: Sendable {
     package enum Grammar: Sendable {
         /// No arguments; anything after the verb is refused.
         case none(ControlCommand)
+        /// One whole number in the row's declared range, checked before any arithmetic.
+        case integer(IntegerArgument)
         /// The verb's own parser, with its own refusals.
         case parsed(@Sendable (ControlArguments) -> ControlLine)
     }
@@ -111,6 +113,41 @@ public struct ControlVerb: Sendable {
         self.help = help
         socket = nil
         self.mqtt = mqtt
+    }
+}
+
+/// A verb's one numeric argument: a whole number in `range` (ASCII digits, with a `-` where
+/// the range has negatives), refused with the range in the message when it is anything else. The text is read
+/// into an Int only after its length is bounded, and compared with the range before anything
+/// computes with it: no magnitude (`Int.min`, a hundred digits) reaches the command.
+package struct IntegerArgument: Sendable {
+    package let range: ClosedRange<Int>
+    /// What the number is, as the refusal says it ("a whole number of detents").
+    package let what: String
+    package let excludingZero: Bool
+    package let command: @Sendable (Int) -> ControlCommand
+
+    init(_ range: ClosedRange<Int>, _ what: String, excludingZero: Bool = false, _ command: @escaping @Sendable (Int) -> ControlCommand) {
+        self.range = range
+        self.what = what
+        self.excludingZero = excludingZero
+        self.command = command
+    }
+
+    /// The number `text` says when it is in range; nil otherwise.
+    package func value(_ text: String) -> Int? {
+        // A sign only where the range has negatives: `brightness -0` is no brightness.
+        let signed = text.hasPrefix("-") && range.lowerBound < 0
+        let digits = signed ? text.utf8.dropFirst() : text.utf8[...]
+        guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let n = Int(text), range.contains(n), !(excludingZero && n == 0) else { return nil }
+        return n
+    }
+
+    /// `turn needs a whole number of detents from -1000 to 1000, not 0, got 'x'`
+    package func refusal(verb: String, got: String) -> String {
+        "\(verb) needs \(what) from \(range.lowerBound) to \(range.upperBound)" + (excludingZero ? ", not 0" : "")
+            + ", got '\(got.logExcerpt(64))'"
     }
 }
 

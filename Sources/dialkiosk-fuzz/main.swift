@@ -1,10 +1,10 @@
-// The fuzzer for the configuration and `libinput record` parsers.
+// The fuzzer for the configuration, `libinput record` and JSON parsers.
 //
 // Built with libFuzzer (`-Xswiftc -sanitize=fuzzer,address -Xswiftc -DLIBFUZZER`, linked with lld:
 // see scripts/fuzz.sh), it hands control to libFuzzer's driver; SwiftPM renames an executable's
 // `main`, so libFuzzer's own main is never used and `LLVMFuzzerRunDriver` starts it instead.
 // Built plainly, it runs the seeded mutation fuzzer for a fixed number of inputs.
-// The target is chosen by DIALKIOSK_FUZZ_TARGET (config or record); every finding of the oracle
+// The target is chosen by DIALKIOSK_FUZZ_TARGET (config, record or json); every finding of the oracle
 // aborts, so libFuzzer saves the input.
 import DialKioskApp
 import Foundation
@@ -15,7 +15,7 @@ enum Selected {
     static let target: FuzzTarget = {
         let name = ProcessInfo.processInfo.environment["DIALKIOSK_FUZZ_TARGET"] ?? "config"
         guard let target = FuzzTarget(rawValue: name) else {
-            FileHandle.standardError.write(Data("dialkiosk-fuzz: DIALKIOSK_FUZZ_TARGET must be config or record\n".utf8))
+            FileHandle.standardError.write(Data("dialkiosk-fuzz: DIALKIOSK_FUZZ_TARGET must be config, record or json\n".utf8))
             exit(64)
         }
         return target

@@ -15,11 +15,16 @@ import KioskTestSupport
 /// counts from the new menu's first frame on the glass, and a configuration whose first frame
 /// fails is refused at once, the confirmed menu (here the local file) back in the same turn.
 @Suite(.serialized) struct FleetFirstFrameTests {
-    static let seed = [UInt8](repeating: 7, count: 32)
+    static let key = try! MinisignSecretKey(seed: [UInt8](repeating: 7, count: 32), keyID: [7, 7, 7, 7, 7, 7, 7, 7])
 
     /// An item with this id makes the scene's paint throw, as a painter that cannot paint would.
     struct CannotPaint: Error, CustomStringConvertible {
         var description: String { "the painter cannot paint this menu" }
+    }
+
+    /// An item with this id makes the scene's build throw, as an icon that cannot be read would.
+    struct CannotBuild: Error, CustomStringConvertible {
+        var description: String { "/nonexistent/icon.png: No such file or directory" }
     }
 
     final class Rig {
@@ -29,16 +34,18 @@ import KioskTestSupport
         let service: KioskService
         let loop: FrameLoop
         let gate = DispatchSemaphore(value: 0)
+        let journal = Journal()
         var configPath: String { dir.path + "/config.yaml" }
         var stateDir: String { dir.path + "/state" }
 
         /// `offTheLoop`: reloads are prepared on a thread, as in `run` (`GatedScenes`).
         init(confirm: Double, offTheLoop: Bool = false) throws {
             writeFile(dir.path + "/config.yaml", "items: [{id: a, label: A}, {id: b, label: B}]\n")
-            let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
+            let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { [journal] in journal.lines.append($0) }
             let build = { (config: KioskConfig, index: Int?) throws -> Scene in
                 var scene = try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
                 if config.items.contains(where: { $0.id == "broken" }) { scene.paint = { _, _ in throw CannotPaint() } }
+                if config.items.contains(where: { $0.id == "unbuildable" }) { throw CannotBuild() }
                 return scene
             }
             let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
@@ -46,7 +53,7 @@ import KioskTestSupport
             service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
                                        logger: logger, eventsFD: devNull, now: time.now,
                                        scenes: offTheLoop ? GatedScenes(build: build, gate: gate) : ClosureScenes(build: build))
-            let keys = [try Sodium.keyPair(seed: FleetFirstFrameTests.seed).publicKey]
+            let keys = [FleetFirstFrameTests.key.publicKey]
             let store = FleetStore(directory: dir.path + "/state")
             let startup = FleetStartup.choose(store: store, keys: keys, local: config, allowCommands: false)
             service.fleet = FleetBridge(settings: FleetSettings(trustedKeys: [], confirmSeconds: confirm), store: store,
@@ -62,9 +69,8 @@ import KioskTestSupport
         }
 
         func bundle(_ serial: UInt64, _ ids: [String]) throws -> [UInt8] {
-            var b = ConfigBundle(serial: serial, targets: [], config: Array(("items:\n" + ids.map { "  - {id: \($0)}\n" }.joined()).utf8))
-            b.signature = try Sodium.sign(b.signedBytes, seed: FleetFirstFrameTests.seed)
-            return b.encoded
+            try ConfigBundle.signed(Array(("items:\n" + ids.map { "  - {id: \($0)}\n" }.joined()).utf8), serial: serial, targets: [],
+                                    key: FleetFirstFrameTests.key).encoded
         }
 
         func step() throws { _ = try loop.step(timeoutMS: 0) }
@@ -157,6 +163,25 @@ import KioskTestSupport
         #expect(k.service.fleet?.lastStatus == .reverted)
         #expect(k.shownIDs == ["a", "b"])
         #expect(k.service.config.items.map(\.id) == ["a", "b"])
+    }
+
+    final class Journal: @unchecked Sendable { var lines: [String] = [] }
+
+    /// A pushed bundle that cannot be built is journalled by its serial, not as the local file.
+    @Test func aFailedBuildNamesThePushedBundleNotTheLocalFile() throws {
+        let k = try Rig(confirm: 10)
+        try k.loop.start(at: k.time.now)
+        try k.flip(at: 100)
+        let bytes = try ConfigBundle.signed(Array("items:\n  - {id: unbuildable}\n  - {id: b}\n".utf8),
+                                            serial: 3, targets: [], key: FleetFirstFrameTests.key).encoded
+        try k.take(bytes, at: 101)
+        let fleet = try #require(k.service.fleet)
+        #expect(fleet.lastStatus == .refused && fleet.offered == 3)
+        let line = try #require(k.journal.lines.first { $0.contains("reload:") && $0.contains("keeping the running configuration") },
+                                "\(k.journal.lines)")
+        #expect(line.contains("reload: pushed serial 3 (bundle-3.yaml): "), "\(line)")
+        #expect(!line.contains(k.configPath), "\(line)")
+        #expect(fleet.reason?.hasPrefix("cannot build: /nonexistent/icon.png") == true, "\(fleet.reason ?? "nil")")
     }
 
     @Test func aConfigurationWhoseFirstFrameFailsIsRefusedAndTheConfirmedOneRunsAgain() throws {

@@ -58,6 +58,8 @@ func files(in directory: URL, ending: String) -> [URL] {
                 + [repository.appendingPathComponent("systemd/dialkiosk.yaml")]
         case .record:
             corpusFiles = files(in: repository.appendingPathComponent("Tests/InputRecordingTests/Fixtures"), ending: ".yml")
+        case .json:
+            corpusFiles = files(in: repository.appendingPathComponent("Tests/KioskJSONTests/Fixtures/seeds"), ending: ".json")
         }
         let corpus = try corpusFiles.map { [UInt8](try Data(contentsOf: $0)) }
         #expect(!corpus.isEmpty)

@@ -877,8 +877,8 @@ private final class FakeBacklight: BacklightDimming {
     @Test func aBundleThatComesDuringAReloadIsBuiltByTheReadAfterIt() throws {
         let gate = Gate()
         let (k, icon) = try rig(gate)
-        let seed = [UInt8](repeating: 9, count: 32)
-        let keys = [try Sodium.keyPair(seed: seed).publicKey]
+        let key = try MinisignSecretKey(seed: [UInt8](repeating: 9, count: 32), keyID: [9, 9, 9, 9, 9, 9, 9, 9])
+        let keys = [key.publicKey]
         let store = FleetStore(directory: k.dir.path + "/state")
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
         k.service.fleet = FleetBridge(settings: FleetSettings(trustedKeys: [], confirmSeconds: 30), store: store, clientID: "k1",
@@ -894,8 +894,7 @@ private final class FakeBacklight: BacklightDimming {
         k.signal(.hangUp)
         try k.step()
         #expect(gate.entered.wait(timeout: .now() + 10) == .success)
-        var bundle = ConfigBundle(serial: 1, targets: [], config: Array("items:\n  - {id: x, label: Pushed}\n".utf8))
-        bundle.signature = try Sodium.sign(bundle.signedBytes, seed: seed)
+        let bundle = try ConfigBundle.signed(Array("items:\n  - {id: x, label: Pushed}\n".utf8), serial: 1, targets: [], key: key)
         try k.loop.carryOut(k.service.takeBundle(bundle.encoded, at: k.clock), at: k.clock)
         #expect(k.service.fleet?.building?.serial == 1)
 

@@ -12,7 +12,7 @@ import Testing
 
     func decide(_ bytes: [UInt8], highest: UInt64 = 0, client: String = "kiosk-a", allowCommands: Bool = false) throws
         -> Result<FleetAcceptance.Accepted, FleetRefusal> {
-        FleetAcceptance.decide(bytes, trustedKeys: [try publicKey()], highestSerial: highest, clientID: client, local: local,
+        FleetAcceptance.decide(bytes, trustedKeys: [publicKey()], highestSerial: highest, clientID: client, local: local,
                                allowCommands: allowCommands)
     }
 
@@ -62,7 +62,35 @@ import Testing
 
     @Test func aBadSignatureIsRefusedBeforeTheSerialOrContent() throws {
         // Other key, old serial, bad content: the signature is what is reported.
-        let bytes = try signed("display: {}\n", serial: 1, seed: otherSeed)
-        #expect(try decide(bytes, highest: 5) == .failure(.signature))
+        let bytes = try signed("display: {}\n", serial: 1, key: otherKey)
+        #expect(try decide(bytes, highest: 5) == .failure(.unknownKey(signedBy: otherKey.publicKey.keyIDText, trusted: [testKey.publicKey.keyIDText])))
+    }
+
+    /// A pushed bundle, signed without --allow-commands, on a kiosk with allow_commands false:
+    /// every spelling of ALSA's pipe in the audio device is refused, located, before anything
+    /// opens it; so is a file the device would write (a push never names one).
+    @Test func aPushedDeviceNameIsAllowListed() throws {
+        for device in ["file:'\\\\174touch /tmp/ran'", "file:'\\\\x7ctouch /tmp/ran'", "|touch /tmp/ran", "file:\\\"|x\\\"",
+                       "plughw:$(x),0", "hw:0, 0", "file:'/tmp/out.raw',raw"] {
+            let text = menuText + "accessibility:\n  sound_cues: on\n  device: \"\(device)\"\n"
+            guard case .failure(.invalid(let reason)) = try decide(try signed(text, serial: 2)) else {
+                Issue.record("\(device): taken"); continue
+            }
+            #expect(reason.hasPrefix("bundle-2.yaml:9: accessibility.device: "), "\(device): \(reason)")
+            #expect(reason.contains("is not a device name the kiosk opens"), "\(reason)")
+        }
+        let fine = menuText + "accessibility:\n  sound_cues: on\n  device: plughw:1,0\n"
+        #expect(try decide(try signed(fine, serial: 2)).map(\.config.accessibility?.device) == .success("plughw:1,0"))
+    }
+
+    /// A font family goes to fontconfig's name parser: only plain names (or a file's path).
+    @Test func aPushedFontIsAPlainFamilyOrAPath() throws {
+        for font in ["DejaVu Sans:file=/etc/passwd", "Sans-12", "a\\\\b", "x,y"] {
+            guard case .failure(.invalid(let reason)) = try decide(try signed(menuText + "theme:\n  font: \"\(font)\"\n", serial: 2)) else {
+                Issue.record("\(font): taken"); continue
+            }
+            #expect(reason.hasPrefix("bundle-2.yaml:8: theme.font: expected a font file's absolute path or a family name"), "\(reason)")
+        }
+        #expect(try decide(try signed(menuText + "theme:\n  font: DejaVu Sans\n", serial: 2)).map { _ in true } == .success(true))
     }
 }

@@ -15,7 +15,7 @@ func temporaryDirectory() -> String {
         let store = FleetStore(directory: temporaryDirectory() + "/state")
         try store.store(try signed(menuText, serial: 1), in: .current)
         try store.store(try signed("items:\n  - id: pending\n    label: P\n", serial: 2), in: .pending)
-        let start = FleetStartup.choose(store: store, keys: [try publicKey()], local: local, allowCommands: false)
+        let start = FleetStartup.choose(store: store, keys: [publicKey()], local: local, allowCommands: false)
         #expect(start.bundle?.serial == 1)
         #expect(start.droppedPending == 2)
         #expect(try store.read(.pending) == nil)
@@ -27,7 +27,7 @@ func temporaryDirectory() -> String {
         var tampered = try signed(menuText, serial: 2)
         tampered[tampered.count - 10] ^= 1
         try store.store(tampered, in: .current)
-        let keys = [try publicKey()]
+        let keys = [publicKey()]
         let start = FleetStartup.choose(store: store, keys: keys, local: local, allowCommands: false)
         #expect(start.bundle?.serial == 1)
         #expect(start.log.count == 1 && start.log[0].contains("current.bundle: refused"), "\(start.log)")
@@ -45,7 +45,7 @@ func temporaryDirectory() -> String {
         let one = try signed(menuText, serial: 1), two = try signed(menuText, serial: 2)
         try store.store(one, in: .current)
         try store.store(two, in: .pending)
-        try store.promotePending()
+        try store.promotePending(confirmedBytes: try store.read(.current))
         #expect(try store.read(.current) == two)
         #expect(try store.read(.lastGood) == one)
         #expect(try store.read(.pending) == nil)

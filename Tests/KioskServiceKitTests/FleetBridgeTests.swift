@@ -9,7 +9,7 @@ import KioskTestSupport
 /// The kiosk's side of commit confirmed, on a fake clock: take, build, pending until the
 /// deadline, confirm or revert; what start-up runs after each step.
 @Suite struct FleetBridgeTests {
-    static let seed = [UInt8](repeating: 3, count: 32)
+    static let key = try! MinisignSecretKey(seed: [UInt8](repeating: 3, count: 32), keyID: [3, 3, 3, 3, 3, 3, 3, 3])
     let dir: String = {
         var template = Array("/tmp/fleet-bridge-XXXXXX".utf8CString)
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
@@ -17,22 +17,18 @@ import KioskTestSupport
 
     func bundle(_ serial: UInt64, _ ids: [String]) throws -> [UInt8] {
         let text = "items:\n" + ids.map { "  - {id: \($0), label: \($0)}\n" }.joined()
-        var b = ConfigBundle(serial: serial, targets: [], config: Array(text.utf8))
-        b.signature = try Sodium.sign(b.signedBytes, seed: Self.seed)
-        return b.encoded
+        return try ConfigBundle.signed(Array(text.utf8), serial: serial, targets: [], key: Self.key).encoded
     }
 
     /// A bundle whose first item's icon is the blob of `blob`'s bytes.
     func bundle(_ serial: UInt64, icon blob: [UInt8]) throws -> [UInt8] {
         let text = "items:\n  - {id: a, label: A, icon: 'sha256:\(try Sodium.sha256Hex(blob))'}\n  - {id: b}\n"
-        var b = ConfigBundle(serial: serial, targets: [], config: Array(text.utf8))
-        b.signature = try Sodium.sign(b.signedBytes, seed: Self.seed)
-        return b.encoded
+        return try ConfigBundle.signed(Array(text.utf8), serial: serial, targets: [], key: Self.key).encoded
     }
 
     func bridge(confirm: Double = 60, logs: UnsafeMutablePointer<[String]>? = nil) throws -> FleetBridge {
         let settings = FleetSettings(trustedKeys: [], confirmSeconds: confirm)
-        let keys = [try Sodium.keyPair(seed: Self.seed).publicKey]
+        let keys = [Self.key.publicKey]
         let store = FleetStore(directory: dir)
         let startup = FleetStartup.choose(store: store, keys: keys, local: KioskConfig(), allowCommands: false)
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { logs?.pointee.append($0) }

@@ -85,7 +85,7 @@ import KioskTestSupport
         #expect(ControlLine.parse("set drinks/coffee available false") == .command(.setItem(path: ["drinks", "coffee"], change: .available(false))))
         #expect(ControlLine.parse("set heating value 21.5") == .command(.setItem(path: ["heating"], change: .value(21.5))))
         #expect(ControlLine.parse("turn -3") == .command(.turn(-3)))
-        #expect(ControlLine.parse("turn 0") == .invalid("turn needs a whole number of detents from -1000 to 1000, not 0"))
+        #expect(ControlLine.parse("turn 0") == .invalid("turn needs a whole number of detents from -1000 to 1000, not 0, got '0'"))
         #expect(ControlLine.parse("set heating value nan") == .invalid("set heating value needs a number, got 'nan'"))
         #expect(ControlLine.parse("set heating available maybe") == .invalid("set heating available needs true or false"))
         #expect(ControlLine.parse("set a;b text x") == .invalid("'a;b' is not an item id or path"))

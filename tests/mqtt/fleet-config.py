@@ -2,15 +2,16 @@
 """Signed fleet configuration on a real mosquitto (docs/fleet.md).
 
 Starts Debian's mosquitto on a free loopback port and N kiosks (`dialkiosk run --display
-virtual:...`) whose local files carry a `fleet:` section trusting one key made by `dialkiosk
-config keygen`, each with its own state folder. Then:
-  1. one retained bundle on the fleet topic, with an icon that travels as a blob named by its
+virtual:...`) whose local files carry a `fleet:` section trusting one minisign key made by
+`dialkiosk config keygen`, each with its own state folder. Then:
+  1. one retained bundle on the fleet topic, signed by the real `minisign -S` (and cat), with an icon that travels as a blob named by its
      SHA-256 (`<topic>/blob/<sha256>`, retained), reaches every kiosk; publish -> each kiosk's
      first frame of the new menu (its `pending` config line's time, the flip's) p50/p95/max, both
      on CLOCK_MONOTONIC;
   2. a confirmation to every kiosk (`<base>/set/config_confirm`): all confirmed;
   3. a second push left unconfirmed: every kiosk reverts after confirm_seconds;
-  4. bundles with a bad signature, an old serial, a wrong target, an invalid configuration, a
+  4. bundles signed by another key (its key id named), with text changed or the trusted
+     comment's serial edited after signing, an ALSA pipe escaped in the audio device, an old serial, a wrong target, an invalid configuration, a
      local-only section, a missing icon, a missing blob, a blob whose bytes do not match its
      hash: refused by every kiosk with the reason in `config/state`, the running serial and
      menu untouched;
@@ -53,8 +54,10 @@ for _ in range(500):
         time.sleep(0.01)
 auth = ["-h", "127.0.0.1", "-p", str(port)]
 
-subprocess.run([binary, "config", "keygen", "--out", f"{work}/keys"], check=True, stdout=subprocess.DEVNULL)
-subprocess.run([binary, "config", "keygen", "--out", f"{work}/other"], check=True, stdout=subprocess.DEVNULL)
+# minisign keys without a password (minisign -W): scrypt at minisign's cost is a few seconds
+# per signature, and this run signs dozens (tests/fleet/minisign.py covers encrypted keys).
+subprocess.run([binary, "config", "keygen", "--without-password", "--out", f"{work}/keys"], check=True, stdout=subprocess.DEVNULL)
+subprocess.run([binary, "config", "keygen", "--without-password", "--out", f"{work}/other"], check=True, stdout=subprocess.DEVNULL)
 
 # Everything the kiosks say, stamped on arrival: config/state (retained) and event lines.
 state = {}      # kiosk -> latest config/state dict
@@ -139,10 +142,16 @@ check(wait_all(names, lambda s: s.get("source") == "local", 60), f"all {len(name
 icon = dkimage.png_bytes(16, 16, (200, 40, 40, 255))
 icon_sha = hashlib.sha256(icon).hexdigest()
 publish(f"fc/all/config/blob/{icon_sha}", icon, retain=True)
-bundle1 = sign(menu(["alpha", "beta"], icon=icon_sha), 1)
+# Signed by the real minisign with the key `config keygen` wrote, the bundle made with cat.
+menu1 = f"{work}/menu-1.yaml"
+with open(menu1, "w") as f: f.write(menu(["alpha", "beta"], icon=icon_sha))
+subprocess.run(["minisign", "-S", "-s", f"{work}/keys/fleet.key", "-m", menu1, "-t", "dialkiosk-bundle serial:1"],
+               check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+bundle1 = open(menu1 + ".minisig", "rb").read() + open(menu1, "rb").read()
 sent = time.monotonic()
 publish("fc/all/config", bundle1, retain=True)
-check(wait_all(names, lambda s: s.get("serial") == 1 and s.get("status") == "pending", 60), "serial 1 reached every kiosk and runs, pending")
+check(wait_all(names, lambda s: s.get("serial") == 1 and s.get("status") == "pending", 60),
+      "serial 1, signed by minisign -S, reached every kiosk and runs, pending")
 with lock:
     swaps = {k: t for (t0, k, e) in events for t in [e.get("t")] if e.get("event") == "config" and e.get("serial") == 1
              and e.get("status") == "pending"}
@@ -187,11 +196,13 @@ def refused_everywhere(payload, offered, reason, what, retain=True):
     with lock: sample = state.get(names[0], {}).get("reason")
     check(ok and before == after, f"{what}: refused by all, running serial 1 untouched, no reload ({sample!r})")
 
-refused_everywhere(sign(menu(["evil"]), 10, key=f"{work}/other/fleet.key"), 10, "signature", "bad signature")
+refused_everywhere(sign(menu(["evil"]), 10, key=f"{work}/other/fleet.key"), 10, "which is not a trusted key", "another key's id")
 refused_everywhere(sign(menu(["old"]), 2), 2, "not above", "old serial (2, taken and reverted)")
 refused_everywhere(sign(menu(["other"]), 11, targets=["nobody"]), 11, "targets other kiosks", "wrong target")
 bad_color = sign(menu(["x"]) + "theme:\n  ring: \"#00ff00\"\n", 12).replace(b'"#00ff00"', b'"#00ffzz"')
-refused_everywhere(bad_color, 12, "signature", "text changed after signing")
+refused_everywhere(bad_color, 12, "signature does not verify", "text changed after signing")
+edited = sign(menu(["y"]), 13).replace(b"serial:13", b"serial:19", 1)
+refused_everywhere(edited, 19, "trusted comment does not verify", "serial edited in the trusted comment after signing")
 invalid_path = f"{work}/invalid.yaml"
 with open(invalid_path, "w") as f: f.write("items:\n  - {id: a, label: A, color: blu}\n")
 rc = subprocess.run([binary, "config", "sign", "--key", f"{work}/keys/fleet.key", "--serial", "13", invalid_path],
@@ -203,6 +214,11 @@ rc = subprocess.run([binary, "config", "sign", "--key", f"{work}/keys/fleet.key"
 check(rc.returncode == 78 and "display" in rc.stderr, f"config sign refuses a local-only section: {rc.stderr.strip()!r}")
 refused_everywhere(sign("items:\n  - {id: a, label: A, color: blu}\n", 13, check=False), 13, "bundle-13.yaml:2", "invalid configuration")
 refused_everywhere(sign(menu(["a"]) + "display:\n  rotation: 90\n", 14, check=False), 14, "section 'display", "local-only section")
+# ALSA's escape for '|' in the audio device, signed without --allow-commands, on kiosks with
+# allow_commands false: refused by its name, nothing opened.
+piped = menu(["a"]) + "accessibility:\n  sound_cues: on\n  device: \"file:'\\\\174touch /tmp/dk-fleet-pwned'\"\n"
+refused_everywhere(sign(piped, 18, check=False), 18, "accessibility.device: 'file:'\\174touch", "a pipe escaped in the audio device")
+check(not os.path.exists("/tmp/dk-fleet-pwned"), "no kiosk ran the escaped command")
 # A missing icon: valid to parse, fails to build on the kiosk: refused at once.
 refused_everywhere(sign("items:\n  - {id: pic, label: Pic, icon: /nonexistent/icon.png}\n", 15), 15, "", "a missing icon (build fails)")
 
@@ -228,7 +244,7 @@ bad = {
     "10 MB": (os.urandom(10 << 20), "larger than"),
     "random bytes": (os.urandom(4096), "not a bundle"),
     "valid signature over other text": (good.replace(b"id: ok", b"id: ko"), "signature"),
-    "signature of the wrong length": (good[:good.rindex(b"signature ")] + b"signature AAAA\n", "signature is 64 bytes"),
+    "signature of the wrong length": (b"\n".join([good.split(b"\n")[0], b"RUQAAAA="] + good.split(b"\n")[2:]), "line 2: expected base64"),
 }
 for what, (payload, reason) in bad.items():
     publish(f"fc/{one}/set/config", payload)
@@ -272,10 +288,10 @@ bad_starts = []
 died_at_point = 0
 for i in range(args.crashes):
     # Half the starts die at a fixed point of the state folder's Nth write or rename (1: the
-    # highest serial, 2: pending, 3-4: the confirmation's last-good and rename), half only by
-    # the SIGKILL below at a random moment.
-    point = random.choice(["", "", "", f"torn@{random.randint(1, 3)}", f"before-rename@{random.randint(1, 4)}",
-                           f"after-rename@{random.randint(1, 4)}"])
+    # highest serial, 2: incoming, 3: its rename to pending, 4-5: the confirmation's last-good
+    # and rename), half only by the SIGKILL below at a random moment.
+    point = random.choice(["", "", "", f"torn@{random.randint(1, 3)}", f"before-rename@{random.randint(1, 5)}",
+                           f"after-rename@{random.randint(1, 5)}"])
     env = {"DIALKIOSK_FLEET_CRASH_AT": point} if point else {}
     with lock: state.pop(crash, None)
     p = start(crash, confirm=3, env=env)

@@ -1,6 +1,7 @@
 import DialCore
 import InputRecording
 import KioskConfiguration
+import KioskJSON
 
 /// What must hold for any bytes fed to the two parsers that read files people hand us: the
 /// configuration and `libinput record` captures. Parsing either succeeds with finite values or
@@ -9,6 +10,8 @@ import KioskConfiguration
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     case record
+    /// The JSON reader of live payloads and touch script lines.
+    case json
 }
 
 public enum FuzzOracle {
@@ -17,6 +20,8 @@ public enum FuzzOracle {
 
     /// Nil when `bytes` were handled as promised; otherwise what went wrong.
     public static func check(_ target: FuzzTarget, _ bytes: [UInt8]) -> String? {
+        // The JSON reader checks UTF-8 itself, with the offset of the first bad byte.
+        if target == .json { return checkJSON(bytes) }
         // Both readers take UTF-8 text; ConfigLoader rejects other bytes with a located error
         // before parsing, which `firstInvalidLine` covers.
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -26,6 +31,7 @@ public enum FuzzOracle {
         switch target {
         case .config: return checkConfig(text)
         case .record: return checkRecord(text)
+        case .json: return checkJSON(bytes)
         }
     }
 
@@ -88,5 +94,45 @@ public enum FuzzOracle {
         } catch {
             return "unexpected error type \(type(of: error)): \(error)"
         }
+    }
+}
+
+/// The JSON reader's promise: bytes are a value or a refusal at an offset inside them, with a
+/// one-line message; a value, written out again, reads back as itself.
+extension FuzzOracle {
+    static func checkJSON(_ bytes: [UInt8]) -> String? {
+        switch JSONReader.parse(bytes) {
+        case .failure(let error):
+            if error.offset < 0 || error.offset > max(bytes.count, JSONLimits.standard.maximumBytes) {
+                return "error offset \(error.offset) outside \(bytes.count) bytes"
+            }
+            if error.message.isEmpty || error.description.contains("\n") { return "error not one line: \(error.description.debugDescription)" }
+            return nil
+        case .success(let value):
+            let again = JSONReader.parse(Array(written(value).utf8))
+            guard case .success(let reread) = again else { return "its own writing refused: \(again)" }
+            return reread == value ? nil : "read back differently"
+        }
+    }
+
+    /// `value` as JSON text, every string fully escaped (the oracle's own writer).
+    static func written(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return n.text
+        case .string(let s): return quoted(s)
+        case .array(let items): return "[" + items.map(written).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.members.map { quoted($0.key) + ":" + written($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for unit in s.utf16 {
+            let digits = String(unit, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+        }
+        return out + "\""
     }
 }

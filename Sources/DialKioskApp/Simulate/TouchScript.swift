@@ -25,9 +25,12 @@ enum TouchScript {
         let first = raw.bytes.first { !FlatJSON.isSpace($0) }
         if first == nil || first == UInt8(ascii: "#") { return nil }
         func fail(_ why: String) -> ScriptError { ScriptError(source: source, line: raw.number, message: why) }
-        guard let dict = FlatJSON.object(raw.bytes) else {
+        let dict: [String: JSONScalar]
+        switch FlatJSON.read(raw.bytes) {
+        case .success(let read): dict = read
+        case .failure(let why):
             throw fail("expected one JSON object of numbers and strings, like "
-                + "{\"t\": 0.016, \"type\": \"down\", \"x\": 400, \"y\": 120}")
+                + "{\"t\": 0.016, \"type\": \"down\", \"x\": 400, \"y\": 120} (\(why))")
         }
         if let unknown = dict.keys.sorted().first(where: { !keys.contains($0) }) {
             throw fail("unknown key '\(unknown)' (expected t, type, x, y, slot)")
