@@ -11,6 +11,18 @@ dk_create_user() {
 	if [ -n "${2:-}" ]; then systemd-sysusers --root="$2" "$1"; else systemd-sysusers "$1"; fi
 }
 
+# dk_install_config EXAMPLE TARGET: TARGET made from EXAMPLE (mode 0644, its directory 0755)
+# when TARGET does not exist; an existing one, edited or not, is left alone. Written to a
+# temporary name and renamed, so an interrupted run never leaves half a file behind.
+dk_install_config() {
+	[ -e "$2" ] && return 0
+	mkdir -p "$(dirname "$2")"
+	chmod 0755 "$(dirname "$2")"
+	cp "$1" "$2.dpkg-new-tmp"
+	chmod 0644 "$2.dpkg-new-tmp"
+	mv "$2.dpkg-new-tmp" "$2"
+}
+
 # dk_trigger_backlights: the backlight rule read again and applied to the backlights already
 # present (new ones get it as they appear); only with a running udev.
 dk_trigger_backlights() {

@@ -116,10 +116,12 @@ swift_dep="libswiftlang (>= $swift_version), libswiftlang (<< ${upstream%.*}.$((
 depends="$(shlibdeps)"
 [ -n "$depends" ] || pkg_die "dpkg-shlibdeps found no dependencies"
 # Libraries the binary opens with dlopen the first time the configuration uses them, rather than
-# links (speech, cues and MQTT; Sources/C*/include/*.h name them, DK_*_SONAME). They are
-# not in NEEDED, so dpkg-shlibdeps does not see them: their packages go into Depends here, each
-# with the dependency its shlibs file gives for the SONAME (a minimum version for any user of
-# it), so Depends names the packages it named when they were linked.
+# links (speech, cues, MQTT and fleet signatures; Sources/C*/include/*.h name them,
+# DK_*_SONAME). They are not in NEEDED, so dpkg-shlibdeps does not see them: their packages go
+# into Recommends here, each with the dependency its shlibs file gives for the SONAME (a minimum
+# version for any user of it). Recommends, not Depends: a kiosk without MQTT or speech may leave
+# them out (apt installs recommends by default), and the kiosk then says which feature is off and
+# which package brings it back.
 mapfile -t dlopened < <(sed -n 's/^#define DK_[A-Z]*_SONAME "\(.*\)"$/\1/p' "$pkg_repo"/Sources/C*/include/*.h | sort)
 [ "${#dlopened[@]}" -gt 0 ] || pkg_die "no DK_*_SONAME found in Sources/C*/include"
 for lib in "${dlopened[@]}"; do
@@ -135,16 +137,19 @@ dlopen_depends="$(in_root bash -c 'for lib; do
       | awk -v n="$name" -v v="$version" '"'"'$1 == n && $2 == v { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }'"'"')"
     echo "${dep:-${owner%%:*}}"
   done' bash "${dlopened[@]}")"
+recommends=""
 while IFS= read -r dep; do
   case "$dep" in MISSING*|UNOWNED*) pkg_die "a library the binary opens is not in a package: $dep" ;; esac
-  grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$depends" || depends="$depends, $dep"
+  grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$depends" && pkg_die "${dep%% *} is both linked and opened with dlopen"
+  grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$recommends" || recommends="${recommends:+$recommends, }$dep"
 done <<<"$dlopen_depends"
 # What the maintainer scripts call, as debhelper would add it: postinst runs systemd-sysusers
 # (dh_installsysusers' alternatives) and deb-systemd-helper/-invoke (init-system-helpers, essential
 # in Debian 13, named with the version dh_installsystemd asks for). A minbase root has neither
 # systemd nor a sysusers (packaging/check-minbase.sh installs there).
 depends="$depends, $swift_dep, fonts-dejavu-core, systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.52)"
-# Every NEEDED library, and every library it opens, is a file of a package named in Depends.
+# Every NEEDED library is a file of a package named in Depends, every library it opens one in
+# Recommends.
 owners="$(in_root bash -c 'for lib; do
     path="$(ls /usr/lib/x86_64-linux-gnu/"$lib" '"$runtime_dir"'/"$lib" 2>/dev/null | head -n1)"
     [ -n "$path" ] || { echo "MISSING $lib"; continue; }
@@ -152,9 +157,11 @@ owners="$(in_root bash -c 'for lib; do
   done' bash $needed_amd64 "${dlopened[@]}" | sort -u)"
 for o in $owners; do
   case "$o" in MISSING|UNOWNED) pkg_die "a NEEDED library of the binary is not in a package: $owners" ;; esac
-  grep -Eq "(^|, )$o( |,|$)" <<<"$depends" || pkg_die "NEEDED or opened library of package $o, which Depends does not name: $depends"
+  grep -Eq "(^|, )$o( |,|$)" <<<"$depends, $recommends" \
+    || pkg_die "NEEDED or opened library of package $o, which neither Depends nor Recommends names: $depends; $recommends"
 done
 pkg_log "Depends: $depends"
+pkg_log "Recommends: $recommends"
 
 # The man page and completions come from the binary itself (argument-parser generates them).
 # generate-manual is argument-parser's plugin tool, built in the root and run on the binary.
@@ -174,7 +181,7 @@ stage() {
   local arch="$1" binary="$2" s="$work/stage-$1"
   rm -rf "$s"
   install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" "$s/usr/lib/udev/rules.d" \
-    "$s/etc/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/man/man5" "$s/usr/share/bash-completion/completions" \
+    "$s/usr/share/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/man/man5" "$s/usr/share/bash-completion/completions" \
     "$s/usr/share/zsh/vendor-completions" "$s/usr/share/doc/dialkiosk" "$s/usr/share/lintian/overrides"
   local strip=strip
   [ "$arch" = arm64 ] && strip=aarch64-linux-gnu-strip
@@ -185,11 +192,22 @@ stage() {
   sed 's#/usr/local/bin/dialkiosk#/usr/bin/dialkiosk#g' "$pkg_repo/systemd/dialkiosk.service" >"$s/usr/lib/systemd/system/dialkiosk.service"
   grep -q '^ExecStart=/usr/bin/dialkiosk ' "$s/usr/lib/systemd/system/dialkiosk.service" \
     || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
+  local page
+  for page in $(sed -n 's/^Documentation=//p' "$s/usr/lib/systemd/system/dialkiosk.service"); do
+    case "$page" in
+      man:*) page="${page#man:}"; page="${page%)}"; page="${page%(*}.${page##*(}"
+        [ -f "$docs/$page" ] || [ -f "$pkg_repo/docs/man/$page" ] \
+          || pkg_die "the unit's Documentation= names man:$page, which the package does not ship" ;;
+    esac
+  done
   install -m 0644 "$pkg_repo/systemd/dialkiosk.conf" "$s/usr/lib/sysusers.d/dialkiosk.conf"
   install -m 0644 "$pkg_repo/packaging/udev/70-dialkiosk-backlight.rules" "$s/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules"
   # What postinst sources: the steps it shares with scripts/install.sh.
   install -D -m 0644 "$pkg_repo/packaging/system-setup.sh" "$s/usr/lib/dialkiosk/system-setup.sh"
-  install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/etc/dialkiosk/config.yaml"
+  # The example configuration, outside /etc: postinst copies it to /etc/dialkiosk/config.yaml
+  # when that is missing. The configuration is the administrator's file, not a conffile, so an
+  # edited one never stops an upgrade with a prompt (nor makes unattended-upgrades hold it back).
+  install -m 0644 "$pkg_repo/systemd/dialkiosk.yaml" "$s/usr/share/dialkiosk/config.yaml"
   gzip -9n <"$docs/dialkiosk.1" >"$s/usr/share/man/man1/dialkiosk.1.gz"
   # The configuration's page is written by hand (ConfigReferenceTests checks it names every key).
   gzip -9n <"$pkg_repo/docs/man/dialkiosk.yaml.5" >"$s/usr/share/man/man5/dialkiosk.yaml.5.gz"
@@ -200,17 +218,20 @@ stage() {
   sed '1{/^#!/d}' "$docs/dialkiosk.bash" >"$s/usr/share/bash-completion/completions/dialkiosk"
   install -m 0644 "$docs/_dialkiosk" "$s/usr/share/zsh/vendor-completions/_dialkiosk"
   install -m 0644 "$debian/copyright" "$s/usr/share/doc/dialkiosk/copyright"
+  # The unit's drop-ins (docs/operations.md): the broker's addresses, the remote view's loopback.
   install -D -m 0644 "$pkg_repo/examples/mqtt.conf" "$s/usr/share/doc/dialkiosk/examples/mqtt.conf"
+  install -D -m 0644 "$pkg_repo/examples/remote-tcp.conf" "$s/usr/share/doc/dialkiosk/examples/remote-tcp.conf"
   gzip -9n <"$debian/changelog" >"$s/usr/share/doc/dialkiosk/changelog.gz"
   install -m 0644 "$debian/lintian-overrides" "$s/usr/share/lintian/overrides/dialkiosk"
   chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/man/man5/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"
   install -m 0755 "$debian/postinst" "$debian/prerm" "$debian/postrm" "$s/DEBIAN/"
-  echo /etc/dialkiosk/config.yaml >"$s/DEBIAN/conffiles"
+  # No conffiles: the package ships nothing under /etc.
+  [ -z "$(find "$s" -path "$s/DEBIAN" -prune -o -path "$s/etc*" -print)" ] || pkg_die "the package would ship files under /etc"
   (cd "$s" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$s/DEBIAN/md5sums"
-  chmod 0644 "$s/DEBIAN/conffiles" "$s/DEBIAN/md5sums"
+  chmod 0644 "$s/DEBIAN/md5sums"
   local size; size="$(du -sk --exclude=DEBIAN "$s" | cut -f1)"
   sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$size/" \
-    -e "s/@DEPENDS@/$depends/" "$debian/control.in" >"$s/DEBIAN/control"
+    -e "s/@DEPENDS@/$depends/" -e "s/@RECOMMENDS@/$recommends/" "$debian/control.in" >"$s/DEBIAN/control"
   # Reproducible: every file dated by the changelog.
   find "$s" -exec touch -h -d "@$epoch" {} +
   echo "$s"

@@ -13,7 +13,7 @@ enum AudioLibraries {
     static var espeak: AudioError? {
         espeakLoaded.withLock { done -> AudioError? in
             if done { return nil }
-            let error = load(DK_ESPEAK_SONAME, with: dk_espeak_load)
+            let error = load(DK_ESPEAK_SONAME, with: dk_espeak_load, feature: "speech is off", package: "libespeak-ng1")
             done = error == nil
             return error
         }
@@ -22,7 +22,8 @@ enum AudioLibraries {
     static var alsa: AudioError? {
         alsaLoaded.withLock { done -> AudioError? in
             if done { return nil }
-            let error = load(DK_ALSA_SONAME, with: dk_alsa_load)
+            let error = load(DK_ALSA_SONAME, with: dk_alsa_load, feature: "speech and sound cues are off",
+                             package: "libasound2t64, libasound2 before Debian 13")
             if error == nil { dk_alsa_silence_errors() }
             done = error == nil
             return error
@@ -33,9 +34,12 @@ enum AudioLibraries {
 
     /// nil once `soname` is loaded by `loader`, else the error naming it: "Failed to load
     /// libespeak-ng.so.1: libespeak-ng.so.1: cannot open shared object file: No such file or directory".
-    static func load(_ soname: String, with loader: SharedLibrary.Loader) -> AudioError? {
+    /// The package's Recommends name the libraries, so an installation without them is a
+    /// choice: the line says what is off and what to install (`feature`, `package`).
+    static func load(_ soname: String, with loader: SharedLibrary.Loader, feature: String = "", package: String = "") -> AudioError? {
         SharedLibrary.load(soname, with: loader).map {
-            AudioError(AudioCall(operation: "load \(soname)", reason: $0), code: ELIBACC)
+            let advice = feature.isEmpty ? "" : " (\(feature) until it is installed; Debian: \(package))"
+            return AudioError(AudioCall(operation: "load \(soname)", reason: $0 + advice), code: ELIBACC)
         }
     }
 }

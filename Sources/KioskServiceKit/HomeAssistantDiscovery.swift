@@ -15,6 +15,8 @@ package struct MQTTState: Equatable {
     package var viewers: Int?
     /// When the last screenshot was taken, ISO 8601 (nil: none yet).
     package var screenshotAt: String?
+    /// The optional parts that cannot work now, "part: what to change" (absent when none).
+    package var problems: [String] = []
 
     /// The slots of the selected item's ring, its back item included (what `set/select`
     /// takes): Home Assistant's select options. The state names only one of these.
@@ -56,6 +58,7 @@ package struct MQTTState: Equatable {
         if let language { fields.append(("language", .string(language))) }
         if let viewers { fields.append(("viewers", .int(viewers))) }
         if let screenshotAt { fields.append(("screenshot_at", .string(screenshotAt))) }
+        if !problems.isEmpty { fields.append(("problems", .strings(problems))) }
         return EventLine(fields)
     }
 
@@ -124,6 +127,15 @@ package enum HomeAssistantDiscovery {
                 ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.power_reason }}")),
                 ("device_class", .string("enum")),
                 ("options", .strings(PowerReason.allCases.map(\.rawValue))),
+            ])),
+            // On while an optional part (remote view, speech, CEC, presence) cannot work; the
+            // state's `problems` lines, which say what to change, are its attribute.
+            (topic("binary_sensor", "problem"), EventLine(common("binary_sensor", "problem", "Problem") + [
+                ("state_topic", .string(topics.state)),
+                ("value_template", .string("{{ 'ON' if (value_json.problems | default([])) | length > 0 else 'OFF' }}")),
+                ("device_class", .string("problem")), ("entity_category", .string("diagnostic")),
+                ("json_attributes_topic", .string(topics.state)),
+                ("json_attributes_template", .string("{{ {'problems': value_json.problems | default([])} | tojson }}")),
             ])),
             (topic("sensor", "latency"), EventLine(common("sensor", "latency", "Input latency p95") + [
                 ("state_topic", .string(topics.metrics)), ("value_template", .string("{{ value_json.latency_p95_ms }}")),

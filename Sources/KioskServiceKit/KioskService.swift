@@ -41,6 +41,8 @@ package final class KioskService {
     var hours: HoursWatch
     /// Why the display behind the output (an HDMI-CEC TV) did not follow; nil while it does.
     var displayFailure: String?
+    /// The optional parts that cannot work now (KioskService+Problems.swift).
+    package internal(set) var problems = PartProblems()
     /// The ring options Home Assistant's select was last given (discovery is rebuilt only when they change).
     private var discoveredOptions: [String]?
     /// The remote entities discovery last announced (nil: none; true: with screenshots).
@@ -121,6 +123,9 @@ package final class KioskService {
             return bridge
         }
         mqtt?.guardedReports = { [live] in live.guardedReports }
+        speech.onProblem = { [weak self] why in
+            if let why { self?.partFailed(.speech, why, log: false) } else { self?.partRecovered(.speech) }
+        }
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -245,6 +250,7 @@ package final class KioskService {
         state.reason = displayFailure == nil ? screen.state.reason : .failed
         state.viewers = config.remote == nil ? nil : viewers
         state.screenshotAt = screenshotAt
+        state.problems = problems.lines
         let remote = config.remote.map(\.screenshots)
         if let prefix = mqtt.discoveryPrefix, state.ringOptions != discoveredOptions || remote != discoveredRemote {
             discoveredOptions = state.ringOptions

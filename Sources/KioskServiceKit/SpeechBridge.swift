@@ -130,12 +130,19 @@ package final class SpeechBridge {
         return pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     }
 
+    /// Told of a failure the worker reported (its line) and of the recovery (nil).
+    package var onProblem: ((String?) -> Void)?
+
     /// Logs what the worker reported: failures and recoveries once each, latency with `--stats`.
     package func serve() {
         for report in worker?.takeReports() ?? [] {
             switch report {
-            case .failed(let line): logger.warning(line)
-            case .recovered(let line): logger.info(line)
+            case .failed(let line):
+                logger.warning(line)
+                onProblem?(line)
+            case .recovered(let line):
+                logger.info(line)
+                onProblem?(nil)
             case .latency(let seconds, let clock):
                 latency.record(seconds)
                 latencyClocks[clock, default: 0] += 1

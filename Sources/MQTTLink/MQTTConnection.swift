@@ -506,6 +506,10 @@ public final class MQTTConnection {
         if error.call.code == Int32(MOSQ_ERR_TLS.rawValue) || error.call.code == Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue) {
             text += " (TLS: check mqtt.tls.ca_file, the broker's certificate name and that the port speaks TLS)"
         }
+        // The shipped unit allows no network: name the drop-in that opens the broker's address.
+        if error.call.code == Int32(MOSQ_ERR_ERRNO.rawValue), let hint = SandboxRefusal.hint(errno: error.code, dropIn: "mqtt.conf") {
+            text += " (\(hint))"
+        }
         return text
     }
 }

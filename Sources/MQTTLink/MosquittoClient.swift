@@ -81,7 +81,10 @@ public final class MosquittoClient {
     /// libmosquitto.so.1: cannot open shared object file: No such file or directory".
     static func load(_ soname: String) -> MosquittoError? {
         SharedLibrary.load(soname, with: dk_mosquitto_load).map {
-            MosquittoError(MosquittoCall(operation: "load \(soname)", reason: $0, code: Int32(MOSQ_ERR_UNKNOWN.rawValue)),
+            // The package recommends libmosquitto1 rather than depending on it: say what is off.
+            MosquittoError(MosquittoCall(operation: "load \(soname)",
+                                         reason: $0 + " (MQTT is off until it is installed; Debian: libmosquitto1)",
+                                         code: Int32(MOSQ_ERR_UNKNOWN.rawValue)),
                            code: ELIBACC)
         }
     }

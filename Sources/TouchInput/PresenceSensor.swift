@@ -22,11 +22,16 @@ public final class PresenceSensor {
     private let log: (String) -> Void
     private let inputDirectory: String
 
-    public init(device: String, key: UInt16, inputDirectory: String = "/dev/input", log: @escaping (String) -> Void) {
+    /// Told of each outage once (why) and of the device back (nil): the kiosk's problem list.
+    private let status: (String?) -> Void
+
+    public init(device: String, key: UInt16, inputDirectory: String = "/dev/input", log: @escaping (String) -> Void,
+                status: @escaping (String?) -> Void = { _ in }) {
         self.device = device
         self.key = key
         self.inputDirectory = inputDirectory
         self.log = log
+        self.status = status
     }
 
     deinit { fd?.close() }
@@ -57,13 +62,17 @@ public final class PresenceSensor {
             fd = opened
             path = found
             retryAt = nil
+            if missingSaid { status(nil) }
             missingSaid = false
             log("presence: reading key \(key) of \(found)")
         }
     }
 
     private func missing(_ why: String, now: Double) {
-        if !missingSaid { log("\(why); trying again every \(Int(Self.retrySeconds)) s") }
+        if !missingSaid {
+            log("\(why); trying again every \(Int(Self.retrySeconds)) s")
+            status(why)
+        }
         missingSaid = true
         retryAt = now + Self.retrySeconds
     }

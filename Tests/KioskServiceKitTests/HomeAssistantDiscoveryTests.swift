@@ -28,7 +28,9 @@ import KioskTestSupport
         "button": (["command_topic": .string, "payload_press": .string], ["command_topic"]),
         "sensor": (["state_topic": .string, "value_template": .string, "unit_of_measurement": .string,
                     "device_class": .string, "state_class": .string, "options": .strings], ["state_topic"]),
-        "binary_sensor": (["state_topic": .string, "value_template": .string, "device_class": .string], ["state_topic"]),
+        "binary_sensor": (["state_topic": .string, "value_template": .string, "device_class": .string,
+                           "entity_category": .string, "json_attributes_topic": .string,
+                           "json_attributes_template": .string], ["state_topic"]),
         "image": (["image_topic": .string, "content_type": .string], []),
     ]
     static let deviceKeys: [String: Kind] = ["identifiers": .strings, "name": .string, "model": .string,
@@ -51,7 +53,7 @@ import KioskTestSupport
             "homeassistant/light/k1/screen/config", "homeassistant/select/k1/item/config", "homeassistant/event/k1/dial/config",
             "homeassistant/button/k1/back/config", "homeassistant/button/k1/reload/config",
             "homeassistant/sensor/k1/latency/config", "homeassistant/sensor/k1/uptime/config",
-            "homeassistant/sensor/k1/power_reason/config"])
+            "homeassistant/sensor/k1/power_reason/config", "homeassistant/binary_sensor/k1/problem/config"])
         try validate(configs, topics: topics)
         let light = try #require(configs.first { $0.topic.contains("/light/") }).payload.text
         #expect(light.contains("\"brightness_scale\": 100"))

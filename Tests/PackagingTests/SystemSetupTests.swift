@@ -42,15 +42,39 @@ import KioskTestSupport
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let root = dir.path + "/root", log = dir.path + "/calls"
-        for part in ["", "/usr", "/usr/lib", "/usr/lib/dialkiosk"] { _ = mkdir(root + part, 0o755) }
+        for part in ["", "/usr", "/usr/lib", "/usr/lib/dialkiosk", "/usr/share", "/usr/share/dialkiosk"] { _ = mkdir(root + part, 0o755) }
         writeFile(root + "/usr/lib/dialkiosk/system-setup.sh", try #require(readFile(repositoryRoot + "/packaging/system-setup.sh")))
+        writeFile(root + "/usr/share/dialkiosk/config.yaml", "items: [{id: example}]\n")
         standIns(dir.path + "/bin", ["systemd-sysusers", "udevadm", "deb-systemd-helper", "deb-systemd-invoke", "systemctl"], log: log)
+        // The stand-ins first; cp, mv and the like from the system.
         let run = runToCompletion(["/bin/sh", repositoryRoot + "/packaging/debian/postinst", "configure"],
-                                  environment: ["DPKG_ROOT": root, "PATH": dir.path + "/bin"], outputFile: dir.path + "/out")
+                                  environment: ["DPKG_ROOT": root, "PATH": dir.path + "/bin:/usr/bin:/bin"], outputFile: dir.path + "/out")
         #expect(run.status == 0, "\(run.output)")
+        // The configuration, no conffile, made from the example because it was missing.
+        #expect(readFile(root + "/etc/dialkiosk/config.yaml") == "items: [{id: example}]\n")
+        #expect(fileMode(root + "/etc/dialkiosk/config.yaml").map { $0 & 0o777 } == 0o644)
+        #expect(fileMode(root + "/etc/dialkiosk").map { $0 & 0o777 } == 0o755)
         // In an image (DPKG_ROOT) nothing is triggered or started.
         #expect(calls(log) == ["systemd-sysusers --root=\(root) dialkiosk.conf", "deb-systemd-helper unmask dialkiosk.service",
                                "deb-systemd-helper --quiet was-enabled dialkiosk.service", "deb-systemd-helper enable dialkiosk.service"])
+    }
+
+    /// The configuration is made once, when missing: an edited one (an upgrade's case) is kept
+    /// byte for byte, and nothing is left beside it.
+    @Test func theConfigurationIsMadeOnlyWhenMissing() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        writeFile(dir.path + "/example.yaml", "items: [{id: example}]\n")
+        let target = dir.path + "/etc/dialkiosk/config.yaml"
+        let script = ". \(repositoryRoot)/packaging/system-setup.sh; dk_install_config \(dir.path)/example.yaml \(target)"
+        var result = runToCompletion(["/bin/sh", "-c", script], outputFile: dir.path + "/out")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(readFile(target) == "items: [{id: example}]\n")
+        writeFile(target, "items: [{id: edited}]\n")
+        result = runToCompletion(["/bin/sh", "-c", script], outputFile: dir.path + "/out")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(readFile(target) == "items: [{id: edited}]\n")
+        #expect(access(target + ".dpkg-new-tmp", F_OK) != 0)
     }
 
     @Test func theStepsOnARunningSystem() throws {

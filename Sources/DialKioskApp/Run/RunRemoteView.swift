@@ -3,6 +3,7 @@ import KioskConfiguration
 import KioskReporting
 import KioskSeams
 import KioskServiceKit
+import LinuxSystem
 import RemoteView
 import TouchInput
 
@@ -50,6 +51,20 @@ enum RunRemoteView {
                 service?.screenshotFailed(error.description, for: clients, now: now)
             }
         }
+    }
+
+    /// Why the view could not listen, with what to change: the sandbox's refusal names the
+    /// drop-in that allows loopback TCP; a port taken or a path not allowed names the key.
+    static func failure(_ error: any Error) -> String {
+        guard let call = error as? SystemCallError else { return "\(error)" }
+        let advice: String?
+        switch call.code {
+        case EADDRINUSE: advice = "another program listens there: change remote.listen (or remote.websocket), or stop it"
+        case EACCES: advice = "the service user may not listen there: a port from 1024 up, or a socket path under /run/dialkiosk"
+        case ENOENT: advice = "the socket's directory does not exist"
+        default: advice = SandboxRefusal.hint(errno: call.code, dropIn: "remote-tcp.conf")
+        }
+        return "\(call)" + (advice.map { "; \($0)" } ?? "")
     }
 
     static func address(_ listen: RemoteSettings.Listen) -> ListenAddress { listen.asAddress }

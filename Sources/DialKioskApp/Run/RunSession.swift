@@ -101,11 +101,16 @@ final class RunSession {
             if let remote = remote ?? config.remote.map(RunRemoteView.options) {
                 // Asked for only with a `remote:` section (preview has none): off unless allowed.
                 let shots = config.remote.map { _ in ScreenshotWorker(directory: ScreenshotWorker.directory(environment: environment)) }
-                let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
-                    remote, config: config, rotation: rotation, tap: scenes.tap,
-                    service: service, logger: logger, screenshots: shots)) { $0.close() }
-                serviceSources.last.append(view)
-                if let shots { serviceSources.last.append(shots) }
+                // An optional part: a listener that cannot be had is told, and the dial runs on.
+                do {
+                    let view = try resources.acquire(Step.remoteView.rawValue, try RunRemoteView.start(
+                        remote, config: config, rotation: rotation, tap: scenes.tap,
+                        service: service, logger: logger, screenshots: shots)) { $0.close() }
+                    serviceSources.last.append(view)
+                    if let shots { serviceSources.last.append(shots) }
+                } catch let error as ReportableError where error.exitStatus != .config {
+                    service.partFailed(.remote, RunRemoteView.failure(error))
+                }
             }
             // A wall clock set while the loop sleeps (NTP at boot, a resumed VM) wakes it, so the
             // opening hours are looked at again at once rather than at the next deadline.
@@ -133,7 +138,10 @@ final class RunSession {
             }
             // The presence sensor (`power.presence`): a key that wakes the screen, never the dial's.
             let presence = config.power.presence.map { setting in
-                PresenceSource(sensor: PresenceSensor(device: setting.device, key: setting.key) { logger.info($0) })
+                PresenceSource(sensor: PresenceSensor(device: setting.device, key: setting.key, log: { logger.info($0) },
+                                                      status: { [weak service] why in
+                    if let why { service?.partFailed(.presence, why, log: false) } else { service?.partRecovered(.presence) }
+                }))
             }
             loop = FrameLoop(output: loopOutput,
                              sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
@@ -175,6 +183,7 @@ final class RunSession {
         } catch {
             logger.warning("cec: \(error); the TV is not switched")
             service.displayFailed("cec: \(error)", now: clock())
+            service.partFailed(.cec, "\(error)", log: false)
             return []
         }
     }

@@ -85,4 +85,30 @@ kms_check "the unit failed" grep -q '^ActiveState=failed$' broken-start.txt
 kms_check "the journal names the line at start" \
   grep -q "^dialkiosk: /etc/dialkiosk/config.yaml:3: items\[0\]\.color: expected #RRGGBB, got 'blu'" broken-start-journal.txt
 kms_check "the start error has priority err" grep -q '^dialkiosk: /etc/dialkiosk/config.yaml:3:' journal-err-all.txt
+# 8. Optional parts under the shipped unit (both refused, the dial on), then with its two
+#    drop-ins (mqtt.conf with the broker on loopback, remote-tcp.conf).
+echo "--- parts.txt"; cat parts.txt
+while read -r line; do case_note "$line"; done < <(grep -E '^(exposure|without)' parts.txt)
+journal_parts=journal-parts.txt
+kms_check "without remote-tcp.conf the refusal names the drop-in, once" \
+  test "$(grep -c "remote: Failed to create the remote view's socket for 127.0.0.1:5900: Address family not supported by protocol; the unit's RestrictAddressFamilies= forbids AF_INET and AF_INET6: install the drop-in /usr/share/doc/dialkiosk/examples/remote-tcp.conf" "$journal_parts")" = 1
+kms_check "without remote-tcp.conf the unit stays active, never restarted" \
+  bash -c "grep -q '^ActiveState=active$' parts.txt && [ \"\$(grep -m1 '^NRestarts=' parts.txt)\" = NRestarts=0 ]"
+parts_fb=$(sed -n 's/^crtc [0-9]* index 0 fb \([0-9]*\) .*/\1/p' crtc-parts.txt)
+kms_check "without remote-tcp.conf the dial is on the CRTC (fb $parts_fb, not the console's $before)" \
+  test -n "$parts_fb" -a "$parts_fb" != 0 -a "$parts_fb" != "$before"
+size=$(sed -n 's/^dump crtc [0-9]* fb [0-9]* \([0-9]*x[0-9]*\) .*/\1/p' dump-parts.txt)
+kms_check "the dial read back from the CRTC equals render --config (size '$size')" bash -c "
+  [ -n '$size' ] && grep -v -e '^remote:' -e '^mqtt:' config-old.yaml >config-parts.yaml &&
+  '$kms_bin' render --config config-parts.yaml --size '$size' --angle 0 --out reference-parts.png &&
+  python3 '$vm_dir/cases/kms-compare.py' screen-parts.ppm reference-parts.png"
+kms_check "without mqtt.conf the MQTT refusal names its drop-in" \
+  grep -q "mqtt: cannot connect to 127.0.0.1:1883: .*Address family not supported by protocol (the unit's RestrictAddressFamilies= .*examples/mqtt.conf" "$journal_parts"
+kms_check "with remote-tcp.conf an RFB greeting from 127.0.0.1:5900" grep -q "^greeting b'RFB 003.008\\\\n'$" rfb.txt
+kms_check "with both drop-ins online, and no problems in the state" \
+  bash -c "grep -q '^dialkiosk/vm/availability online$' topics-view.txt && grep -q '^dialkiosk/vm/state ' topics-view.txt && ! grep -q problems topics-view.txt"
+for f in $(grep -o 'exposure level for dialkiosk.service: [0-9.]*' parts.txt | awk '{print $NF}'); do
+  kms_check "exposure $f at most 3.0" awk -v f="$f" 'BEGIN { exit !(f <= 3.0) }'
+done
+kms_check "four exposure figures" test "$(grep -c 'Overall exposure level' parts.txt)" = 4
 kms_finish
