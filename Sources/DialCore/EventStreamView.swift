@@ -17,7 +17,7 @@ public struct EventStreamView: Equatable, Sendable {
         case .opened(let path, _): ring = path
         case .closed(let path, _): ring = path.parent
         case .selected(_, let path, _): selected = path
-        case .activated, .rest: break
+        case .activated, .rest, .value: break
         }
     }
 

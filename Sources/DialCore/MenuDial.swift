@@ -31,8 +31,11 @@ public final class MenuDial {
     private var wantsShown: Bool
     /// The items' live states (text, available, value), as the service last set them.
     public var liveItems = LiveItems()
-    /// The value dial open over the ring, as the service drives it; nil: none.
-    public var valueDial: ValueDialPose?
+    /// The value-dial mode: the value dial open over the ring (if any) and every value item's
+    /// setpoint. While one is open it takes the touches and keys the ring would have.
+    public private(set) var values = ValueDials()
+    /// The value dial open over the ring, as it is painted; nil: none.
+    public var valueDial: ValueDialPose? { values.pose(in: tree, live: liveItems) }
     /// The language the menu's texts are shown and spoken in (a code of the configuration's
     /// `languages:`; nil: the default). Changing it moves nothing on the dial.
     public var language: String?
@@ -122,9 +125,16 @@ public final class MenuDial {
         return []
     }
 
-    /// Feeds one input event; `.command(.back, …)` goes back a ring.
+    /// Feeds one input event; `.command(.back, …)` goes back a ring. While a value dial is open
+    /// the event is its (`ValueDials.input`), except the `first` and speech keys. Activating a
+    /// value item that is available opens its value dial instead of reporting `activated`.
     @discardableResult
     public func handle(_ event: InputEvent) -> [DialEvent] {
+        if let taken = values.input(event, in: tree) { return taken.map(DialEvent.value) }
+        return openingValueDials(ringHandle(event))
+    }
+
+    private func ringHandle(_ event: InputEvent) -> [DialEvent] {
         if case .command(.back, let time) = event { return time.isFinite ? back(at: time) : [] }
         if case .touch(let t) = event, let glass, t.phase != .frame {
             if t.phase == .down, !glass.contains(Point(x: t.x, y: t.y)) { ignoredSlots.insert(t.slot) }
@@ -135,6 +145,49 @@ public final class MenuDial {
         }
         guard incoming == nil else { return [] }
         return route(dial.handle(event))
+    }
+
+    /// An available value item's activation opens its value dial (an unavailable one's goes on
+    /// as `activated`: whoever runs commands refuses it).
+    private func openingValueDials(_ events: [DialEvent]) -> [DialEvent] {
+        guard events.contains(where: { if case .activated = $0 { true } else { false } }) else { return events }
+        return events.flatMap { event -> [DialEvent] in
+            guard case .activated(_, let path, let time) = event, tree.node(at: path)?.item.value != nil,
+                  liveItems.state(of: path).available else { return [event] }
+            return values.open(path, in: tree, initial: liveItems.state(of: path).value, geometry: dial.geometry,
+                               gestures: gestures, at: time).map(DialEvent.value)
+        }
+    }
+
+    // MARK: - The value dials
+
+    /// The next time the setpoints have something to do (a commit after a pause, a guard's end).
+    public var valueDeadline: Double? { values.nextDeadline }
+
+    /// The setpoints' pauses, rests and guards that came due by `time`.
+    public func advanceValues(to time: Double) -> [DialEvent] {
+        values.advance(to: time, in: tree).map(DialEvent.value)
+    }
+
+    /// `turn <n>` on the open value dial: exactly `n` steps.
+    public func turnValue(_ n: Int, at time: Double) -> [DialEvent] {
+        values.turn(n, in: tree, at: time, accelerated: false).map(DialEvent.value)
+    }
+
+    /// Value item `path`'s device reported `v` (a state topic, `set <path> value`).
+    public func reportValue(_ v: Double, for path: MenuPath, at time: Double) -> [DialEvent] {
+        values.report(v, for: path, in: tree, initial: liveItems.state(of: path).value, at: time).map(DialEvent.value)
+    }
+
+    /// Closes the open value dial (a `select` elsewhere).
+    public func closeValue(at time: Double) -> [DialEvent] {
+        values.close(in: tree, at: time).map(DialEvent.value)
+    }
+
+    /// After a reload: the value dials of the menu before (`old`), where their items kept their
+    /// value and live settings.
+    public func keepValues(of old: MenuDial) {
+        values = old.values.kept(from: old.tree, in: tree)
     }
 
     /// Turns item `index` of the ring on screen to the top (the short way round).
@@ -188,7 +241,7 @@ public final class MenuDial {
                 out += perform(navigation.apply(.activate(slot: slot), at: t), at: t)
             case .rest(let t, let rotation, let slot):
                 out.append(.rest(time: t, rotation: rotation, index: slot.flatMap(itemIndex(slot:))))
-            case .selected, .activated, .opened, .closed:
+            case .selected, .activated, .opened, .closed, .value:
                 out.append(e)
             }
         }

@@ -280,11 +280,11 @@ public struct ValueAcceleration: Sendable, Equatable {
 
 /// A finger on an open value dial: turning around the hub gives detents of
 /// `ValueSettings.detentDegrees` (clockwise positive), a tap on the hub commits, a press on the
-/// hub held past `longPressSeconds` closes. Pure: fed touch samples, it says what they mean.
+/// hub held past the gestures' `longPressDuration` closes. A tap is told from a drag by the same
+/// `GestureSettings` the ring uses. Pure: fed touch samples, it says what they mean.
 public struct ValueDrag: Sendable, Equatable {
-    public static let longPressSeconds = 0.6
-    /// Movement past this many pixels makes a touch a drag, not a tap.
-    public static let slop = 10.0
+    /// Closer than this to the centre (pixels) a finger's angle jumps: it turns nothing there.
+    public static let turningRadius = 8.0
 
     public enum Output: Sendable, Equatable {
         case none
@@ -295,11 +295,15 @@ public struct ValueDrag: Sendable, Equatable {
 
     /// Where the dial is (nil: no value dial open).
     public var geometry: DialGeometry?
+    public let gestures: GestureSettings
     private var downX = 0.0, downY = 0.0, downTime = 0.0
     private var lastAngle = 0.0, carried = 0.0
     private var touching = false, inHub = false, moved = false
 
-    public init(geometry: DialGeometry? = nil) { self.geometry = geometry }
+    public init(geometry: DialGeometry? = nil, gestures: GestureSettings = GestureSettings()) {
+        self.geometry = geometry
+        self.gestures = gestures
+    }
 
     public mutating func feed(_ touch: TouchEvent, center: Point, hubRadius: Double) -> Output {
         guard touch.slot == 0 else { return .none }
@@ -317,9 +321,9 @@ public struct ValueDrag: Sendable, Equatable {
         case .motion:
             guard touching else { return .none }
             let mx = touch.x - downX, my = touch.y - downY
-            if (mx * mx + my * my).squareRoot() > Self.slop { moved = true }
+            if (mx * mx + my * my).squareRoot() > gestures.tapSlop { moved = true }
             // Turning is measured around the centre, away from it (near it angles jump).
-            guard moved, (dx * dx + dy * dy).squareRoot() > 8 else { return .none }
+            guard moved, (dx * dx + dy * dy).squareRoot() > Self.turningRadius else { return .none }
             var delta = angle - lastAngle
             if delta > .pi { delta -= 2 * .pi }
             if delta < -.pi { delta += 2 * .pi }
@@ -333,7 +337,7 @@ public struct ValueDrag: Sendable, Equatable {
             guard touching else { return .none }
             touching = false
             guard !moved, inHub else { return .none }
-            return touch.time - downTime >= Self.longPressSeconds ? .longPress : .tap
+            return touch.time - downTime >= gestures.longPressDuration ? .longPress : .tap
         case .cancel:
             touching = false
             return .none

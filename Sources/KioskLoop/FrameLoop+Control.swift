@@ -47,11 +47,11 @@ extension FrameLoop {
         case .select(let path): report(dial.select(path: path, at: time) ?? [])
         case .command(let command): report(dial.handle(.command(command, time: time)))
         case .setShown(let shown): dial.setShown(shown, at: time)
-        case .live(let items, let valueDial):
-            guard let menu = dial as? MenuDial else { return }
-            menu.liveItems = items
-            menu.valueDial = valueDial
-        case .capture(let captured): inputCaptured = captured
+        case .live(let items):
+            (dial as? MenuDial)?.liveItems = items
+        case .turnValue(let n): report((dial as? MenuDial)?.turnValue(n, at: time) ?? [])
+        case .reportValue(let path, let v): report((dial as? MenuDial)?.reportValue(v, for: path, at: time) ?? [])
+        case .closeValue: report((dial as? MenuDial)?.closeValue(at: time) ?? [])
         }
     }
 }

@@ -19,6 +19,15 @@ package protocol DialDriving: AnyObject {
     func select(path: MenuPath, at time: Double) -> [DialEvent]?
     /// Fan the items out or fold them into the hub (`show`, `hide`).
     func setShown(_ shown: Bool, at time: Double)
+    /// When the value dials' setpoints have something to do (nil: never; a dial without them).
+    var valueDeadline: Double? { get }
+    /// The setpoints' pauses, rests and guards that came due by `time`, as the dial's events.
+    func advanceValues(to time: Double) -> [DialEvent]
+}
+
+extension DialDriving {
+    package var valueDeadline: Double? { nil }
+    package func advanceValues(to time: Double) -> [DialEvent] { [] }
 }
 
 extension MenuDial: DialDriving {}
@@ -94,9 +103,6 @@ package final class FrameLoop {
     private enum NewSceneFrame { case unpainted, queued }
     /// `run --stats`: the longest turn (nil: not measured; simulate's clock is virtual).
     package var turns: TurnStats?
-    /// A value dial is open (the service's `.dial(.capture)`): input goes to the service, not
-    /// to the ring (`InputRoute`).
-    package internal(set) var inputCaptured = false
     /// The snapshot a service that reads none gets (`LoopService.readsDial`), taken once.
     private var unreadSnapshot: DialSnapshot?
 
@@ -168,7 +174,8 @@ package final class FrameLoop {
     /// a behaviour timer, a command's deadline, control lines left from an earlier turn); nil
     /// (until an event) when there is none.
     package func deadline(now: Double) -> Double? {
-        schedule.deadline(now: now, deadlines: sources.compactMap { $0.wakeUp(now: now) }, flipPending: presenter.isFlipPending)
+        let wakeUps = sources.compactMap { $0.wakeUp(now: now) } + [dial.valueDeadline.map { max(now, $0) }].compactMap { $0 }
+        return schedule.deadline(now: now, deadlines: wakeUps, flipPending: presenter.isFlipPending)
     }
 
     /// `deadline` as poll()'s timeout in milliseconds (-1: none).
@@ -207,6 +214,11 @@ package final class FrameLoop {
                 if let ending = try handle(event, at: time) { return ending }
             }
         }
+        // A value dial's pause that came due commits it (its events go out as the dial's).
+        if let due = dial.valueDeadline, due <= time {
+            report(dial.advanceValues(to: time))
+            try frameIfDue(at: time)
+        }
         if case .present(let reason) = schedule.decision(at: time, flipPending: presenter.isFlipPending) {
             if reason == .flipOverdue {
                 log("display: no flip event for \(fixed(schedule.flipTimeout, 1)) s; queuing the frame again")
@@ -243,8 +255,7 @@ package final class FrameLoop {
     /// gives it.
     private func input(_ event: InputEvent, at time: Double) throws {
         let (admission, changed) = power.admit(event)
-        // Decided before the service hears: a Back that closes the value dial is not the ring's.
-        let toDial = InputRoute.reachesDial(event, admission: admission, captured: inputCaptured)
+        let toDial = InputRoute.reachesDial(event, admission: admission)
         try tell(.input(event, admission: admission, screenChanged: changed), at: time)
         if changed { try repaint(at: time) }
         guard toDial else { return }
@@ -335,6 +346,8 @@ package final class FrameLoop {
 
     /// A reloaded configuration's dial and painter take over between two frames.
     func replaceScene(_ new: Scene) {
+        // The value dials go with the menu where their items stay as they were.
+        if let old = dial as? MenuDial, let next = new.dial as? MenuDial, old !== next { next.keepValues(of: old) }
         scene = new
         newScene = .unpainted
         // The old painter is gone: its free pages go back (HeapPolicy), so reloads stay flat.

@@ -4,14 +4,11 @@ import KioskSeams
 /// the loop decides it alone; the service hears of every event as `LoopMessage.input` either way.
 package enum InputRoute {
     /// Whether the dial gets `event`: only what the screen admitted for the dial; never the
-    /// speech keys (the audio side's); while a value dial is open (`captured`), only `first`
-    /// (the rest turns, commits or closes the value dial in the service).
-    package static func reachesDial(_ event: InputEvent, admission: ScreenPolicy.Admission, captured: Bool) -> Bool {
+    /// speech keys (the audio side's). An open value dial is the dial's own mode: it takes
+    /// what it gets there.
+    package static func reachesDial(_ event: InputEvent, admission: ScreenPolicy.Admission) -> Bool {
         guard case .dial = admission else { return false }
-        switch event {
-        case .command(.speech, _): return false
-        case .command(.first, _): return true
-        case .command, .touch: return !captured
-        }
+        if case .command(.speech, _) = event { return false }
+        return true
     }
 }

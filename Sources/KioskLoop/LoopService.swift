@@ -49,11 +49,14 @@ package enum DialRequest: Equatable {
     case command(StepCommand)
     /// Fan the items out or fold them into the hub (`show`, `hide`).
     case setShown(Bool)
-    /// The live items' states and the open value dial the dial paints from the next frame.
-    case live(LiveItems, ValueDialPose?)
-    /// While true a value dial is open: keys and touches go to the service (as `.input`),
-    /// not to the ring (`InputRoute`).
-    case capture(Bool)
+    /// The live items' states the dial paints from the next frame.
+    case live(LiveItems)
+    /// `turn <n>` on the open value dial: exactly n steps.
+    case turnValue(Int)
+    /// A value item's device reported a value (its state topic, `set <path> value`).
+    case reportValue(MenuPath, Double)
+    /// Close the open value dial (a `select` elsewhere).
+    case closeValue
 }
 
 /// What a service asks of the loop.
@@ -102,7 +105,7 @@ package enum LoopMessage {
     case sceneFailed(String)
     /// An input event the screen's owner admitted as `admission` (`screenChanged`: it changed
     /// the glass; the loop repaints), before the dial gets it (`InputRoute`): the idle timers
-    /// take it as activity, an open value dial takes it, speech stops.
+    /// take it as activity, speech stops.
     case input(InputEvent, admission: ScreenPolicy.Admission, screenChanged: Bool)
     /// A service source's news, passed on untouched (a control command, live items due, ...).
     case news(any ServiceNews)

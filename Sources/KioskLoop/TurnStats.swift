@@ -1,5 +1,5 @@
-import Glibc
 import KioskSeams
+import LinuxSystem
 
 /// `run --stats`: the longest loop turn since start, by the monotonic clock and by the loop
 /// thread's own CPU time. The wall figure is what input and flips waited; the CPU figure is
@@ -12,11 +12,7 @@ package struct TurnStats {
 
     /// Both clocks now.
     package static func read() -> (wall: Double, cpu: Double) {
-        var wall = timespec(), cpu = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &wall)
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
-        func seconds(_ t: timespec) -> Double { Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
-        return (seconds(wall), seconds(cpu))
+        (monotonicNow(), threadCPUNow())
     }
 
     /// A turn that began at `start` (from `read`) ends now.

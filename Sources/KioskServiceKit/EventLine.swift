@@ -85,6 +85,37 @@ package struct EventLine {
         case .rest(let t, let rotation, let index):
             return EventLine([("event", .string("rest")), ("t", .number(t)), ("rotation", .number(rotation)),
                               ("index", index.map { .int($0) } ?? .null), ("frames", .int(frames))])
+        case .value(let news):
+            return valueDialEvent(news)
+        }
+    }
+
+    /// A value dial's line: `opened` and `closed` with the item's id, label and path (and the
+    /// value shown on opening), `value` with its phase. Events without a line
+    /// (`ValueDialEvent.hasLine`) get one only for the log.
+    package static func valueDialEvent(_ event: ValueDialEvent) -> EventLine {
+        func head(_ t: Double, _ name: String) -> [(String, Value)] { [("t", .number(t)), ("event", .string(name))] }
+        switch event {
+        case .opened(let path, let id, let label, let value, let t):
+            return EventLine(head(t, "opened") + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids)),
+                                                  ("value", .number(value))])
+        case .closed(let path, let id, let label, let t):
+            return EventLine(head(t, "closed") + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids))])
+        case .output(let output, let path, let id, let t):
+            let phase: String, v: Double
+            switch output {
+            case .changing(let x): (phase, v) = ("changing", x)
+            case .committed(let x): (phase, v) = ("committed", x)
+            case .confirmed(let x): (phase, v) = ("confirmed", x)
+            case .external(let x): (phase, v) = ("external", x)
+            case .rest(let x): (phase, v) = ("rest", x)
+            case .clamped(_, let x): (phase, v) = ("clamped", x)
+            case .stop(let atMaximum): (phase, v) = ("stop", atMaximum ? 1 : 0)
+            }
+            return EventLine(head(t, "value") + [("phase", .string(phase)), ("value", .number(v)), ("id", .string(id)),
+                                                 ("path", .strings(path.ids))])
+        case .heldBack(let path, let t):
+            return EventLine(head(t, "value") + [("phase", .string("held_back")), ("path", .strings(path.ids))])
         }
     }
 }

@@ -35,19 +35,10 @@ extension KioskService: LoopService {
     }
 
     package func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
-        let requests = try answer(message, at: time, dial: dial)
-        // An open value dial takes the input the ring would have: the loop routes it here.
-        let captured = live.open != nil
-        guard captured != live.toldCaptured else { return requests }
-        live.toldCaptured = captured
-        return [.dial(.capture(captured))] + requests
-    }
-
-    private func answer(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
         switch message {
         case .dialEvents(let events, let frames):
             // Called every frame, events or not: sound cues follow the detents the ring crosses.
-            let events = liveFilter(events, pose: dial.pose)
+            let events = liveFilter(events)
             report(events, frames: frames)
             speech.observe(events, pose: dial.pose, settings: speechSettings, menu: shownMenu, now: time,
                            states: live.items.states)
@@ -120,13 +111,15 @@ extension KioskService: LoopService {
             requests.append(.apply(wake(now: time)))
             requests += setLanguage(language.code, at: time, dial: dial)
         case .select(let path):
+            // Moving the ring elsewhere closes an open value dial first.
+            let closing: [LoopRequest] = dial.pose.valueDial != nil ? [.dial(.closeValue)] : []
             // Checked first: a path that names nothing must not wake a dark screen.
             guard config.menu.isSlot(path) else {
                 let what = path.depth == 1 ? "id" : "path"
                 replyError(request, "no item with \(what) '\(path)'", now: time)
-                return []
+                return closing
             }
-            requests += [.apply(wake(now: time)), .dial(.select(path))]
+            requests += closing + [.apply(wake(now: time)), .dial(.select(path))]
         case .back:
             requests += [.apply(wake(now: time)), .dial(.command(.back))]
         case .activate:

@@ -4,42 +4,33 @@ import KioskConfiguration
 import KioskLoop
 
 /// The live state the service keeps for the running menu: each item's text, availability and
-/// value (`LiveItems`, the copy the dial paints is refreshed at each flush), each value item's
-/// commit and echo guard (`ValueSetpoint`), and the value dial open, if any.
+/// value (`LiveItems`, the copy the dial paints is refreshed at each flush). The value dials
+/// themselves (which is open, their setpoints, the finger on them) are the dial's
+/// (`MenuDial.values`); the service hears of them as dial events and does what they mean outside.
 package final class LiveService {
     /// At most one flush (item lines, repaint) per this many seconds: one per frame at 60 Hz.
     package static let flushInterval = 1.0 / 60
 
     package var items = LiveItems()
-    package var setpoints: [MenuPath: ValueSetpoint] = [:]
-    /// The value item whose dial is open.
+    /// The value item whose dial is open, as the dial's events told.
     package var open: MenuPath?
     /// The value dial's picture changed (a turn, a close) since the last flush.
     package var dialDirty = false
     package var lastFlush = -Double.infinity
-    /// Finger state of a drag on an open value dial (`ValueDrag`).
-    package var drag = ValueDrag()
-    /// Held-back reports of value items replaced by a reload, so the count never goes down.
-    package var guardedBefore = 0
-    /// Fast detents from a finger or an encoder on a long range (`ValueAcceleration`).
-    package var acceleration = ValueAcceleration()
+    /// Reports held back inside a commit's guard since start (`guarded_reports`).
+    package var guardedReports = 0
     /// When each item last heard from the broker (items never heard have no age).
     package var heard: [MenuPath: Double] = [:]
     /// Since when the broker is away (nil: connected, or no broker).
     package var awaySince: Double?
     /// The next time a bound item's age changes while the broker is away.
     package var nextAgeChange: Double?
-    /// What the loop was last told of `open` (`.dial(.capture)`): whether it routes input here.
-    package var toldCaptured = false
 
     package init() {}
 
-    /// Reports held back inside a guard since start (`guarded_reports`).
-    package var guardedReports: Int { guardedBefore + setpoints.values.reduce(0) { $0 + $1.guardedReports } }
-
-    /// When the service must come back: a pending flush, a commit after a pause, a guard's end.
+    /// When the service must come back: a pending flush, a stale item's next age.
     package func nextWakeup() -> Double? {
-        var times = setpoints.values.compactMap(\.nextDeadline)
+        var times: [Double] = []
         if let t = nextAgeChange { times.append(t) }
         if items.hasChanges || dialDirty { times.append(lastFlush + Self.flushInterval) }
         return times.min()
@@ -50,6 +41,7 @@ extension KioskService {
     /// `set`, `turn`, and `back`/`activate` while a value dial is open: the loop's requests when
     /// the request was one of these and is done, nil when `perform` goes on with it.
     package func performLive(_ request: ControlServer.Request, at time: Double, dial: DialSnapshot) -> [LoopRequest]? {
+        let valueOpen = dial.pose.valueDial != nil
         switch request.command {
         case .setItem(let path, let change):
             guard let node = config.menu.node(at: path) else {
@@ -72,83 +64,40 @@ extension KioskService {
                 live.items.apply(.current(inside), to: path, at: time)
                 return []
             }
-            if case .value(let v) = change, let settings = node.item.value {
-                var setpoint = setpoint(path, settings)
-                let outputs = setpoint.report(v, at: time)
-                live.setpoints[path] = setpoint
-                valueOutputs(outputs, path: path, at: time)
-            } else {
-                live.items.apply(change, to: path, at: time)
-            }
+            if case .value(let v) = change, node.item.value != nil { return [.dial(.reportValue(path, v))] }
+            live.items.apply(change, to: path, at: time)
             return []
         case .turn(let n):
-            if live.open != nil {
-                turnValue(n, at: time)
-                return []
-            }
+            if valueOpen { return [.dial(.turnValue(n))] }
             guard !dial.pose.items.isEmpty, dial.pose.visibility > 0 else {
                 replyError(request, "nothing can turn: the menu is hidden or empty", now: time)
                 return []
             }
             return [.apply(wake(now: time)), .dial(.command(.step(n))), .frameIfDue]
-        case .back where live.open != nil:
-            closeValueDial(at: time)
-            return []
-        case .activate where live.open != nil:
-            tapValue(at: time)
-            return []
-        case .select where live.open != nil:
-            // Moving the ring elsewhere closes the knob first; the select then runs as usual.
-            closeValueDial(at: time)
-            return nil
+        case .back where valueOpen:
+            return [.dial(.command(.back))]
+        case .activate where valueOpen:
+            return [.dial(.command(.activate))]
         default:
             return nil
         }
     }
 
-    /// Input while a value dial is open goes to it, never to the ring: steps turn it, a tap
-    /// or Enter commits, Back or a long press on the hub closes it. True when taken.
-    package func liveInput(_ event: InputEvent) -> Bool {
-        guard live.open != nil else { return false }
-        switch event {
-        case .command(.step(let n), let t): turnValue(n, at: t, accelerated: true)
-        case .command(.activate, let t): tapValue(at: t)
-        case .command(.back, let t): closeValueDial(at: t)
-        case .command(.first, _), .command(.speech, _): return false
-        case .touch(let touch):
-            guard let geometry = live.drag.geometry else { return true }
-            switch live.drag.feed(touch, center: geometry.center, hubRadius: geometry.hubRadius) {
-            case .none: break
-            case .detents(let n): turnValue(n, at: touch.time, accelerated: true)
-            case .tap: tapValue(at: touch.time)
-            case .longPress: closeValueDial(at: touch.time)
-            }
-        }
-        return true
-    }
-
     /// The dial's events before they are reported: an unavailable item's activation runs
-    /// nothing (a `refused` line), a value item's opens its value dial, and a hub tap on an open
-    /// value dial commits it.
-    package func liveFilter(_ events: [DialEvent], pose: DialPose) -> [DialEvent] {
+    /// nothing (a `refused` line), and a value dial's news is carried out (lines go out with
+    /// the rest in `report`).
+    package func liveFilter(_ events: [DialEvent]) -> [DialEvent] {
         guard !events.isEmpty else { return events }
         return events.filter { event in
-            guard case .activated(_, let path, let time) = event else { return true }
-            if live.open != nil {
-                tapValue(at: time)
-                return false
+            if case .value(let news) = event {
+                valueNews(news)
+                return true
             }
-            guard let node = config.menu.node(at: path) else { return true }
-            if !live.items.state(of: path).available {
-                emit(EventLine([("t", .number(time)), ("event", .string("refused")), ("reason", .string("unavailable")),
-                                    ("id", .string(node.id)), ("path", .strings(path.ids))]))
-                return false
-            }
-            if let settings = node.item.value {
-                openValueDial(path, settings, geometry: pose.geometry, at: time)
-                return false
-            }
-            return true
+            guard case .activated(_, let path, let time) = event, let node = config.menu.node(at: path),
+                  !live.items.state(of: path).available else { return true }
+            emit(EventLine([("t", .number(time)), ("event", .string("refused")), ("reason", .string("unavailable")),
+                            ("id", .string(node.id)), ("path", .strings(path.ids))]))
+            return false
         }
     }
 
@@ -198,17 +147,11 @@ extension KioskService {
     /// Once per frame at most: the pauses and guards that came due, one `item` line per item
     /// whose state changed (its last state), the dial's copy refreshed and one repaint.
     package func flushLive(at now: Double) -> [LoopRequest] {
-        for (path, var setpoint) in live.setpoints {
-            let outputs = setpoint.advance(to: now)
-            guard !outputs.isEmpty else { continue }
-            live.setpoints[path] = setpoint
-            valueOutputs(outputs, path: path, at: now)
-        }
         guard live.items.hasChanges || live.dialDirty, now >= live.lastFlush + LiveService.flushInterval else { return [] }
         for path in live.items.takeChanges() { emit(itemLine(path, at: now)) }
         live.lastFlush = now
         live.dialDirty = false
-        return [.dial(.live(live.items, valueDialPose())), .repaint]
+        return [.dial(.live(live.items)), .repaint]
     }
 
     /// Whether `flushLive` has anything to do at `now`.
@@ -229,103 +172,65 @@ extension KioskService {
             }
             live.items = live.items.kept(in: menu, where: same)
             live.heard = live.heard.filter { menu.node(at: $0.key) != nil && same($0.key) }
-            for (path, setpoint) in live.setpoints where !same(path) || menu.node(at: path) == nil {
-                live.guardedBefore += setpoint.guardedReports
-                live.setpoints[path] = nil
-            }
             if let open = live.open, !same(open) { live.open = nil }
             mqtt?.bindLive(menu)
         }
-        return [.dial(.live(live.items, valueDialPose()))]
+        return [.dial(.live(live.items))]
     }
 
     // MARK: - The value dial
 
-    private func setpoint(_ path: MenuPath, _ settings: ValueSettings) -> ValueSetpoint {
-        if let s = live.setpoints[path], s.settings == settings { return s }
-        return ValueSetpoint(settings: settings, initial: live.items.state(of: path).value)
-    }
-
-    private func openValueDial(_ path: MenuPath, _ settings: ValueSettings, geometry: DialGeometry, at time: Double) {
-        let setpoint = setpoint(path, settings)
-        live.setpoints[path] = setpoint
-        live.open = path
-        live.drag = ValueDrag(geometry: geometry)
-        live.acceleration.reset()
-        live.dialDirty = true
-        emit(EventLine(valueHead("opened", path, at: time) + [("value", .number(setpoint.shown))]))
-    }
-
-    /// Closes the value dial (Back, a long press, a `select` elsewhere).
-    package func closeValueDial(at time: Double) {
-        guard let path = live.open else { return }
-        live.open = nil
-        live.drag = ValueDrag()
-        live.dialDirty = true
-        emit(EventLine(valueHead("closed", path, at: time)))
-    }
-
-    /// `n` detents; `accelerated`: from a finger, a wheel or an encoder (fast turns on a long
-    /// range move more steps), not from `turn <n>`, which turns exactly n.
-    private func turnValue(_ n: Int, at time: Double, accelerated: Bool = false) {
-        guard let path = live.open, var setpoint = live.setpoints[path] else { return }
-        let steps = accelerated ? live.acceleration.steps(n, at: time, stepCount: setpoint.settings.stepCount) : n
-        let outputs = setpoint.turn(steps, at: time)
-        live.setpoints[path] = setpoint
-        valueOutputs(outputs, path: path, at: time)
-    }
-
-    private func tapValue(at time: Double) {
-        guard let path = live.open, var setpoint = live.setpoints[path] else { return }
-        let outputs = setpoint.tap(at: time)
-        live.setpoints[path] = setpoint
-        valueOutputs(outputs, path: path, at: time)
-    }
-
-    /// What a setpoint's step means outside: `value` lines, the publish or the command on
-    /// commit, the shown value into the item's state.
-    private func valueOutputs(_ outputs: [ValueSetpoint.Output], path: MenuPath, at time: Double) {
-        guard let item = config.menu.node(at: path)?.item, let settings = item.value else { return }
-        func line(_ phase: String, _ v: Double) {
-            emit(EventLine([("t", .number(time)), ("event", .string("value")), ("phase", .string(phase)),
-                                ("value", .number(v)), ("id", .string(item.id)), ("path", .strings(path.ids))]))
+    /// A value dial's news from the dial: what it means outside.
+    private func valueNews(_ news: ValueDialEvent) {
+        switch news {
+        case .opened(let path, _, _, _, _):
+            live.open = path
+            live.dialDirty = true
+        case .closed:
+            live.open = nil
+            live.dialDirty = true
+        case .heldBack:
+            live.guardedReports += 1
+        case .output(let output, let path, _, let time):
+            valueOutput(output, path: path, at: time)
         }
-        for output in outputs {
-            switch output {
-            case .changing(let v):
-                line("changing", v)
-                live.items.apply(.value(v), to: path, at: time)
-            case .committed(let v):
-                line("committed", v)
-                speech.say("set to " + spokenValue(v, settings), settings: config.accessibility, now: time)
-                live.items.apply(.value(v), to: path, at: time)
-                let text = settings.text(v)
-                if let topic = settings.commandTopic { mqtt?.connection.publishCommand(topic: topic, payload: text) }
-                if let command = settings.command {
-                    var runnable = item
-                    runnable.command = command
-                    runCommand(runnable, path: path, now: time, extra: ["DIALKIOSK_VALUE": text])
-                }
-                if settings.ownedByKiosk, let mqtt {
-                    mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: text)
-                }
-            case .confirmed(let v):
-                line("confirmed", v)
-            case .external(let v):
-                line("external", v)
-                live.items.apply(.value(v), to: path, at: time)
-                if settings.ownedByKiosk, let mqtt {
-                    mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: settings.text(v))
-                }
-            case .stop(let atMaximum):
-                speech.stop(atMaximum: atMaximum, settings: config.accessibility, now: time)
-            case .rest(let v):
-                speech.say(spokenValue(v, settings), settings: config.accessibility, now: time)
-            case .clamped(let reported, let to):
-                if let heldBack = remoteLog.admit(now: time) {
-                    logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)"
-                                   + LogRateLimit.suffix(heldBack))
-                }
+    }
+
+    /// What a setpoint's step means outside (its `value` line is the dial event's): the publish
+    /// or the command on commit, the shown value into the item's state, speech, the log.
+    private func valueOutput(_ output: ValueSetpoint.Output, path: MenuPath, at time: Double) {
+        guard let item = config.menu.node(at: path)?.item, let settings = item.value else { return }
+        switch output {
+        case .changing(let v):
+            live.items.apply(.value(v), to: path, at: time)
+        case .committed(let v):
+            speech.say("set to " + spokenValue(v, settings), settings: config.accessibility, now: time)
+            live.items.apply(.value(v), to: path, at: time)
+            let text = settings.text(v)
+            if let topic = settings.commandTopic { mqtt?.connection.publishCommand(topic: topic, payload: text) }
+            if let command = settings.command {
+                var runnable = item
+                runnable.command = command
+                runCommand(runnable, path: path, now: time, extra: ["DIALKIOSK_VALUE": text])
+            }
+            if settings.ownedByKiosk, let mqtt {
+                mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: text)
+            }
+        case .confirmed:
+            break
+        case .external(let v):
+            live.items.apply(.value(v), to: path, at: time)
+            if settings.ownedByKiosk, let mqtt {
+                mqtt.publishRetained(topic: mqtt.topics.base + "/value/" + path.description, payload: settings.text(v))
+            }
+        case .stop(let atMaximum):
+            speech.stop(atMaximum: atMaximum, settings: config.accessibility, now: time)
+        case .rest(let v):
+            speech.say(spokenValue(v, settings), settings: config.accessibility, now: time)
+        case .clamped(let reported, let to):
+            if let heldBack = remoteLog.admit(now: time) {
+                logger.warning("value \(path): report \(reported) is outside \(settings.minimum)...\(settings.maximum); taken as \(to)"
+                               + LogRateLimit.suffix(heldBack))
             }
         }
         if live.open == path { live.dialDirty = true }
@@ -333,19 +238,6 @@ extension KioskService {
 
     private func spokenValue(_ v: Double, _ settings: ValueSettings) -> String {
         settings.text(v) + (settings.unit.map { " " + $0 } ?? "")
-    }
-
-    private func valueDialPose() -> ValueDialPose? {
-        guard let path = live.open, let item = config.menu.node(at: path)?.item, let settings = item.value,
-              let setpoint = live.setpoints[path] else { return nil }
-        return ValueDialPose(settings: settings, shown: setpoint.shown, current: live.items.state(of: path).current,
-                             label: item.label)
-    }
-
-    private func valueHead(_ event: String, _ path: MenuPath, at time: Double) -> [(String, EventLine.Value)] {
-        let item = config.menu.node(at: path)?.item
-        return [("t", .number(time)), ("event", .string(event)), ("id", .string(item?.id ?? "")),
-                ("label", .string(item?.label ?? "")), ("path", .strings(path.ids))]
     }
 
     /// `{"t": ..., "event": "item", "path": [...], "id": ..., "text": ..., "available": ...}`

@@ -1,6 +1,7 @@
 import Glibc
 import KioskConfiguration
 import KioskLoop
+import LinuxSystem
 import OpeningHours
 
 /// The opening hours as the service watches them: the decision at the wall clock's time, the
@@ -8,11 +9,7 @@ import OpeningHours
 /// between the two clocks, whose change means the wall clock jumped (NTP, a resumed VM).
 package struct HoursWatch {
     /// CLOCK_REALTIME in seconds.
-    package static func realtime() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    package static func realtime() -> Double { realtimeNow() }
 
     let wallClock: () -> Double
     let local: LocalClock

@@ -156,6 +156,7 @@ package final class KioskService {
         for event in dialEvents {
             // Behind a resync line still held for `started`: clients read where the dial rested
             // first, then what moved it (input can come before the first flip).
+            guard event.hasLine else { continue }
             if let held = beforeStart, !held.isEmpty {
                 beforeStart!.append((.dial(event, frames: frames), shownMenu))
             } else {
@@ -205,8 +206,7 @@ package final class KioskService {
     }
 
     /// An input event as the screen's owner admitted it, before the dial gets what
-    /// `InputRoute` gives it: activity for the idle timers, an open value dial takes it, speech
-    /// stops, and the speech keys (the audio side's, never the dial's) act.
+    /// `InputRoute` gives it: activity for the idle timers, speech stops, and the speech keys (the audio side's, never the dial's) act.
     package func input(_ event: InputEvent, admission: ScreenPolicy.Admission, screenChanged: Bool) {
         switch admission {
         case .dial(let activity):
@@ -217,7 +217,6 @@ package final class KioskService {
             break
         }
         if screenChanged { screenNews(at: event.time) }
-        if case .dial = admission { _ = liveInput(event) }
         speech.touched(now: event.time)
         if event.time.isFinite { lastInput = max(lastInput, event.time) }
         if case .command(.speech(let what), let time) = event {

@@ -1,4 +1,5 @@
 import Glibc
+import LinuxSystem
 
 /// What identifies a configuration file's contents without reading it: device, inode, size,
 /// modification and change times, and when it was read. A reload of a file whose stamp equals
@@ -21,10 +22,8 @@ package struct ReloadStamp: Equatable, Sendable {
     package static func of(_ path: String) -> ReloadStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
         return ReloadStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                           modified: st.st_mtim, changed: st.st_ctim, readAt: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
+                           modified: st.st_mtim, changed: st.st_ctim, readAt: realtimeNow())
     }
 
     /// Whether `self` (stat now) shows the file `settled` was read from, untouched since.

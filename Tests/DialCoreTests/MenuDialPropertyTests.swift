@@ -92,7 +92,7 @@ import Testing
                     case .selected(let i, let p, _), .activated(let i, let p, _):
                         if p.parent != (open.last ?? .top) || !tree.isSlot(p) { fail("\(e) inside \(open)") }
                         if i != tree.index(of: p) { fail("\(e): index") }
-                    case .rest:
+                    case .rest, .value:
                         break
                     }
                 }

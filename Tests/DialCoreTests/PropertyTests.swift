@@ -146,7 +146,7 @@ struct InvariantRun {
                         fail("rest off the slot: \(r)")
                     }
                     selectedIndex = i
-                case .activated, .selected, .opened, .closed:
+                case .activated, .selected, .opened, .closed, .value:
                     break
                 }
             }

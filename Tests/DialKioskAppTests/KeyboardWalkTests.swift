@@ -142,7 +142,7 @@ import KioskTestSupport
             case .activated(_, let path, _): walked.activated.append(path)
             case .opened(let path, _): walked.opened.append(path)
             case .closed(let path, _): walked.closed.append(path)
-            case .rest: break
+            case .rest, .value: break
             }
         }
         walked.endsOn = dial.selectedPath

@@ -88,7 +88,7 @@ import KioskLoop
         for n in 0..<200 {
             let presented = kiosk.display.presents, changing = kiosk.lines("value").count
             let t0 = monotonicNow()
-            _ = kiosk.service.liveInput(.command(.step(n % 2 == 0 ? 1 : -1), time: kiosk.loop.now()))
+            try kiosk.loop.handle(.input([.command(.step(n % 2 == 0 ? 1 : -1), time: kiosk.loop.now())]), at: kiosk.loop.now())
             let shown = try kiosk.settle(2) { kiosk.display.presents > presented }
             if shown { latencies.append(monotonicNow() - t0) }
             try kiosk.settle(0.03)

@@ -137,14 +137,16 @@ import KioskTestSupport
         #expect(kiosk.lines("opened").contains { $0.contains("\"volume\"") })
 
         let t0 = kiosk.loop.now()
-        for i in 0..<10 { #expect(kiosk.service.liveInput(.command(.step(1), time: t0 + Double(i) * 0.02))) }
-        #expect(kiosk.service.live.setpoints[["volume"]]?.shown == 37, "1 + 9 x 4 steps")
+        var shown: Double? { (kiosk.loop.dial as? MenuDial)?.values.setpoints[["volume"]]?.shown }
+        func key(_ event: InputEvent) throws { try kiosk.loop.handle(.input([event]), at: event.time) }
+        for i in 0..<10 { try key(.command(.step(1), time: t0 + Double(i) * 0.02)) }
+        #expect(shown == 37, "1 + 9 x 4 steps")
         try kiosk.command(.turn(3))
-        #expect(kiosk.service.live.setpoints[["volume"]]?.shown == 40, "turn 3 is exactly 3 steps")
+        #expect(shown == 40, "turn 3 is exactly 3 steps")
         // Slow detents, half a second apart: one step each.
         let t1 = kiosk.loop.now() + 1
-        for i in 0..<3 { _ = kiosk.service.liveInput(.command(.step(-1), time: t1 + Double(i) * 0.5)) }
-        #expect(kiosk.service.live.setpoints[["volume"]]?.shown == 37)
+        for i in 0..<3 { try key(.command(.step(-1), time: t1 + Double(i) * 0.5)) }
+        #expect(shown == 37)
 
         // The rest after the last detent speaks the value (the commit waits 5 s).
         kiosk.box.offset += max(0, t1 + 1 + ValueSetpoint.restSeconds - kiosk.loop.now())
@@ -154,7 +156,7 @@ import KioskTestSupport
 
         // Into the maximum: the stop's cue and the word.
         try kiosk.command(.turn(1000))
-        #expect(kiosk.service.live.setpoints[["volume"]]?.shown == 100)
+        #expect(shown == 100)
         #expect(kiosk.service.speech.lastJob?.cue == .stop)
         #expect(kiosk.service.speech.lastJob?.text == "maximum")
     }

@@ -154,35 +154,20 @@ private final class AnsweringService: LoopService {
         #expect(rig.service.inputs.map(\.1) == [.woke, .swallowed], "the service heard both")
     }
 
-    @Test func whileTheServiceCapturesInputTheRingGetsOnlyFirst() throws {
-        let rig = try Rig()
-        try rig.ask([.dial(.capture(true))], at: 2)
-        let step = InputEvent.command(.step(1), time: 2.1), first = InputEvent.command(.first, time: 2.2)
-        rig.input.send([step, first])
-        _ = try rig.loop.step(timeoutMS: 0)
-        #expect(rig.dial.handled == [first])
-        #expect(rig.service.inputs.map(\.0) == [step, first], "the service heard both")
-        try rig.ask([.dial(.capture(false))], at: 3)
-        rig.input.send([step])
-        _ = try rig.loop.step(timeoutMS: 0)
-        #expect(rig.dial.handled == [first, step])
-    }
 }
 
 @Suite struct InputRouteTests {
     private let touch = InputEvent.touch(TouchEvent(phase: .down, x: 1, y: 1, time: 0))
 
     @Test func onlyWhatTheScreenAdmittedForTheDialReachesIt() {
-        #expect(InputRoute.reachesDial(touch, admission: .dial(activity: true), captured: false))
-        #expect(InputRoute.reachesDial(touch, admission: .dial(activity: false), captured: false))
-        #expect(!InputRoute.reachesDial(touch, admission: .woke, captured: false))
-        #expect(!InputRoute.reachesDial(touch, admission: .swallowed, captured: false))
+        #expect(InputRoute.reachesDial(touch, admission: .dial(activity: true)))
+        #expect(InputRoute.reachesDial(touch, admission: .dial(activity: false)))
+        #expect(!InputRoute.reachesDial(touch, admission: .woke))
+        #expect(!InputRoute.reachesDial(touch, admission: .swallowed))
     }
 
-    @Test func speechKeysNeverAndACapturedDialOnlyFirst() {
-        #expect(!InputRoute.reachesDial(.command(.speech(.toggle), time: 0), admission: .dial(activity: true), captured: false))
-        #expect(!InputRoute.reachesDial(touch, admission: .dial(activity: true), captured: true))
-        #expect(!InputRoute.reachesDial(.command(.back, time: 0), admission: .dial(activity: true), captured: true))
-        #expect(InputRoute.reachesDial(.command(.first, time: 0), admission: .dial(activity: true), captured: true))
+    @Test func speechKeysNever() {
+        #expect(!InputRoute.reachesDial(.command(.speech(.toggle), time: 0), admission: .dial(activity: true)))
+        #expect(InputRoute.reachesDial(.command(.back, time: 0), admission: .dial(activity: true)))
     }
 }

@@ -120,7 +120,7 @@ struct SimulateCommand: ParsableCommand {
             }
             let dial = ReportingDial(made) { events in
                 guard !quiet else { return }
-                for e in events { try out.write(EventLine.dialEvent(e, menu: menu, frames: frames()).text) }
+                for e in events where e.hasLine { try out.write(EventLine.dialEvent(e, menu: menu, frames: frames()).text) }
             }
             let scene = Scene(dial: dial) { pose, _ in
                 if let failure = dial.failure { throw failure }

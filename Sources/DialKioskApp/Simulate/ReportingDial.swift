@@ -30,4 +30,6 @@ final class ReportingDial: DialDriving {
     func returnToTop(at time: Double) -> [DialEvent] { pass(dial.returnToTop(at: time)) }
     func select(path: MenuPath, at time: Double) -> [DialEvent]? { dial.select(path: path, at: time).map(pass) }
     func setShown(_ shown: Bool, at time: Double) { dial.setShown(shown, at: time) }
+    var valueDeadline: Double? { dial.valueDeadline }
+    func advanceValues(to time: Double) -> [DialEvent] { pass(dial.advanceValues(to: time)) }
 }
