@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 sys.dont_write_bytecode = True  # no __pycache__ in the clone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
+from dkweb import Driver  # noqa: E402
 
 ap = argparse.ArgumentParser(description="`dialkiosk preview` in headless chromium (exit 0 when every check holds).")
 ap.add_argument("--binary", default=".build/debug/dialkiosk", help="the dialkiosk under test")
@@ -23,42 +24,6 @@ def differing(a, b):
     if a.size != b.size:
         return -1
     return sum(ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v else 0).histogram()[255:])
-
-class Driver:
-    def __init__(self):
-        self.port = free_port()
-        self.proc = subprocess.Popen(["chromedriver", f"--port={self.port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                self.call("GET", "/status"); break
-            except OSError:
-                if time.time() > deadline: raise
-                time.sleep(0.1)
-        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium",
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1024,768",
-                     f"--user-data-dir={work}/profile"]}}}}
-        self.session = self.call("POST", "/session", caps)["sessionId"]
-
-    def call(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return json.loads(r.read())["value"]
-
-    def s(self, method, path, body=None):
-        return self.call(method, f"/session/{self.session}{path}", body)
-
-    def js(self, script, *a):
-        return self.s("POST", "/execute/sync", {"script": script, "args": list(a)})
-
-    def quit(self):
-        try:
-            self.call("DELETE", f"/session/{self.session}")
-        finally:
-            self.proc.terminate(); self.proc.wait(10)
 
 port = free_port()
 preview = subprocess.Popen([binary, "preview", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -76,7 +41,7 @@ driver = None
 try:
     subprocess.run([binary, "render", "--size", "800x480", "--out", f"{work}/render.png"], check=True, capture_output=True)
     expected = Image.open(f"{work}/render.png").convert("RGB")
-    driver = Driver()
+    driver = Driver(f"{work}/profile")
     driver.s("POST", "/url", {"url": url})
     # noVNC is connected when its canvas has the framebuffer's size and a first update drew.
     shot = None

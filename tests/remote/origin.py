@@ -12,6 +12,7 @@ import argparse, functools, http.server, json, os, re, signal, subprocess, sys, 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from dkcheck import check, failures, free_port  # noqa: E402
+from dkweb import Driver  # noqa: E402
 
 ap = argparse.ArgumentParser(description="a cross-origin page against the preview's WebSocket (exit 0 when every check holds)")
 ap.add_argument("--binary", default=".build/debug/dialkiosk")
@@ -40,42 +41,6 @@ ws.onmessage = (m) => {
   }
 };
 </script>"""
-
-
-class Driver:
-    def __init__(self):
-        self.port = free_port()
-        self.proc = subprocess.Popen(["chromedriver", f"--port={self.port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 20
-        while True:
-            try:
-                self.call("GET", "/status"); break
-            except OSError:
-                if time.time() > deadline: raise
-                time.sleep(0.1)
-        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-            "binary": "/usr/bin/chromium",
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={work}/profile"]}}}}
-        self.session = self.call("POST", "/session", caps)["sessionId"]
-
-    def call(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return json.loads(r.read())["value"]
-
-    def open(self, url):
-        self.call("POST", f"/session/{self.session}/url", {"url": url})
-
-    def result(self):
-        return self.call("POST", f"/session/{self.session}/execute/sync", {"script": "return window.result;", "args": []})
-
-    def quit(self):
-        try:
-            self.call("DELETE", f"/session/{self.session}")
-        finally:
-            self.proc.terminate(); self.proc.wait(10)
 
 
 def config(path, marker, remote=""):
@@ -113,7 +78,7 @@ site = http.server.ThreadingHTTPServer(("127.0.0.1", site_port), functools.parti
 http.server.SimpleHTTPRequestHandler.log_message = lambda *a: None
 threading.Thread(target=site.serve_forever, daemon=True).start()
 
-driver = Driver()
+driver = Driver(f"{work}/profile")
 try:
     marker = f"{work}/ran-preview"
     config(f"{work}/preview.yaml", marker)
@@ -124,9 +89,9 @@ try:
         time.sleep(1)
         before = len(events)  # the start's own lines
         driver.open(f"http://127.0.0.1:{site_port}/page.html?port={port}&token={token}")
-        wait_for(lambda: driver.result() not in ("connecting", "open"), 10)
+        wait_for(lambda: driver.js('return window.result;') not in ("connecting", "open"), 10)
         time.sleep(2)
-        result = driver.result()
+        result = driver.js('return window.result;')
         check(result != "key sent" and result != "open", f"the other port's page is refused ({result})")
         check(not os.path.exists(marker), "the selected item's command never ran")
         moved = [l for l in events[before:] if '"selected"' in l or '"activated"' in l or '"viewer"' in l]
@@ -147,7 +112,7 @@ try:
     kiosk, events2, log2 = started([binary, "run", "--display", "virtual:800x480@60", "--config", f"{work}/run.yaml"], "remote view: listening")
     try:
         driver.open(f"http://127.0.0.1:{site_port}/page.html?port={port2}&token={token2}")
-        check(wait_for(lambda: os.path.exists(marker2), 15), f"allowed, the same page runs the command ({driver.result()})")
+        check(wait_for(lambda: os.path.exists(marker2), 15), f"allowed, the same page runs the command ({driver.js('return window.result;')})")
     finally:
         kiosk.send_signal(signal.SIGTERM); kiosk.wait(20)
 finally:
