@@ -94,7 +94,8 @@ try:
         while len([e for e in k.events if e.get("event") == "viewer"]) < 4 and time.time() < deadline:
             time.sleep(0.05)
         viewers = [e for e in k.events if e.get("event") == "viewer"]
-        check(len(viewers) == 4 and viewers[0] == {"event": "viewer", "state": "connected", "peer": viewers[0]["peer"], "input": True}
+        check(len(viewers) == 4 and isinstance(viewers[0].get("t"), float)
+              and {k: v for k, v in viewers[0].items() if k != "t"} == {"event": "viewer", "state": "connected", "peer": viewers[0]["peer"], "input": True}
               and viewers[0]["peer"].startswith("127.0.0.1:"), f"one connected and one disconnected line per viewer ({viewers[:2]})")
 
         sim = predicted()
