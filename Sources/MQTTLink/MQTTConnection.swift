@@ -242,7 +242,15 @@ public final class MQTTConnection {
         } catch {
             messages += handle(client.takeEvents(), now: now)
             // Unless an event already ended it (a broker's DISCONNECT, a refused MQTT 5).
-            if state == .connected || isConnecting { lost(Self.words(error), now: now) }
+            if isConnecting, client.speaking == .v5, Self.failsAnMQTT5Connect(error) {
+                // A 3.1.1-only broker answers an MQTT 5 CONNECT with a 3.1.1 CONNACK, which
+                // Debian 13's libmosquitto fails to read as MQTT 5's (an error of its own, no
+                // CONNACK event; Debian 12's reports the CONNACK), or closes the connection:
+                // that too is a broker that does not take MQTT 5.
+                fallBack(Self.words(error), now: now)
+            } else if state == .connected || isConnecting {
+                lost(Self.words(error), now: now)
+            }
         }
         return messages
     }
@@ -440,6 +448,14 @@ public final class MQTTConnection {
     /// protocol version" (1, what a 3.1.1-only broker answers) and MQTT 5's "unsupported
     /// protocol version" (0x84).
     static func refusesV5(_ code: Int32) -> Bool { code == 1 || code == 0x84 }
+
+    /// A failure of libmosquitto's own after the connection was made and before a CONNACK
+    /// (not the system's, not a keepalive): how a broker that does not speak MQTT 5 ends it.
+    static func failsAnMQTT5Connect(_ error: Error) -> Bool {
+        guard let code = (error as? MosquittoError)?.call.code else { return false }
+        return code != Int32(MOSQ_ERR_ERRNO.rawValue) && code != Int32(MOSQ_ERR_KEEPALIVE.rawValue)
+            && code != Int32(MOSQ_ERR_NOMEM.rawValue)
+    }
 
     /// The broker refused MQTT 5: a new client speaks 3.1.1, at once (this is no failure of
     /// the broker's).
