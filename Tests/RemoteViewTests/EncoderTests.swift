@@ -9,9 +9,12 @@ final class Inflater {
     private var stream = z_stream()
     init() { _ = inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) }
     deinit { inflateEnd(&stream) }
-    func inflate(_ data: ArraySlice<UInt8>, expected: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: expected)
+
+    /// Exactly what `data` inflates to (at most `capacity` bytes).
+    func inflate(_ data: ArraySlice<UInt8>, capacity: Int = 1 << 20) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: capacity)
         let input = Array(data)
+        var produced = 0
         input.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 stream.next_in = UnsafeMutablePointer(mutating: src.baseAddress)
@@ -19,9 +22,16 @@ final class Inflater {
                 stream.next_out = dst.baseAddress
                 stream.avail_out = uInt(dst.count)
                 _ = CZlib.inflate(&stream, Z_SYNC_FLUSH)
+                produced = dst.count - Int(stream.avail_out)
             }
         }
-        return out
+        return Array(out[..<produced])
+    }
+
+    /// `expected` bytes: what `data` inflates to, zero-filled past its end.
+    func inflate(_ data: ArraySlice<UInt8>, expected: Int) -> [UInt8] {
+        let plain = inflate(data, capacity: expected)
+        return plain + [UInt8](repeating: 0, count: expected - plain.count)
     }
 }
 

@@ -4,35 +4,12 @@ import KioskSeams
 import Testing
 @testable import RemoteView
 
-/// A client's zlib stream that reports exactly how much came out.
-final class ExactInflater {
-    private var stream = z_stream()
-    init() { _ = inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) }
-    deinit { inflateEnd(&stream) }
-    func inflate(_ data: ArraySlice<UInt8>) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 1 << 20)
-        let input = Array(data)
-        var produced = 0
-        input.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                stream.next_in = UnsafeMutablePointer(mutating: src.baseAddress)
-                stream.avail_in = uInt(src.count)
-                stream.next_out = dst.baseAddress
-                stream.avail_out = uInt(dst.count)
-                _ = CZlib.inflate(&stream, Z_SYNC_FLUSH)
-                produced = dst.count - Int(stream.avail_out)
-            }
-        }
-        return Array(out[..<produced])
-    }
-}
-
 /// A strict reader of FramebufferUpdates as a viewer parses them with the pixel format and
 /// encoding it asked for: it counts the rectangles announced, reads each one's bytes exactly
 /// (Tight's and ZRLE's compressed data inflated and walked), and fails on anything else.
 struct StrictUpdateReader {
-    let zrle = ExactInflater()
-    let tight = ExactInflater()
+    let zrle = Inflater()
+    let tight = Inflater()
 
     enum Failure: Error, Equatable { case short, notAnUpdate, encoding(Int32), size(Int), tightControl(UInt8), leftOver(Int) }
 
