@@ -68,7 +68,9 @@ public final class ControlServer {
     package static let maximumClients = 16
 
     public let path: String
-    private let listener: FileDescriptor
+    /// The socket file and its descriptor, made by LinuxSystem's one rule for a Unix listener.
+    private let unixListener: UnixListener
+    private var listener: FileDescriptor { unixListener.descriptor }
     private var clients: [Int32: Client] = [:]
     private let ownerUID: UInt32
     private let socketGroup: UInt32
@@ -81,30 +83,17 @@ public final class ControlServer {
     public init(path: String, logger: JournalLogger?) throws {
         self.path = path
         self.logger = logger
-        guard let (address, length) = UnixAddress.make(path), !path.hasPrefix("@") else {
+        guard !path.hasPrefix("@") else {
             throw SystemCallError("use control socket path \(path) (too long, or not a file path)", errno: ENAMETOOLONG,
                                   status: .usage)
         }
-        try Self.removeStaleSocket(path)
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemCallError("create control socket \(path)", errno: errno) }
-        let owned = FileDescriptor(adopting: fd)  // closed by its deinit when setup fails below
-        var bound = address
-        let rc = withUnsafePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        do {
+            unixListener = try UnixListener(path: path, mode: 0o660)
+        } catch {
+            throw Self.reported(error)
         }
-        guard rc == 0 else { throw SystemCallError("bind control socket \(path)", errno: errno) }
-        // chmod before listen: until listen(2) nobody can connect, so there is no window in
-        // which the socket is reachable with the umask's mode.
-        var info = stat()
-        guard chmod(path, 0o660) == 0, stat(path, &info) == 0, listen(fd, 8) == 0 else {
-            let saved = errno
-            unlink(path)
-            throw SystemCallError("set up control socket \(path)", errno: saved)
-        }
-        listener = owned
         ownerUID = geteuid()
-        socketGroup = info.st_gid
+        socketGroup = unixListener.group
     }
 
     deinit { close() }
@@ -195,10 +184,7 @@ public final class ControlServer {
     /// Closes every client and the listener and removes the socket file; safe to call twice.
     public func close() {
         for fd in clients.keys.sorted() { disconnect(fd) }
-        if listener.isOpen {
-            listener.close()
-            unlink(path)
-        }
+        unixListener.close()
     }
 
     // MARK: connections
@@ -360,34 +346,17 @@ public final class ControlServer {
         return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, groups: supplementary)
     }
 
-    /// Removes a socket file left by a previous run that crashed; refuses to touch a live
-    /// socket or anything that is not a socket.
-    package static func removeStaleSocket(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard info.st_mode & S_IFMT == S_IFSOCK else {
-            throw SystemCallError("create control socket \(path) (a file that is not a socket is in the way)",
-                                  errno: EEXIST, status: .usage)
+    /// The listener's failure worded for the control socket, with the exit status it leaves with.
+    private static func reported(_ error: UnixListenerError) -> SystemCallError {
+        let path = error.call.path
+        switch error.call {
+        case .address: return SystemCallError("use control socket path \(path) (too long, or not a file path)", errno: error.code, status: .usage)
+        case .notASocket: return SystemCallError("create control socket \(path) (a file that is not a socket is in the way)", errno: error.code, status: .usage)
+        case .live: return SystemCallError("create control socket \(path) (another dialkiosk is listening on it)", errno: error.code, status: .deviceBusy)
+        case .socket: return SystemCallError("create control socket \(path)", errno: error.code)
+        case .bind: return SystemCallError("bind control socket \(path)", errno: error.code)
+        case .group, .mode, .listen: return SystemCallError("set up control socket \(path)", errno: error.code)
         }
-        let probe = connectProbe(path)
-        guard !probe else {
-            throw SystemCallError("create control socket \(path) (another dialkiosk is listening on it)",
-                                  errno: EADDRINUSE, status: .deviceBusy)
-        }
-        unlink(path)
-    }
-
-    private static func connectProbe(_ path: String) -> Bool {
-        guard let (made, length) = UnixAddress.make(path) else { return false }
-        var address = made
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return false }
-        let probe = FileDescriptor(adopting: fd)
-        defer { probe.close() }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) }
-        }
-        return rc == 0 || errno == EAGAIN
     }
 }
 

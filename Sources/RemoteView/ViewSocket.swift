@@ -16,37 +16,45 @@ public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// A listening socket of the view: a TCP one, or a Unix one that owns its file.
+enum Listener {
+    case tcp(FileDescriptor)
+    case unix(UnixListener)
+
+    var descriptor: FileDescriptor {
+        switch self {
+        case .tcp(let fd): fd
+        case .unix(let listener): listener.descriptor
+        }
+    }
+
+    /// Closes the descriptor (and removes a Unix socket's file); safe to call twice.
+    func close() {
+        switch self {
+        case .tcp(let fd): fd.close()
+        case .unix(let listener): listener.close()
+        }
+    }
+}
+
 /// The view's sockets: the non-blocking listener and what accept, recv and send say. Each
 /// descriptor has one owner (`FileDescriptor`).
 enum ViewSocket {
     static let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
-    /// A listening socket on `address` (a stale Unix socket file is replaced). A Unix socket
-    /// is the owner's only (0600), or with `group` that group's too (0660, its group set): an
-    /// operator in the group reaches it through an SSH tunnel without root. Its mode is set
-    /// between bind and listen, when nobody can connect yet.
-    static func listen(_ address: ListenAddress, group: String? = nil) throws -> FileDescriptor {
+    /// A listening socket on `address`. A Unix socket is made by LinuxSystem's one rule (a live
+    /// socket is never taken over, only a stale one replaced; mode and group set before listen):
+    /// the owner's only (0600), or with `group` that group's too (0660, its group set), so an
+    /// operator in the group reaches it through an SSH tunnel without root. A Unix listener owns
+    /// its file: closing it removes the file.
+    static func listen(_ address: ListenAddress, group: String? = nil) throws -> Listener {
         switch address {
         case .unix(let path):
-            var sa = sockaddr_un()
-            sa.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            guard bytes.count < MemoryLayout.size(ofValue: sa.sun_path) else {
-                throw SystemCallError("listen on \(address) (path too long)", errno: ENAMETOOLONG, status: .config)
-            }
-            withUnsafeMutableBytes(of: &sa.sun_path) { $0.copyBytes(from: bytes) }
-            var info = stat()
-            if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
             let gid = try group.map(groupID)
-            return try bound(AF_UNIX, address) { fd in
-                let bound = withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-                guard bound == 0 else { return bound }
-                if let gid, chown(path, uid_t.max, gid) != 0 {
-                    throw SystemCallError("give \(path) the group \(group ?? "") (remote.socket_group; the service's user must be in it)", errno: errno, status: .config)
-                }
-                guard chmod(path, gid == nil ? 0o600 : 0o660) == 0 else { throw SystemCallError("chmod \(path)", errno: errno) }
-                return 0
+            do {
+                return .unix(try UnixListener(path: path, mode: gid == nil ? 0o600 : 0o660, group: gid))
+            } catch {
+                throw reported(error, address: address, group: group)
             }
         case .tcp(let host, let port):
             var v4 = in_addr(), v6 = in6_addr()
@@ -56,10 +64,10 @@ enum ViewSocket {
                 sa.sin_family = sa_family_t(AF_INET)
                 sa.sin_port = in_port_t(UInt16(port).bigEndian)
                 sa.sin_addr = v4
-                return try bound(AF_INET, address) { fd in
+                return .tcp(try bound(AF_INET, address) { fd in
                     withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-                }
+                })
             }
             guard inet_pton(AF_INET6, name, &v6) == 1 else {
                 throw SystemCallError("listen on \(address) (not an IP address)", errno: EINVAL, status: .config)
@@ -68,10 +76,27 @@ enum ViewSocket {
             sa.sin6_family = sa_family_t(AF_INET6)
             sa.sin6_port = in_port_t(UInt16(port).bigEndian)
             sa.sin6_addr = v6
-            return try bound(AF_INET6, address) { fd in
+            return .tcp(try bound(AF_INET6, address) { fd in
                 withUnsafePointer(to: &sa) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
-            }
+            })
+        }
+    }
+
+    /// The Unix listener's failure worded for the remote view, a configuration error where the
+    /// configuration can fix it.
+    private static func reported(_ error: UnixListenerError, address: ListenAddress, group: String?) -> SystemCallError {
+        switch error.call {
+        case .address: return SystemCallError("listen on \(address) (path too long)", errno: error.code, status: .config)
+        case .notASocket: return SystemCallError("listen on \(address) (a file that is not a socket is in the way)", errno: error.code, status: .config)
+        case .live: return SystemCallError("listen on \(address) (another process is listening on it)", errno: error.code, status: .deviceBusy)
+        case .group(let path, _):
+            return SystemCallError("give \(path) the group \(group ?? "") (remote.socket_group; the service's user must be in it)",
+                                   errno: error.code, status: .config)
+        case .mode(let path, _): return SystemCallError("chmod \(path)", errno: error.code)
+        case .socket: return SystemCallError("create the remote view's socket for \(address)", errno: error.code)
+        case .bind: return SystemCallError("bind the remote view to \(address)", errno: error.code)
+        case .listen: return SystemCallError("listen on \(address)", errno: error.code)
         }
     }
 
@@ -89,7 +114,7 @@ enum ViewSocket {
         guard fd >= 0 else { throw SystemCallError("create the remote view's socket for \(address)", errno: errno) }
         let owned = FileDescriptor(adopting: fd)
         var one: Int32 = 1
-        if family != AF_UNIX { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         guard try bindTo(fd) == 0 else { throw SystemCallError("bind the remote view to \(address)", errno: errno) }
         guard Glibc.listen(fd, 8) == 0 else { throw SystemCallError("listen on \(address)", errno: errno) }
         return owned

@@ -58,7 +58,7 @@ final class ViewerHub {
     /// Set by the worker from what the loop holds, before each step.
     var options: RemoteViewServer.Options
     /// The plain RFB listener and the WebSocket one, either may be absent.
-    private let listeners: [(socket: FileDescriptor, web: Bool)]
+    private let listeners: [(socket: Listener, web: Bool)]
     let rotation: DisplayRotation
     /// The panel as viewers get it: the worker's own copy, read by the encoders.
     private(set) var panel = PixelBuffer(width: 0, height: 0)
@@ -78,14 +78,14 @@ final class ViewerHub {
     /// (for viewers' pointer input). `keyCommand`: the kiosk's key map by evdev code.
     init(options: RemoteViewServer.Options, rotation: DisplayRotation, keyCommand: @escaping (UInt32) -> StepCommand?) throws {
         self.options = options
-        var listeners: [(socket: FileDescriptor, web: Bool)] = []
+        var listeners: [(socket: Listener, web: Bool)] = []
         if let address = options.listen { listeners.append((try ViewSocket.listen(address, group: options.socketGroup), false)) }
         if let address = options.websocket { listeners.append((try ViewSocket.listen(address, group: options.socketGroup), true)) }
         self.listeners = listeners
         var gate = WebGate(allowedHosts: options.allowedHosts.map { $0.lowercased() },
                            allowedOrigins: options.allowedOrigins.map { $0.lowercased() },
                            token: options.token.map { Array($0.utf8) })
-        if let web = listeners.first(where: { $0.web }) { gate.port = ViewSocket.port(of: web.socket.rawValue) }
+        if let web = listeners.first(where: { $0.web }) { gate.port = ViewSocket.port(of: web.socket.descriptor.rawValue) }
         if let file = options.tokenFile { gate.token = try ViewToken.read(file) }
         self.gate = gate
         self.rotation = rotation
@@ -95,9 +95,9 @@ final class ViewerHub {
     deinit { close() }
 
     /// The TCP port of plain RFB (nil for a Unix socket or none).
-    var port: Int? { listeners.first { !$0.web }.flatMap { ViewSocket.port(of: $0.socket.rawValue) } }
+    var port: Int? { listeners.first { !$0.web }.flatMap { ViewSocket.port(of: $0.socket.descriptor.rawValue) } }
     /// The TCP port of the WebSocket address.
-    var webPort: Int? { listeners.first { $0.web }.flatMap { ViewSocket.port(of: $0.socket.rawValue) } }
+    var webPort: Int? { listeners.first { $0.web }.flatMap { ViewSocket.port(of: $0.socket.descriptor.rawValue) } }
     /// Viewers whose handshake is done.
     var viewerCount: Int { viewers.filter { $0.session.isReady && !$0.session.isClosed }.count }
     /// Viewers announced and not yet gone.
@@ -116,10 +116,7 @@ final class ViewerHub {
         refusalLog = LogRateLimit(interval: 10)
         for v in viewers { v.socket.close() }
         viewers.removeAll()
-        for (socket, web) in listeners where socket.isOpen {
-            if case .unix(let path) = web ? options.websocket : options.listen { unlink(path) }
-            socket.close()
-        }
+        for (socket, _) in listeners { socket.close() }
     }
 
     /// Panel pixels from `source` where `rects` say they changed (nil: all), added to each
@@ -142,7 +139,7 @@ final class ViewerHub {
         // Before the first frame has come over, connections wait in the backlog: a viewer's
         // ServerInit gives the panel's size.
         let accepting = panel.width > 0 ? Int16(POLLIN) : 0
-        var fds = listeners.filter { $0.socket.isOpen }.map { pollfd(fd: $0.socket.rawValue, events: accepting, revents: 0) }
+        var fds = listeners.filter { $0.socket.descriptor.isOpen }.map { pollfd(fd: $0.socket.descriptor.rawValue, events: accepting, revents: 0) }
         for v in viewers {
             let writing = v.session.pendingOutput > 0 || !v.wire.isEmpty
             let events = (v.session.wantsInput && !holdInput && !v.closeAfterWire ? Int16(POLLIN) : 0) | (writing ? Int16(POLLOUT) : 0)
@@ -165,7 +162,7 @@ final class ViewerHub {
 
     /// One step: reads, encodes, writes and accepts; returns the input viewers gave.
     func serve(_ polled: [pollfd], now: Double) -> [InputEvent] {
-        let open = listeners.filter { $0.socket.isOpen }
+        let open = listeners.filter { $0.socket.descriptor.isOpen }
         guard polled.count >= open.count else { return [] }
         var events: [InputEvent] = []
         // Descriptors polled this turn are the listeners, then the viewers present when the
@@ -192,7 +189,7 @@ final class ViewerHub {
             }
             write(v)
         }
-        for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 && panel.width > 0 { acceptPending(l.socket, web: l.web, now: now) }
+        for (l, p) in zip(open, polled) where p.revents & Int16(POLLIN) != 0 && panel.width > 0 { acceptPending(l.socket.descriptor, web: l.web, now: now) }
         retire(now: now, into: &events)
         return events
     }

@@ -98,4 +98,23 @@ import Testing
         grouped.close()
         #expect(throws: SystemCallError.self) { try ViewSocket.listen(.unix(path: path), group: "no-such-group-dk") }
     }
+
+    /// A second view (or anything else) listening at the path is never taken over: the second
+    /// listen fails with the first still answering, and the file goes only when its owner closes.
+    @Test func aLiveUnixSocketIsNotTakenOver() throws {
+        let path = "/tmp/dialkiosk-seat-live-\(getpid()).sock"
+        defer { unlink(path) }
+        let first = try ViewSocket.listen(.unix(path: path))
+        #expect(throws: SystemCallError("listen on unix:\(path) (another process is listening on it)", errno: EADDRINUSE,
+                                        status: .deviceBusy)) {
+            _ = try ViewSocket.listen(.unix(path: path))
+        }
+        var st = stat()
+        #expect(stat(path, &st) == 0)
+        first.close()
+        #expect(stat(path, &st) != 0, "closing the listener removes its file")
+        // Now the path is free and stale-free: a new view listens.
+        let again = try ViewSocket.listen(.unix(path: path))
+        again.close()
+    }
 }
