@@ -59,7 +59,7 @@ public final class AudioWorker: @unchecked Sendable {
     private var output: PCMOutput?
     private var health: AudioHealth
     private let clock: @Sendable () -> Double
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     /// Readable when reports wait (an eventfd): the loop polls it, so a failure or a latency
     /// figure is logged at once even while the dial rests. -1 if none could be made.
     public var wakeDescriptor: Int32 { wake.rawValue }
@@ -73,24 +73,12 @@ public final class AudioWorker: @unchecked Sendable {
         health = AudioHealth(retryInterval: retryInterval)
         self.clock = clock
         wake = FileDescriptor(adopting: eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)))
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
         // The worker takes no signals (they are the loop's, through its signalfd), whichever
         // thread starts it and whenever.
-        var all = sigset_t(), previous = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        let created = pthread_create(&thread, nil, { context in
-            let worker = Unmanaged<AudioWorker>.fromOpaque(context!).takeRetainedValue()
-            worker.work()
-            return nil
-        }, context)
-        if created == 0 {
-            self.thread = thread
-        } else {
-            Unmanaged<AudioWorker>.fromOpaque(context).release()
-            reports.append(.failed(CallError(AudioCall(operation: "start the audio thread"), code: created).description))
+        do {
+            thread = try SystemThread.start("audio", blockingSignals: true) { self.work() }
+        } catch {
+            reports.append(.failed(CallError(AudioCall(operation: "start the audio thread"), errno: error.errno).description))
         }
     }
 
@@ -133,7 +121,7 @@ public final class AudioWorker: @unchecked Sendable {
     /// a thread stuck inside a driver's write (a FIFO nobody reads, a hung device) is left
     /// behind rather than holding up the exit. Safe twice.
     public func stop(within: Double = 0.5) {
-        let thread: pthread_t? = monitor.withLock {
+        let thread: SystemThread? = monitor.withLock {
             stopping = true
             generation += 1
             monitor.signal()
@@ -145,8 +133,8 @@ public final class AudioWorker: @unchecked Sendable {
         clock_gettime(CLOCK_REALTIME, &now)
         let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + within
         var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
-        if dk_timed_join(thread, &deadline) != 0 {
-            pthread_detach(thread)
+        if dk_timed_join(thread.handle, &deadline) != 0 {
+            thread.detach()
             report(.failed("audio: the audio thread did not stop within \(within) s (a device stuck in a write); left behind"))
         }
     }

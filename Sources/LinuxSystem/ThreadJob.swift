@@ -47,7 +47,7 @@ public final class ThreadJob<Value: Sendable> {
     private let done: FileDescriptor
     private let slot: Slot
     /// A joinable thread not yet joined.
-    private var thread: pthread_t?
+    private var thread: SystemThread?
 
     private final class Slot: Sendable {
         let value = Mutex<Value?>(nil)
@@ -59,7 +59,7 @@ public final class ThreadJob<Value: Sendable> {
     }
 
     deinit {
-        if let thread { pthread_detach(thread) }
+        thread?.detach()
     }
 
     /// Starts `work` on a new thread. `name` names the job in errors ("reload worker");
@@ -74,23 +74,15 @@ public final class ThreadJob<Value: Sendable> {
         let job = ThreadJob(done: FileDescriptor(adopting: fds[0]), slot: Slot())
         let finished = WriteEnd(FileDescriptor(adopting: fds[1]))
         let slot = job.slot
-        let entry = ThreadEntry {
+        let entry: () -> Void = {
             if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) }
             let value = work()
             slot.value.withLock { $0 = value }
             finished.descriptor.close()
         }
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<ThreadEntry>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, Unmanaged.passRetained(entry).toOpaque())
-        guard rc == 0 else {
-            Unmanaged.passUnretained(entry).release()
-            throw ThreadJobError(.startThread(name), code: rc)
-        }
+        let thread = try SystemThread.start(name, entry)
         switch ending {
-        case .detached: pthread_detach(thread)
+        case .detached: thread.detach()
         case .joinable: job.thread = thread
         }
         return job
@@ -115,7 +107,7 @@ public final class ThreadJob<Value: Sendable> {
     public func join() {
         guard let thread else { return }
         self.thread = nil
-        pthread_join(thread, nil)
+        thread.join()
     }
 }
 
@@ -124,10 +116,4 @@ public final class ThreadJob<Value: Sendable> {
 private struct WriteEnd: @unchecked Sendable {
     let descriptor: FileDescriptor
     init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
-}
-
-/// What the new thread runs (not generic: a C function pointer cannot name a generic type).
-private final class ThreadEntry {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
 }

@@ -4,13 +4,16 @@ import KioskLoop
 import KioskReporting
 import KioskSeams
 import LinuxSystem
+import Synchronization
 
 /// What the frame loop and the view's worker share, behind one lock: the hand-over panel and
 /// its damage (loop to worker, latest wins), the options, and what viewers did (worker to
 /// loop). Whoever holds the lock only copies: the loop the damaged pixels in, the worker the
 /// same pixels out, or a few plain values. The loop never waits for it (`withLockIfAvailable`).
 final class ViewHandover: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// Guards every field below (they stay plain fields, read and written only inside
+    /// `withLock`/`withLockIfAvailable`, hence the unchecked Sendable).
+    private let mutex = Mutex<Void>(())
 
     /// The panel as the loop last handed it over; the worker copies `damage` out of it.
     var panel = PixelBuffer(width: 0, height: 0)
@@ -37,25 +40,15 @@ final class ViewHandover: @unchecked Sendable {
 
     init(options: RemoteViewServer.Options) {
         self.options = options
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
+        try mutex.withLock { _ in try body() }
     }
 
     /// `body` under the lock if nobody holds it, else nil (the caller tries again later).
     func withLockIfAvailable<R>(_ body: () -> R) -> R? {
-        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        mutex.withLockIfAvailable { _ in body() }
     }
 
     /// Adds panel rectangles to `damage` (nil: all).
@@ -110,7 +103,7 @@ final class ViewWorker: @unchecked Sendable {
     private let wakeRead: FileDescriptor, wakeWrite: FileDescriptor
     let newsRead: FileDescriptor
     private let newsWrite: FileDescriptor
-    private var thread: pthread_t?
+    private var thread: SystemThread?
     /// What the hub told during a step, published at its end (the worker's own).
     private var news: [RemoteViewServer.ViewerNews] = []
     private var logs: [String] = []
@@ -136,16 +129,11 @@ final class ViewWorker: @unchecked Sendable {
     }
 
     func start() throws {
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<ViewWorker>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, Unmanaged.passRetained(self).toOpaque())
-        guard rc == 0 else {
-            Unmanaged.passUnretained(self).release()
-            throw SystemCallError("start the remote view's worker thread", errno: rc)
+        do {
+            thread = try SystemThread.start("remote view's worker") { self.run() }
+        } catch {
+            throw SystemCallError("start the remote view's worker thread", errno: error.code)
         }
-        self.thread = thread
     }
 
     /// Wakes the worker (a full pipe already says so).
@@ -159,7 +147,7 @@ final class ViewWorker: @unchecked Sendable {
         guard let thread else { return }
         shared.withLock { shared.stop = true }
         wake()
-        pthread_join(thread, nil)
+        thread.join()
         self.thread = nil
     }
 
