@@ -37,13 +37,15 @@
 //                 loop tells) and `LoopControl` (the service acts). It imports no service type
 //                 and no DRM module: DialKioskApp states that KMSOutput's display and backlight
 //                 are what ScreenPower drives.
-//   FleetConfig   KioskConfiguration + libsodium (dlopen): signed bundles, keys, the acceptance
+//   SodiumLink    LinuxSystem + libsodium (dlopen): the one loader of libsodium, the package's
+//                 one SHA-256 and one Base64.
+//   FleetConfig   KioskConfiguration + SodiumLink: signed bundles, keys, the acceptance
 //                 decision and the state folder of pushed configurations.
 //   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
 //                 its scene).
-//   RemoteView    KioskLoop + DialRender + LinuxSystem + zlib: the RFB server, a poll source
+//   RemoteView    KioskLoop + DialRender + LinuxSystem + SodiumLink + zlib: the RFB server, a poll source
 //                 fed the painter's frames and damage; the loop does not know it.
 //   DialKioskApp  everything: the CLI and the wiring (RunSession, RunScenes, the commands).
 import PackageDescription
@@ -83,6 +85,8 @@ let package = Package(
         // libsodium (Ed25519, SHA-256) for signed fleet configurations, opened the same way; its
         // header comes from libsodium-dev.
         .target(name: "CSodium", dependencies: ["CLibraryLoader"]),
+        // The one loader of libsodium and the package's one SHA-256 (crypto_hash_sha256) and Base64.
+        .target(name: "SodiumLink", dependencies: ["LinuxSystem", "CSodium"]),
         // signalfd, timerfd and the console ioctls, which Glibc's module does not export.
         .systemLibrary(name: "CLinux"),
         // linux/cec.h: the kernel's CEC framework (HDMI-CEC), ioctls on /dev/cecN.
@@ -126,7 +130,7 @@ let package = Package(
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
         // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
-        .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium"]),
+        .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium", "SodiumLink"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
@@ -141,7 +145,7 @@ let package = Package(
         system("CZlib", "zlib", "zlib1g-dev"),
         .target(
             name: "RemoteView",
-            dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "CZlib", "CLinux"]
+            dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "SodiumLink", "CZlib", "CLinux"]
         ),
         .target(
             name: "DialKioskApp",
@@ -169,7 +173,7 @@ let package = Package(
         .testTarget(name: "KioskVocabularyTests", dependencies: ["KioskVocabulary", "DialCore"]),
         .testTarget(name: "KioskJSONTests", dependencies: ["KioskJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
-        .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "CZlib"]),
+        .testTarget(name: "RemoteViewTests", dependencies: ["RemoteView", "KioskLoop", "KioskSeams", "DialRender", "SodiumLink", "CZlib"]),
         .testTarget(name: "KMSOutputTests", dependencies: ["KMSOutput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
@@ -192,7 +196,8 @@ let package = Package(
 
         .testTarget(name: "YAMLTreeTests", dependencies: ["YAMLTree"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
-        .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
+        .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem", "SodiumLink"]),
+        .testTarget(name: "SodiumLinkTests", dependencies: ["SodiumLink"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import SodiumLink
+
 /// minisign's three text formats (its documented ones, so `minisign -S` and `minisign -V`
 /// interoperate with the kiosk): a public key, a secret key and a signature. Each is an
 /// `untrusted comment:` line and a line of base64 of a fixed binary layout; a signature adds a

@@ -1,9 +1,8 @@
 import CSodium
-import LinuxSystem
-import Synchronization
+import SodiumLink
 
-/// Ed25519, BLAKE2b, scrypt and SHA-256 from libsodium, opened (dlopen) the first time a fleet key is used
-/// rather than linked, so a kiosk without a `fleet:` section maps none of it.
+/// Ed25519, BLAKE2b, scrypt and SHA-256 from libsodium (loaded by SodiumLink the first time a
+/// fleet key is used, so a kiosk without a `fleet:` section maps none of it).
 ///
 /// libsodium rather than OpenSSL: its Ed25519 is three calls on fixed-size buffers (no EVP
 /// contexts, no key objects, no error queue to drain), it has one stable SONAME, and it pulls
@@ -18,18 +17,11 @@ public enum Sodium {
     /// nil once libsodium is loaded and initialised; else why not. A failure is not kept: the
     /// next use tries again (a library installed later is picked up).
     private static var library: String? {
-        loaded.withLock { done -> String? in
-            if done { return nil }
-            if let error = SharedLibrary.load(DK_SODIUM_SONAME, with: dk_sodium_load) {
-                return "cannot load \(DK_SODIUM_SONAME): \(error) (signed fleet configurations are "
-                    + "refused until it is installed; Debian: libsodium23)"
-            }
-            if sodium_init() < 0 { return "sodium_init failed" }
-            done = true
-            return nil
+        SodiumLibrary.load().map { reason in
+            reason.hasPrefix("cannot load")
+                ? reason + " (signed fleet configurations are refused until it is installed; Debian: libsodium23)" : reason
         }
     }
-    private static let loaded = Mutex(false)
 
     /// Loads libsodium, or throws why it could not.
     public static func load() throws(FleetError) {
@@ -107,15 +99,14 @@ public enum Sodium {
         return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
     }
 
-    /// crypto_hash_sha256, in lower-case hex.
+    /// SodiumLink's SHA-256 in lower-case hex, with the fleet's words when libsodium is missing.
     public static func sha256Hex(_ bytes: [UInt8]) throws(FleetError) -> String {
         try load()
-        var digest = [UInt8](repeating: 0, count: 32)
-        _ = crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        do {
+            return try SHA256.hex(bytes)
+        } catch {
+            throw FleetError(error.description)
+        }
     }
 }
 

@@ -1,10 +1,13 @@
-/// SHA-1 (FIPS 180-4) and Base64, for the one thing WebSocket's opening handshake needs them
-/// for: `Sec-WebSocket-Accept` (RFC 6455 4.2.2). Not for anything that must resist attack.
+import SodiumLink
+
+/// SHA-1 (FIPS 180-4), for the one thing WebSocket's opening handshake needs it for:
+/// `Sec-WebSocket-Accept` (RFC 6455 4.2.2), in the package's one Base64. Not for anything that
+/// must resist attack (libsodium has no SHA-1, and the handshake must not need it loaded).
 enum WebSocketKey {
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
     /// The `Sec-WebSocket-Accept` value for a client's `Sec-WebSocket-Key`.
-    static func accept(_ key: String) -> String { base64(sha1(Array((key + guid).utf8))) }
+    static func accept(_ key: String) -> String { Base64.encode(sha1(Array((key + guid).utf8))) }
 
     static func sha1(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
@@ -38,19 +41,5 @@ enum WebSocketKey {
             h[0] = h[0] &+ a; h[1] = h[1] &+ b; h[2] = h[2] &+ c; h[3] = h[3] &+ d; h[4] = h[4] &+ e
         }
         return h.flatMap { v in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: v >> $0) } }
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var out = ""
-        for i in stride(from: 0, to: bytes.count, by: 3) {
-            let n = bytes.count - i
-            let v = UInt32(bytes[i]) << 16 | (n > 1 ? UInt32(bytes[i + 1]) << 8 : 0) | (n > 2 ? UInt32(bytes[i + 2]) : 0)
-            out.append(table[Int(v >> 18 & 63)])
-            out.append(table[Int(v >> 12 & 63)])
-            out.append(n > 1 ? table[Int(v >> 6 & 63)] : "=")
-            out.append(n > 2 ? table[Int(v & 63)] : "=")
-        }
-        return out
     }
 }

@@ -2,6 +2,7 @@ import DialRender
 import Glibc
 import KioskLoop
 import LinuxSystem
+import SodiumLink
 
 /// A screenshot taken: the file it went to, its size in pixels, its bytes and their SHA-256.
 package struct Screenshot: Sendable, Equatable {
@@ -94,14 +95,15 @@ struct FrameCopy: @unchecked Sendable {
 /// One screenshot's encoding, on the screenshot thread.
 enum ScreenshotTask {
     static func encode(_ frame: PixelBuffer, path: String) -> Result<Screenshot, ScreenshotError> {
-        let png: [UInt8]
+        let png: [UInt8], sha256: String
         do {
             png = try PNGWriter.encode(frame)
+            sha256 = try SHA256.hex(png)
         } catch {
             return .failure(ScreenshotError("\(error)"))
         }
         return .success(Screenshot(path: path, fileProblem: write(png, to: path), width: frame.width, height: frame.height,
-                                   sha256: SHA256.hex(png), png: png))
+                                   sha256: sha256, png: png))
     }
 
     /// Writes `bytes` at `path` through a temporary file beside it and rename(2); nil when

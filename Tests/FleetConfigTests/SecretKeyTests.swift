@@ -1,3 +1,4 @@
+import SodiumLink
 import Testing
 @testable import FleetConfig
 

@@ -1,5 +1,6 @@
-/// Standard base64 (RFC 4648, with padding), for keys and signatures: the one text form the
-/// key files and bundles use. Strict: decoding refuses whitespace, wrong padding and stray bits.
+/// Standard base64 (RFC 4648, with padding): the package's one, for the fleet's keys and
+/// signatures and WebSocket's `Sec-WebSocket-Accept`. Written here rather than taken from
+/// libsodium (sodium_bin2base64) so that a WebSocket handshake needs no library loaded. Strict: decoding refuses whitespace, wrong padding and stray bits.
 public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
