@@ -41,23 +41,23 @@ struct ViewerInput {
         return pointer(buttons: 0, x: last.x, y: last.y, time: time, rotation: rotation, panelWidth: panelWidth, panelHeight: panelHeight)
     }
 
-    /// The evdev code of an X keysym (the keys the key map knows), nil for the rest.
+    /// The evdev code of an X keysym (the keys the key map knows, by its names), nil for the rest.
     static func evdevCode(keysym: UInt32) -> UInt32? {
         switch keysym {
-        case 0xFF1B: return 1  // Escape
-        case 0xFF08: return 14  // BackSpace
-        case 0xFF0D: return 28  // Return
-        case 0x20: return 57  // space
-        case 0xFF8D: return 96  // KP_Enter
-        case 0xFF50: return 102  // Home
-        case 0xFF52: return 103  // Up
-        case 0xFF51: return 105  // Left
-        case 0xFF53: return 106  // Right
-        case 0xFF54: return 108  // Down
-        case 0x72, 0x52: return 19  // r, R
-        case 0x73, 0x53: return 31  // s, S
-        case 0xFFB0: return 82  // KP_0
-        case 0xFFAE: return 83  // KP_Decimal
+        case 0xFF1B: return KeyMap.keyEscape  // XK_Escape
+        case 0xFF08: return KeyMap.keyBackspace  // XK_BackSpace
+        case 0xFF0D: return KeyMap.keyEnter  // XK_Return
+        case 0x20: return KeyMap.keySpace  // XK_space
+        case 0xFF8D: return KeyMap.keyKeypadEnter  // XK_KP_Enter
+        case 0xFF50: return KeyMap.keyHome  // XK_Home
+        case 0xFF52: return KeyMap.keyUp  // XK_Up
+        case 0xFF51: return KeyMap.keyLeft  // XK_Left
+        case 0xFF53: return KeyMap.keyRight  // XK_Right
+        case 0xFF54: return KeyMap.keyDown  // XK_Down
+        case 0x72, 0x52: return KeyMap.keyR  // XK_r, XK_R
+        case 0x73, 0x53: return KeyMap.keyS  // XK_s, XK_S
+        case 0xFFB0: return KeyMap.keyKeypad0  // XK_KP_0
+        case 0xFFAE: return KeyMap.keyKeypadDot  // XK_KP_Decimal
         default: return nil
         }
     }

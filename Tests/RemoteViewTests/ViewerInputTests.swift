@@ -49,8 +49,11 @@ import Testing
     }
 
     @Test func keysymsMapToTheKeyMapsCodes() {
-        #expect(ViewerInput.evdevCode(keysym: 0xFF53) == 106)  // Right
-        #expect(ViewerInput.evdevCode(keysym: 0xFF0D) == 28)  // Return
+        // linux/input-event-codes.h's numbers, spelled out here on purpose: the table the
+        // viewer's keys go through must be the kernel's.
+        #expect(ViewerInput.evdevCode(keysym: 0xFF53) == 106 && KeyMap.keyRight == 106)  // Right
+        #expect(ViewerInput.evdevCode(keysym: 0xFF0D) == 28 && KeyMap.keyEnter == 28)  // Return
+        #expect(ViewerInput.evdevCode(keysym: 0x53) == KeyMap.keyS)
         #expect(ViewerInput.evdevCode(keysym: 0x61) == nil)  // a
     }
 }

@@ -2,31 +2,7 @@ import Testing
 @testable import KioskSeams
 @testable import TouchInput
 
-@Suite struct KeyMapTests {
-    @Test func arrowsStepOneItem() {
-        #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: true) == .step(-1))
-        #expect(KeyMap.command(code: KeyMap.keyUp, pressed: true) == .step(-1))
-        #expect(KeyMap.command(code: KeyMap.keyRight, pressed: true) == .step(1))
-        #expect(KeyMap.command(code: KeyMap.keyDown, pressed: true) == .step(1))
-    }
-
-    @Test func enterSpaceActivateAndHomeGoesFirst() {
-        #expect(KeyMap.command(code: 28, pressed: true) == .activate)
-        #expect(KeyMap.command(code: 96, pressed: true) == .activate)
-        #expect(KeyMap.command(code: 57, pressed: true) == .activate)
-        #expect(KeyMap.command(code: 102, pressed: true) == .first)
-    }
-
-    /// Escape, Backspace and the wheel's click (BTN_MIDDLE) go back a ring.
-    @Test func escapeBackspaceAndTheWheelClickGoBack() {
-        #expect(KeyMap.command(code: 1, pressed: true) == .back)
-        #expect(KeyMap.command(code: 14, pressed: true) == .back)
-        #expect(KeyMap.command(code: 274, pressed: true) == .back)
-        #expect(KeyMap.command(code: 1, pressed: false) == nil)
-        #expect(KeyMap.command(code: 274, pressed: false) == nil)
-        #expect(KeyMap.command(code: 272, pressed: true) == nil)  // BTN_LEFT is the mouse finger's
-    }
-
+@Suite struct WheelClickTests {
     /// `input.wheel_click: activate` makes the click activate, so an encoder whose
     /// push is BTN_MIDDLE reaches everything alone (back through the back items).
     @Test func theWheelClickCanActivate() {
@@ -40,21 +16,6 @@ import Testing
                                         .pointerButton(device, button: 274, pressed: false, timeUsec: 2_100_000),
                                         .key(device, code: 274, pressed: true, timeUsec: 3_000_000)])
         #expect(out == [.command(.activate, time: 2), .command(.activate, time: 3)])
-    }
-
-    /// R and keypad 0 repeat the last utterance, S and keypad '.' toggle speech
-    /// (evdev codes 19, 82, 31, 83).
-    @Test func speechKeys() {
-        #expect(KeyMap.command(code: 19, pressed: true) == .speech(.repeatLast))
-        #expect(KeyMap.command(code: 82, pressed: true) == .speech(.repeatLast))
-        #expect(KeyMap.command(code: 31, pressed: true) == .speech(.toggle))
-        #expect(KeyMap.command(code: 83, pressed: true) == .speech(.toggle))
-        #expect(KeyMap.command(code: 19, pressed: false) == nil)
-    }
-
-    @Test func releasesAndOtherKeysDoNothing() {
-        #expect(KeyMap.command(code: KeyMap.keyLeft, pressed: false) == nil)
-        #expect(KeyMap.command(code: 30, pressed: true) == nil)  // KEY_A
     }
 }
 

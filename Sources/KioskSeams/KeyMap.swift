@@ -1,5 +1,3 @@
-import KioskSeams
-
 /// Keys that turn the dial, by evdev code (linux/input-event-codes.h). Left and Up turn back
 /// one item, Right and Down forward one, as a list read top to bottom would. Escape and
 /// Backspace go back to the parent ring, as does the wheel's click by default: a mouse's wheel
