@@ -15,8 +15,20 @@ public struct MQTTSettings: Sendable, Equatable {
         case credential(String)
     }
 
+    /// The defaults of the `mqtt:` keys, kept only here (the parser and the initialiser use them).
+    public enum Defaults {
+        /// MQTT's registered ports (IANA): plain and over TLS.
+        public static let port = 1883
+        public static let tlsPort = 8883
+        public static let keepalive = 60
+        /// Home Assistant's own discovery prefix.
+        public static let discoveryPrefix = "homeassistant"
+        /// `stale_after_seconds`: 10 minutes.
+        public static let staleAfter = 600.0
+    }
+
     public var host: String
-    /// 1883, or 8883 with `tls`, unless given.
+    /// `Defaults.port`, or `Defaults.tlsPort` with `tls`, unless given.
     public var port: Int
     public var tls: TLS?
     public var username: String?
@@ -29,14 +41,14 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Home Assistant discovery under this prefix (`homeassistant`); nil: none.
     public var discoveryPrefix: String?
     /// While the broker is away, items bound to its topics say how old their state is once it
-    /// is this many seconds old (`stale_after_seconds`, 10 minutes); nil: never.
-    public var staleAfter: Double? = 600
+    /// is this many seconds old (`stale_after_seconds`); nil: never.
+    public var staleAfter: Double? = Defaults.staleAfter
 
     public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
-                clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = 60,
-                discoveryPrefix: String? = "homeassistant") {
+                clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = Defaults.keepalive,
+                discoveryPrefix: String? = Defaults.discoveryPrefix) {
         self.host = host
-        self.port = port ?? (tls == nil ? 1883 : 8883)
+        self.port = port ?? (tls == nil ? Defaults.port : Defaults.tlsPort)
         self.tls = tls
         self.username = username
         self.password = password
@@ -198,12 +210,12 @@ extension ConfigParser {
             if let problem = MQTTSettings.topicProblem(topic) { throw section.error("base_topic", section.value("base_topic"), problem) }
             baseTopic = topic
         }
-        var keepalive = 60
+        var keepalive = MQTTSettings.Defaults.keepalive
         if let k = try section.number("keepalive_seconds", where: { $0 >= 5 && $0 <= 3600 && $0.rounded() == $0 },
                                       "a whole number of seconds between 5 and 3600") {
             keepalive = Int(k)
         }
-        var discovery: String? = "homeassistant"
+        var discovery: String? = MQTTSettings.Defaults.discoveryPrefix
         if let prefix = try section.string("discovery_prefix") {
             if prefix.isEmpty || prefix == "none" {
                 discovery = nil
