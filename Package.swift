@@ -143,11 +143,19 @@ let package = Package(
             name: "RemoteView",
             dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "CZlib", "CLinux"]
         ),
+        // The runtime below the CLI: a kiosk assembled from settings and devices (`Kiosk`), the
+        // scene recipe, the touch script input and the virtual kiosk of the tests.
+        .target(
+            name: "KioskRuntime",
+            dependencies: ["DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux",
+                           "MQTTLink", "Audio", "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView",
+                           "FleetConfig", "CECLink", "KioskJSON"]
+        ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -175,7 +183,12 @@ let package = Package(
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport",
-                                                                   "FleetConfig"], exclude: ["Fixtures"]),
+                                                                   "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
+        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk):
+        // no App code.
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTestSupport", "DialCore", "KioskSeams", "DialRender",
+                                                             "LinuxSystem", "MQTTLink", "KioskReporting", "KioskConfiguration", "KioskLoop",
+                                                             "KioskServiceKit", "FleetConfig", "CECLink", "RemoteView", "TouchInput"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto", "LinuxSystem", "KioskTestSupport"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.

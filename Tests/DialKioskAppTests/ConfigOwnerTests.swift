@@ -2,6 +2,7 @@ import DialCore
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskReporting
 @testable import KioskServiceKit

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskReporting

@@ -5,6 +5,7 @@ import LinuxSystem
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KMSOutput
 import DialRender
 import Dispatch

@@ -5,6 +5,7 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop

@@ -5,6 +5,7 @@ import KioskSeams
 import MQTTLink
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskServiceKit

@@ -5,6 +5,7 @@ import LinuxSystem
 import MQTTLink
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskServiceKit
 import KioskTestSupport
 

@@ -6,6 +6,7 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskLoop
 @testable import KioskServiceKit

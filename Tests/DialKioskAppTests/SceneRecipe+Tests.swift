@@ -1,4 +1,5 @@
 @testable import DialKioskApp
+@testable import KioskRuntime
 import DialRender
 import KioskConfiguration
 import KioskLoop

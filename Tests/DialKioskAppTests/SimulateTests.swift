@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import LinuxSystem
 @testable import DialKioskApp
+@testable import KioskRuntime
 import Glibc
 @testable import KioskServiceKit
 import KioskTestSupport

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskServiceKit
 import KioskTestSupport

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskServiceKit
 @testable import KioskConfiguration
 @testable import KioskLoop

@@ -6,6 +6,7 @@ import KioskSeams
 import LinuxSystem
 import KioskConfiguration
 import KioskServiceKit
+import KioskRuntime
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,14 +4,13 @@ import DialCore
 import KMSOutput
 import KioskSeams
 import KioskConfiguration
+import KioskReporting
+import KioskRuntime
 
 extension PainterChoice: ExpressibleByArgument {}
 extension KMSAPI.Request: ExpressibleByArgument {}
 
-/// `--render-late on|off`.
-enum RenderLateChoice: String, CaseIterable, ExpressibleByArgument {
-    case on, off
-}
+extension RenderLateChoice: ExpressibleByArgument {}
 
 /// `dialkiosk run`'s options.
 struct RunOptions: ParsableArguments {
@@ -85,13 +84,31 @@ struct RunOptions: ParsableArguments {
 
 
     /// The output to drive: each of card, connector and mode from the command line where
-    /// given, else from the configuration's `display` section. The rotation is not decided
-    /// here: it needs the panel (`DisplayRotation.chosen`, once the output is open).
-    func display(with config: KioskConfig.Display) -> OutputRequest {
-        OutputRequest(
-            device: device ?? config.device,
-            connector: connector ?? config.connector,
-            mode: mode ?? config.mode)
+    /// given, else from the configuration's `display` section.
+    func display(with config: KioskConfig.Display) -> OutputRequest { kms.output(with: config) }
+
+    /// The DRM output these options ask for.
+    var kms: KMSRequest { KMSRequest(device: device, connector: connector, mode: mode, buffers: buffers, api: kmsAPI) }
+
+    /// The kiosk these options ask for, running `config`.
+    func settings(config: KioskConfig) -> Kiosk.Settings {
+        var settings = Kiosk.Settings(config: config, configPath: self.config)
+        settings.items = items
+        settings.rotate = rotate
+        settings.control = control
+        settings.stats = stats
+        settings.exitAfter = exitAfter
+        settings.demoFling = demoFling
+        settings.painter = painter
+        settings.renderLate = renderLate
+        return settings
+    }
+
+    /// The devices these options name (a virtual display or a card; a touch script or libinput).
+    func devices(environment: [String: String], logger: JournalLogger) -> Kiosk.Devices {
+        Kiosk.Devices(display: virtualDisplay.map { .virtual($0) } ?? .kms(kms),
+                      input: inputScript.map { .script(path: $0) } ?? .libinput(input.settings),
+                      environment: environment, logger: logger)
     }
 
     func validate() throws {
@@ -135,11 +152,4 @@ struct RunOptions: ParsableArguments {
             throw ValidationError("--connector needs a name such as HDMI-A-1")
         }
     }
-}
-
-/// Which output `run` opens, after the command line and the configuration are merged.
-struct OutputRequest: Equatable {
-    var device: String?
-    var connector: String?
-    var mode: ModeRequest?
 }

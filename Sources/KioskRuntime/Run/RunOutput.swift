@@ -9,7 +9,7 @@ import KioskLoop
 
 /// What `run` paints on and hears from: a DRM card's output (with its hotplug monitor, power
 /// switch, backlight and console), or the virtual display of `--display virtual:WxH@Hz`.
-struct RunOutput {
+package struct RunOutput {
     let presenter: FramePresenter
     /// The flip events (and hotplug) the loop polls.
     let events: [DisplayEventSource]
@@ -41,19 +41,20 @@ struct RunOutput {
     /// The console, the DRM card's output, its hotplug monitor and its screen power, each on
     /// `resources` (run's steps, in order).
     /// `stateDirectory`: where the backlight keeps the brightness to restore across a restart.
-    static func kms(options: RunOptions, config: KioskConfig, resources: ResourceStack,
+    static func kms(_ request: KMSRequest, settings: Kiosk.Settings, resources: ResourceStack,
                     stateDirectory: String?, logger: JournalLogger) throws -> RunOutput {
-        typealias Step = RunSession.Step
+        typealias Step = Kiosk.Step
+        let config = settings.config
         // `display.on_exit: keep` leaves the dial's last frame in the console's framebuffer:
         // the console stays in graphics mode, or it would draw its text over it.
         let keep = config.display.onExit == .keep
         let console = resources.acquire(Step.console.rawValue, graphicsConsole(logger: logger)) {
             $0?.restore(keepingGraphics: keep)
         }
-        let output = options.display(with: config.display)
+        let output = request.output(with: config.display)
         let display = try resources.acquire(Step.display.rawValue, try OutputOpener.open(
             device: output.device, connector: output.connector, mode: output.mode,
-            bufferCount: options.buffers, api: options.kmsAPI)) { display in
+            bufferCount: request.buffers, api: request.api)) { display in
                 display.close()
                 switch display.keptFrame {
                 case .success(let device): logger.info("run: on exit the last frame stays (copied into \(device))")
@@ -63,9 +64,9 @@ struct RunOutput {
             }
         display.log = { logger.warning($0) }
         display.onExit = config.display.onExit
-        reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: options.stats, logger: logger)
+        reportFirstFrame(of: display, processStart: ProcessStart.monotonic(), stats: settings.stats, logger: logger)
         let sel = display.selection
-        let rotation = DisplayRotation.chosen(option: options.rotate, configured: config.display.rotation,
+        let rotation = DisplayRotation.chosen(option: settings.rotate, configured: config.display.rotation,
                                               panel: sel.connector.panelOrientation?.displayRotation)
         logger.info("run: \(sel.card.path) (\(sel.card.driver)) \(sel.connector.name) \(sel.mode.summary) CRTC \(sel.crtcID), rotation \(rotation.degrees), KMS API \(display.api.rawValue)")
         var hotplug: HotplugWatcher?

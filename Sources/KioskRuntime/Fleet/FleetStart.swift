@@ -6,8 +6,8 @@ import KioskServiceKit
 
 /// `run` with a `fleet:` section: the trusted keys read, the state folder's configuration
 /// chosen (never a pending one), every problem logged; the kiosk runs whatever comes of it.
-enum FleetStart {
-    static func bridge(settings: FleetSettings, local: KioskConfig, stateDir: String?, environment: [String: String],
+package enum FleetStart {
+    package static func bridge(settings: FleetSettings, local: KioskConfig, stateDir: String?, environment: [String: String],
                        logger: JournalLogger) -> FleetBridge {
         let store = FleetStore(directory: FleetStore.directory(option: stateDir, environment: environment),
                                crashPoint: environment["DIALKIOSK_FLEET_CRASH_AT"])

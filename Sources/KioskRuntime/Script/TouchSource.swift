@@ -7,16 +7,16 @@ import KioskReporting
 
 /// Where `simulate`'s touch samples come from, read as a stream. A regular file can be read
 /// again, so it is checked whole in a first pass before it runs; a pipe is run as it arrives.
-struct TouchSource {
+package struct TouchSource {
     /// The file name (or `<stdin>`) for messages.
-    let source: String
-    let rereadable: Bool
+    package let source: String
+    package let rereadable: Bool
     /// Starts a pass from the first sample: each call of the returned function gives the next.
     let start: () throws -> () throws -> TouchEvent?
 
     /// One pass over the samples; a source that can be read again is checked whole first, so a
     /// malformed line is reported before anything runs.
-    func checkedPass() throws -> () throws -> TouchEvent? {
+    package func checkedPass() throws -> () throws -> TouchEvent? {
         if rereadable {
             let check = try start()
             while try check() != nil {}
@@ -25,7 +25,7 @@ struct TouchSource {
     }
 
     /// A touch script on standard input: read again from the same offset when it is a file.
-    static func standardInput() -> TouchSource {
+    package static func standardInput() -> TouchSource {
         let offset = lseek(0, 0, SEEK_CUR)
         let regular = LineReader.isRegularFile(0) && offset >= 0
         return TouchSource(source: "<stdin>", rereadable: regular) {
@@ -36,7 +36,7 @@ struct TouchSource {
     }
 
     /// A touch script file (or a FIFO, read once); a missing or unreadable one is status 66.
-    static func script(_ path: String) throws -> TouchSource {
+    package static func script(_ path: String) throws -> TouchSource {
         func open() throws -> LineReader {
             do {
                 return try LineReader(path: path, regularFileOnly: false)
@@ -57,7 +57,7 @@ struct TouchSource {
     /// A `libinput record` file: its header is read here, each pass streams its touch device's
     /// events mapped onto `width` x `height`. Malformed is status 65; missing, unreadable or not
     /// a regular file 66.
-    static func record(_ path: String, width: Int, height: Int) throws -> TouchSource {
+    package static func record(_ path: String, width: Int, height: Int) throws -> TouchSource {
         func failure(_ error: Error) -> Error {
             switch error {
             case let error as LibinputRecordError:

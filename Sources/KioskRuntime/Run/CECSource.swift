@@ -8,7 +8,7 @@ import KioskServiceKit
 /// its wake-up; the screen owner's changes come in through `want` (ScreenPower's follower) and
 /// are sent at once. What the link reports goes to the service: a failure as a `power` event
 /// with reason `failed` (logged once per reason), the TV's own Standby as a dark screen.
-final class CECSource: PollSource {
+package final class CECSource: PollSource {
     let display: CECDisplay
     /// Reports from a `want` (a refused transmit), handed to the service at the next turn.
     private var waiting: [CECPowerLink.Report] = []
@@ -22,13 +22,13 @@ final class CECSource: PollSource {
         waiting += display.want(on: on, now: now)
     }
 
-    var pollDescriptors: [pollfd] {
+    package var pollDescriptors: [pollfd] {
         [pollfd(fd: display.pollDescriptor, events: Int16(POLLIN | POLLPRI), revents: 0)]
     }
 
-    func wakeUp(now: Double) -> Double? { waiting.isEmpty ? display.wakeUp() : now }
+    package func wakeUp(now: Double) -> Double? { waiting.isEmpty ? display.wakeUp() : now }
 
-    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let due = display.wakeUp().map { now >= $0 } ?? false
         let ready = polled.contains { $0.revents & Int16(POLLIN | POLLPRI | POLLERR | POLLHUP) != 0 }
         guard ready || due || !waiting.isEmpty else { return [] }

@@ -10,7 +10,7 @@ import TouchInput
 
 /// `run`'s remote view, when the configuration has a `remote:` section: the server, fed by the
 /// scenes' frame tap, announcing viewers as event lines through the service.
-enum RunRemoteView {
+package enum RunRemoteView {
     /// Debian's noVNC, served on the WebSocket address when installed.
     static let noVNC = "/usr/share/novnc"
 
@@ -22,7 +22,7 @@ enum RunRemoteView {
     }
 
     /// noVNC's directory if its page is there.
-    static func webRoot() -> String? {
+    package static func webRoot() -> String? {
         access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
     }
 

@@ -4,7 +4,7 @@ import KioskSeams
 /// `--painter flat`: one colour per frame, changing with the ring's rotation. It costs one
 /// write of the buffer, so the flip rate it reaches is the display path's own (modeset, page
 /// flips, events, the loop), apart from how fast the dial painter is on the machine.
-enum FlatPainter {
+package enum FlatPainter {
     static func paint(_ pose: DialPose, into target: FrameTarget) {
         let level = UInt32(Int((pose.rotation * 40).rounded()) & 0xFF)
         let color = 0x20_00_00 | level << 8 | (0xFF - level)
@@ -15,7 +15,7 @@ enum FlatPainter {
 }
 
 /// Which painter `run` uses.
-enum PainterChoice: String, CaseIterable, Sendable {
+package enum PainterChoice: String, CaseIterable, Sendable {
     /// DialRender's dial painter plus the rotated copy.
     case dial
     /// FlatPainter: a display-path throughput check.

@@ -1,10 +1,10 @@
 import KioskJSON
 
 /// A JSON value that may stand in a touch script line.
-enum JSONScalar: Equatable, CustomStringConvertible {
+package enum JSONScalar: Equatable, CustomStringConvertible {
     case number(Double), string(String), bool(Bool), null
 
-    var description: String {
+    package var description: String {
         switch self {
         case .number(let d): return "\(d)"
         case .string(let s): return "'\(s)'"
@@ -17,7 +17,7 @@ enum JSONScalar: Equatable, CustomStringConvertible {
 /// One JSON object whose values are all scalars, as a touch script line holds, read by the
 /// project's one JSON reader (KioskJSON: strict RFC 8259, linear in the line). Anything else,
 /// a nested value or a key given twice included, is refused with the reason.
-enum FlatJSON {
+package enum FlatJSON {
     /// A touch script line is at most 64 KiB (`LineReader`'s bound) and nests nothing.
     static let limits = JSONLimits(maximumBytes: 64 * 1024, maximumDepth: 1)
 
@@ -57,7 +57,7 @@ enum FlatJSON {
     }
 }
 
-struct FlatJSONRefusal: Error, Equatable, CustomStringConvertible {
-    var description: String
+package struct FlatJSONRefusal: Error, Equatable, CustomStringConvertible {
+    package var description: String
     init(_ description: String) { self.description = description }
 }

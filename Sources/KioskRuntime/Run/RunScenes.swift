@@ -10,7 +10,7 @@ import KioskServiceKit
 /// panel. A reload's
 /// scene is prepared on the reload's worker (`preparation`): icons decoded, the painter built
 /// with its caches and background; the loop then only makes the dial and swaps.
-final class RunScenes: SceneBuilding {
+package final class RunScenes: SceneBuilding {
     private let recipe: SceneRecipe
     /// Decoded icons, each distinct file once; a reload's worker fills it off the loop.
     private let icons: IconCache
@@ -19,13 +19,9 @@ final class RunScenes: SceneBuilding {
     private let shown = SceneRecipe.ShownPainter()
     /// The mode's size now, in panel pixels.
     private let panelSize: () -> (width: Int, height: Int)
-    let preparesOffTheLoop: Bool
+    package let preparesOffTheLoop: Bool
     /// Each painted frame also goes here (the remote view, when there is one).
     let tap = FrameTap()
-
-    convenience init(options: RunOptions, output: RunOutput) {
-        self.init(items: options.items, painter: options.painter, rotation: output.rotation, panelSize: output.panelSize)
-    }
 
     /// `offTheLoop`: false prepares a reload in the turn that asked (tests that step by hand).
     init(items: Int?, painter: PainterChoice, rotation: DisplayRotation,
@@ -36,7 +32,7 @@ final class RunScenes: SceneBuilding {
         self.panelSize = panelSize
     }
 
-    func adjusted(_ config: KioskConfig) -> KioskConfig { recipe.adjusted(config) }
+    package func adjusted(_ config: KioskConfig) -> KioskConfig { recipe.adjusted(config) }
 
     /// The layout of `config` at the mode's size now.
     private func setup(_ config: KioskConfig, language: String? = nil) -> DialSetup {
@@ -44,7 +40,7 @@ final class RunScenes: SceneBuilding {
         return recipe.setup(config, panelWidth: panel.width, panelHeight: panel.height, language: language)
     }
 
-    func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? { try build(config, resting) }
+    package func scene(for config: KioskConfig, resting: SceneResting) throws -> Scene? { try build(config, resting) }
 
     /// The scene of `config` (adjusted already) at the mode's size now, built here (the start,
     /// a new mode).
@@ -57,7 +53,7 @@ final class RunScenes: SceneBuilding {
         try recipe.scene(setup, resting: resting, icons: icons, replacing: shown, prepared: prepared, tap: tap)
     }
 
-    func preparation() -> ((KioskConfig, String?) throws -> PreparedScene)? {
+    package func preparation() -> ((KioskConfig, String?) throws -> PreparedScene)? {
         let panel = panelSize()
         // The painter on screen gives up its caches before the worker builds the new ones
         // (otherwise the two interleave on the heap, and the old one's freed pages stay partly

@@ -6,17 +6,17 @@ import KioskServiceKit
 /// What one configuration makes for one frame: the dial's parameters and the painter's theme.
 /// `run`, `render` and `simulate` all build from here, so the same file and the same state give
 /// the same picture everywhere (the VM test compares `run`'s scanout with `render`).
-struct DialSetup: Sendable {
-    let config: KioskConfig
+package struct DialSetup: Sendable {
+    package let config: KioskConfig
     /// The logical (upright) frame the dial is laid out on.
-    let width: Int
-    let height: Int
-    let menu: MenuTree
+    package let width: Int
+    package let height: Int
+    package let menu: MenuTree
     /// The language the texts are shown in (nil: the default).
     let language: String?
 
     /// `menu` replaces the configuration's (tests of nesting, until the parser reads it).
-    init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil, language: String? = nil) {
+    package init(config: KioskConfig, width: Int, height: Int, menu: MenuTree? = nil, language: String? = nil) {
         self.config = config
         self.width = width
         self.height = height
@@ -31,13 +31,13 @@ struct DialSetup: Sendable {
     /// keeps its size across a ring change, and the painter keeps one background and one set of
     /// fitted labels (another geometry repaints the background and refits every label, tens of
     /// milliseconds that would land in the middle of the change).
-    var geometry: DialGeometry {
+    package var geometry: DialGeometry {
         .fitting(width: width, height: height, count: menu.largestRing, maxScale: config.physics.inflate.maxScale,
                  shape: config.display.shape)
     }
 
     /// A dial at rest on top item `index` (the default item when nil).
-    func makeDial(restingOn index: Int? = nil) -> MenuDial {
+    package func makeDial(restingOn index: Int? = nil) -> MenuDial {
         makeDial(at: index.flatMap { menu.top.indices.contains($0) ? MenuPath([menu.top[$0].id]) : nil })
     }
 
@@ -55,7 +55,7 @@ struct DialSetup: Sendable {
 
     /// The pose `render` paints: ring `ring` turned by `rotation`, the show animation frozen at
     /// `showProgress` (nil: fully shown).
-    func pose(rotation: Double, showProgress: Double? = nil, ring: MenuPath = .top) -> DialPose {
+    package func pose(rotation: Double, showProgress: Double? = nil, ring: MenuPath = .top) -> DialPose {
         let count = menu.slots(ofRing: ring)?.count ?? 0
         let builder = PoseBuilder(layout: DialLayout(count: count), geometry: geometry, inflate: config.physics.inflate)
         var pose: DialPose
@@ -70,7 +70,7 @@ struct DialSetup: Sendable {
 
     /// The rotation at which ring `ring` rests when it opens for the first time: its first item
     /// at the top, as the dial puts it.
-    func restRotation(ofRing ring: MenuPath) -> Double {
+    package func restRotation(ofRing ring: MenuPath) -> Double {
         let first = menu.slots(ofRing: ring)?.first { !$0.isBack }
         return makeDial(at: first).rotation
     }
@@ -82,7 +82,7 @@ struct DialSetup: Sendable {
     }
 
     /// The configured theme, its label size resolved for this geometry.
-    var theme: Theme { config.theme.sized(forItemRadius: geometry.itemRadius) }
+    package var theme: Theme { config.theme.sized(forItemRadius: geometry.itemRadius) }
 
     /// The painter for this configuration, with its icons and fonts loaded and its background
     /// and labels prepared (so no frame pays for them). `check-config` builds it too: whatever
@@ -91,7 +91,7 @@ struct DialSetup: Sendable {
     /// build); by default each distinct icon file is decoded once for this painter.
     /// `replacing`: the painter the new one replaces (a reload), whose frame and background it
     /// takes when the sizes match.
-    func makePainter(icons: IconCache = IconCache(), replacing old: DialPainter? = nil) throws -> DialPainter {
+    package func makePainter(icons: IconCache = IconCache(), replacing old: DialPainter? = nil) throws -> DialPainter {
         old?.dropCaches()
         return try finish(makeUnpaintedPainter(icons: icons), replacing: old)
     }

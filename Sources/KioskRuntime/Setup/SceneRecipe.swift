@@ -14,14 +14,14 @@ import RemoteView
 ///
 /// The painter works on the upright (logical) frame in RAM; the copy turns it onto the panel,
 /// writing the dumb buffer once and never reading it (it may be write-combined).
-struct SceneRecipe {
+package struct SceneRecipe {
     /// How the logical frame is turned onto the panel.
-    let rotation: DisplayRotation
+    package let rotation: DisplayRotation
     let painter: PainterChoice
     /// `--items N`: N numbered items instead of the configuration's menu (nil: the menu).
     let items: Int?
 
-    init(rotation: DisplayRotation, painter: PainterChoice = .dial, items: Int? = nil) {
+    package init(rotation: DisplayRotation, painter: PainterChoice = .dial, items: Int? = nil) {
         self.rotation = rotation
         self.painter = painter
         self.items = items
@@ -29,7 +29,7 @@ struct SceneRecipe {
 
     /// A command's recipe: its rotation by the rule, from its `--rotate` (`option`), the
     /// configuration's `display.rotation` and the panel's orientation (nil: no panel to ask).
-    init(option: DisplayRotation?, config: KioskConfig, panel: DisplayRotation? = nil,
+    package init(option: DisplayRotation?, config: KioskConfig, panel: DisplayRotation? = nil,
          painter: PainterChoice = .dial, items: Int? = nil) {
         self.init(rotation: DisplayRotation.chosen(option: option, configured: config.display.rotation, panel: panel),
                   painter: painter, items: items)
@@ -49,7 +49,7 @@ struct SceneRecipe {
     }
 
     /// The layout of `config` (adjusted) on the logical frame of a `width` x `height` panel.
-    func setup(_ config: KioskConfig, panelWidth width: Int, panelHeight height: Int, language: String? = nil) -> DialSetup {
+    package func setup(_ config: KioskConfig, panelWidth width: Int, panelHeight height: Int, language: String? = nil) -> DialSetup {
         let logical = logicalSize(panelWidth: width, panelHeight: height)
         return DialSetup(config: adjusted(config), width: logical.width, height: logical.height, language: language)
     }
@@ -106,13 +106,13 @@ struct SceneRecipe {
     /// The dial and the painter a scene of `setup` would have, without the loop's paint around
     /// them: `bench` times the painter and the copy apart and counts the bytes the copy writes.
     /// The painter is prepared as `scene` prepares it (background, sprites, labels, rings).
-    func parts(_ setup: DialSetup) throws -> (dial: MenuDial, painter: DialPainter) {
+    package func parts(_ setup: DialSetup) throws -> (dial: MenuDial, painter: DialPainter) {
         (setup.makeDial(), try setup.makePainter())
     }
 
     /// The panel's picture of `pose` on `setup`'s layout: what the scanout buffer would hold
     /// (`render`, `splash`).
-    func picture(_ setup: DialSetup, pose: DialPose) throws -> PixelBuffer {
+    package func picture(_ setup: DialSetup, pose: DialPose) throws -> PixelBuffer {
         let painter = try setup.makePainter()
         painter.paint(pose)
         return painter.frame.rotated(rotation)

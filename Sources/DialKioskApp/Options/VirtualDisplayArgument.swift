@@ -1,19 +1,8 @@
 import ArgumentParser
 import DialCore
 import KioskSeams
+import KioskRuntime
 
-/// `run --display`: `virtual:WxH@Hz` (the rate optional, 60 by default), a display with no
-/// device whose flips a timer on CLOCK_MONOTONIC paces at that rate. Without the option `run`
-/// drives a DRM card.
-struct VirtualDisplaySpec: Equatable, CustomStringConvertible {
-    var width: Int
-    var height: Int
-    var refreshHz: Double
-
-    var description: String { "virtual:\(width)x\(height)@\(fixed(refreshHz, 3, trimmed: true))" }
-}
-
-// In an extension, so the memberwise initialiser stays synthesised.
 extension VirtualDisplaySpec {
     /// Parses `virtual:WxH@Hz`; the message of a bad one says what is wrong.
     init(parsing text: String) throws(ValidationError) {

@@ -8,7 +8,7 @@ import KioskReporting
 /// `{"t": 0.016, "type": "down"|"motion"|"up"|"cancel", "x": 400, "y": 120, "slot": 0}`
 /// (t in seconds, x/y in screen pixels, slot optional, default 0). Blank lines and lines whose
 /// first non-blank character is `#` are skipped; lines end with LF or CRLF.
-enum TouchScript {
+package enum TouchScript {
     static let keys: Set<String> = ["t", "type", "x", "y", "slot"]
 
     /// Parses a whole script held in memory; the first malformed line is an error naming
@@ -92,12 +92,12 @@ enum TouchScript {
 }
 
 /// A malformed touch script line: exit status 65.
-struct ScriptError: ReportableError {
+package struct ScriptError: ReportableError {
     var source: String
     var line: Int
     var message: String
-    var exitStatus: ExitStatus { .dataError }
+    package var exitStatus: ExitStatus { .dataError }
     /// One line: newlines, NULs and other control characters of the source name or of a value
     /// quoted in the message are escaped.
-    var description: String { "\(source):\(line): \(message)".oneLine() }
+    package var description: String { "\(source):\(line): \(message)".oneLine() }
 }

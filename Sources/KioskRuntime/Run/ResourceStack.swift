@@ -1,7 +1,7 @@
 /// What a session has set up, each with its one teardown, released in reverse order of
 /// acquisition: a setup that fails at any step and the normal end both go through
 /// `releaseAll`, so exactly what was set up is released, once.
-final class ResourceStack {
+package final class ResourceStack {
     private var held: [(name: String, release: () -> Void)] = []
 
     /// What is held, in the order it was acquired.
