@@ -9,10 +9,10 @@ import Testing
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
-/// The kiosk loop as `run` wires it (real dial and painter, real KioskService, stdout a pipe)
+/// The kiosk loop as `run` wires it (real dial and painter, real LegacyService, stdout a pipe)
 /// against a real mosquitto, with a clock that follows real time (the thermostat stand-in
 /// answers in real seconds) and every frame's damage recorded.
 final class LiveKiosk {
@@ -23,7 +23,7 @@ final class LiveKiosk {
     let box = Box()
     let started = monotonicNow()
     var pipeFDs: [Int32] = [-1, -1]
-    let service: KioskService
+    let service: LegacyService
     let loop: FrameLoop
     var stdout: [String] = []
 
@@ -46,7 +46,7 @@ final class LiveKiosk {
                 return damage
             }
         }
-        service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
+        service = try LegacyService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
                                    logger: logger, eventsFD: pipeFDs[1], now: box.now,
                                    scenes: ClosureScenes(build: makeScene))
         let start = started

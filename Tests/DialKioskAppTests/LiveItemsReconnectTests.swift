@@ -8,7 +8,7 @@ import Testing
 @testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// Live items across a broker that goes away and comes back (a real mosquitto), and how a

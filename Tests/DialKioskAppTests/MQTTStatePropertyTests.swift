@@ -6,7 +6,7 @@ import MQTTLink
 import Testing
 @testable import DialKioskApp
 @testable import KioskRuntime
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// One record of what clients were told feeds the event lines, the retained `<base>/state` and

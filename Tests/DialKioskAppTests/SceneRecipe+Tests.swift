@@ -4,7 +4,7 @@ import DialRender
 import KioskConfiguration
 import KioskLoop
 import KioskSeams
-import KioskServiceKit
+import KioskFeatures
 
 /// The tests' short ways into the one scene recipe: a scene of `config` on a logical frame.
 extension SceneRecipe {

@@ -4,7 +4,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskRuntime
-@testable import KioskServiceKit
+@testable import KioskFeatures
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskReporting
@@ -30,7 +30,7 @@ import KioskTestSupport
         _ = pipe(&fds)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         defer { close(fds[0]); close(fds[1]) }
-        let service = try KioskService(config: config, configPath: nil, controlPath: nil, environment: [:],
+        let service = try LegacyService(config: config, configPath: nil, controlPath: nil, environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: fds[1], now: clock.now)
         defer { service.stop(reason: "test", now: .nan) }

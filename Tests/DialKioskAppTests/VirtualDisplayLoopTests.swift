@@ -4,7 +4,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
 @testable import KioskRuntime
-@testable import KioskServiceKit
+@testable import KioskFeatures
 @testable import KioskConfiguration
 @testable import KioskLoop
 import KioskTestSupport

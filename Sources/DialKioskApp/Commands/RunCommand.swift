@@ -4,7 +4,7 @@ import KMSOutput
 import Glibc
 import KioskReporting
 import KioskConfiguration
-import KioskServiceKit
+import KioskFeatures
 import KioskRuntime
 
 struct RunCommand: ParsableCommand {

@@ -7,7 +7,7 @@ import TouchInput
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 import KioskRuntime
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the

@@ -2,7 +2,7 @@ import FleetConfig
 import Glibc
 import KioskConfiguration
 import KioskReporting
-import KioskServiceKit
+import KioskFeatures
 
 /// `run` with a `fleet:` section: the trusted keys read, the state folder's configuration
 /// chosen (never a pending one), every problem logged; the kiosk runs whatever comes of it.

@@ -1,7 +1,7 @@
 import CECLink
 import Glibc
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 
 /// The HDMI-CEC display as one of the loop's sources: the adapter's descriptor (POLLIN for
 /// messages and transmit results, POLLPRI for adapter events), the power status's deadline as

@@ -6,7 +6,7 @@ import LinuxSystem
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 import RemoteView
 import TouchInput
 
@@ -18,7 +18,7 @@ extension Kiosk {
         let scenes: RunScenes
         let scene: Scene
         let input: RunInput
-        let service: KioskService
+        let router: FeatureRouter
         let sources: ServiceSources
         let presence: PresenceSource?
     }
@@ -57,15 +57,17 @@ extension Kiosk {
             config: config.input, origin: clock(), now: clock, logger: logger)) { $0.close() }
         // The service last: a control socket appears only once the display and input work.
         // STOPPING=1 and the `stopping` line go out before the picture is taken down.
-        let service = try resources.acquire(Step.service.rawValue, try KioskService(
+        let router = try resources.acquire(Step.service.rawValue, FeatureRouter(legacy: try LegacyService(
             config: config, configPath: settings.configPath, controlPath: settings.control,
-            environment: environment, logger: logger, eventsFD: devices.eventsFD, now: clock(), scenes: scenes)) { $0.stop(reason: "exit", now: clock()) }
+            environment: environment, logger: logger, eventsFD: devices.eventsFD, now: clock(), scenes: scenes),
+            environment: environment)) { $0.stop(reason: "exit", now: clock()) }
+        let service = router.legacy
         if let fleet = settings.fleet {
             service.fleet = fleet
             service.mqtt?.enableFleet(topic: fleet.settings.topic)
         }
         service.speech.statsEnabled = settings.stats
-        var sources = service.pollSources
+        var sources = router.pollSources
         if let remote = settings.remote ?? config.remote.map(RunRemoteView.options) {
             sources.last += try openRemoteView(remote, config: config, output: output, scenes: scenes, service: service,
                                            resources: resources, environment: environment, logger: logger)
@@ -85,13 +87,13 @@ extension Kiosk {
                 if let why { service?.partFailed(.presence, why, log: false) } else { service?.partRecovered(.presence) }
             }))
         }
-        return Parts(scenes: scenes, scene: scene, input: input, service: service, sources: sources, presence: presence)
+        return Parts(scenes: scenes, scene: scene, input: input, router: router, sources: sources, presence: presence)
     }
 
     /// The remote view and its screenshot worker as poll sources; none when the listener cannot
     /// be had (an optional part: it is told, and the dial runs on); a configuration error throws.
     static func openRemoteView(_ remote: RemoteViewServer.Options, config: KioskConfig, output: RunOutput, scenes: RunScenes,
-                               service: KioskService, resources: ResourceStack, environment: [String: String],
+                               service: LegacyService, resources: ResourceStack, environment: [String: String],
                                logger: JournalLogger) throws -> [any PollSource] {
         // Asked for only with a `remote:` section (preview has none): off unless allowed.
         let shots = config.remote.map { _ in ScreenshotWorker(directory: ScreenshotWorker.directory(environment: environment)) }
@@ -119,7 +121,7 @@ extension Kiosk {
             stats = FrameStats(refreshPeriod: period, memory: FrameStats.processMemory)
             logger.info("stats: frame clock \(output.clockNote), render late \(settings.renderLate.rawValue)")
         }
-        let rotation = output.rotation, input = parts.input, scenes = parts.scenes, service = parts.service
+        let rotation = output.rotation, input = parts.input, scenes = parts.scenes, service = parts.router.legacy
         let loopOutput = LoopOutput(presenter: output.presenter, vt: output.vt, power: output.power) { width, height, path in
             input.retarget(ScreenTransform(panelWidth: width, panelHeight: height, rotation: rotation))
             return try scenes.build(service.config, .path(path))
@@ -128,7 +130,7 @@ extension Kiosk {
                          sources: FrameLoop.sources(signals: signals, timer: timer, displays: output.events,
                                                     inputs: [input.source], service: parts.sources)
                              + (parts.presence.map { [$0] } ?? []),
-                         scene: parts.scene, now: clock, service: service,
+                         scene: parts.scene, now: clock, service: parts.router,
                          pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: period),
                                             renderLate: settings.renderLate == .on ? RenderLateSchedule() : nil, stats: stats),
                          log: { logger.info($0) })

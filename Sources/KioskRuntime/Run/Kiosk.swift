@@ -8,7 +8,7 @@ import LinuxSystem
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 import FleetConfig
 import RemoteView
 import CECLink
@@ -44,7 +44,8 @@ package final class Kiosk {
 
     private let resources: ResourceStack
     private let output: RunOutput
-    package let service: KioskService
+    /// The loop's service: the features on their bus.
+    package let router: FeatureRouter
     package let loop: FrameLoop
     private let fling: Double?
     private let logger: JournalLogger
@@ -69,7 +70,7 @@ package final class Kiosk {
             let signals = try resources.acquire(Step.signals.rawValue, try SignalWatcher()) { $0.close() }
             output = try Self.openOutput(settings, devices, resources: resources, clock: clock)
             let parts = try Self.openParts(settings, devices, output: output, resources: resources, clock: clock)
-            service = parts.service
+            router = parts.router
             loop = try Self.makeLoop(settings, parts: parts, signals: signals, output: output, resources: resources,
                                      clock: clock, logger: logger)
         } catch {
@@ -78,7 +79,7 @@ package final class Kiosk {
         }
         fling = settings.demoFling
         if settings.stats { loop.turns = TurnStats() }
-        service.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
+        router.legacy.mqtt?.loopFigures = { [weak loop, flips = output.flips] in
             (flips(), loop?.stats?.latencySummary)
         }
     }
@@ -87,7 +88,7 @@ package final class Kiosk {
 
     /// The CEC adapter `power.cec` names, as a poll source, and ScreenPower's follower; none
     /// (with a `failed` report) when no adapter can be had: the screen is still switched.
-    static func openCEC(_ setting: PowerSettings.CEC, output: RunOutput, service: KioskService,
+    static func openCEC(_ setting: PowerSettings.CEC, output: RunOutput, service: LegacyService,
                                 resources: ResourceStack, clock: @escaping () -> Double, logger: JournalLogger) -> [any PollSource] {
         let path: String?
         switch setting {
@@ -117,7 +118,7 @@ package final class Kiosk {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: clock()))
         }
         let ending = try loop.run()
-        service.stop(reason: ending == .signal ? "signal" : "exit-after", now: clock())
+        router.stop(reason: ending == .signal ? "signal" : "exit-after", now: clock())
         return ending
     }
 

@@ -4,7 +4,7 @@ import KioskConfiguration
 import KioskSeams
 import RemoteView
 import FleetConfig
-import KioskServiceKit
+import KioskFeatures
 import KioskReporting
 
 extension Kiosk {

@@ -1,6 +1,6 @@
 import Glibc
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 import TouchInput
 
 /// The presence sensor as one of the loop's sources: its descriptor while the device is open,

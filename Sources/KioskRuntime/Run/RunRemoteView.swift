@@ -3,7 +3,7 @@ import KioskConfiguration
 import KioskReporting
 import KioskSeams
 import LinuxSystem
-import KioskServiceKit
+import KioskFeatures
 import LinuxSystem
 import RemoteView
 import TouchInput
@@ -28,7 +28,7 @@ package enum RunRemoteView {
 
     /// `screenshot` (control socket or MQTT) starts `worker` on the view's panel; everyone who
     /// asked while it runs gets its answer.
-    static func answerScreenshots(_ worker: ScreenshotWorker, server: RemoteViewServer, service: KioskService) {
+    static func answerScreenshots(_ worker: ScreenshotWorker, server: RemoteViewServer, service: LegacyService) {
         final class Waiting { var clients: [ControlServer.ClientID] = [] }
         let waiting = Waiting()
         service.takeScreenshot = { [weak server] client in
@@ -74,7 +74,7 @@ package enum RunRemoteView {
     /// `screenshots`: the worker that answers `screenshot` (`remote.screenshots`), polled
     /// with the server.
     static func start(_ options: RemoteViewServer.Options, config: KioskConfig, rotation: DisplayRotation, tap: FrameTap,
-                      service: KioskService, logger: JournalLogger, screenshots: ScreenshotWorker? = nil) throws -> RemoteViewServer {
+                      service: LegacyService, logger: JournalLogger, screenshots: ScreenshotWorker? = nil) throws -> RemoteViewServer {
         let wheelClick = config.input.wheelClick
         let server = try RemoteViewServer(options: options, rotation: rotation, keyCommand: { code in
             KeyMap.command(code: code, pressed: true, wheelClick: wheelClick)

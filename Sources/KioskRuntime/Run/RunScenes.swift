@@ -3,7 +3,7 @@ import DialRender
 import KioskConfiguration
 import KioskLoop
 import KioskSeams
-import KioskServiceKit
+import KioskFeatures
 
 /// `run`'s scenes, each by the one recipe (SceneRecipe): a configuration as `--items` leaves
 /// it, laid out at the mode's size now (a hotplug may have set a new one) and turned onto the

@@ -1,7 +1,7 @@
 import DialCore
 import DialRender
 import KioskConfiguration
-import KioskServiceKit
+import KioskFeatures
 
 /// What one configuration makes for one frame: the dial's parameters and the painter's theme.
 /// `run`, `render` and `simulate` all build from here, so the same file and the same state give

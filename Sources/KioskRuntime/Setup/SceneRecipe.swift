@@ -3,7 +3,7 @@ import DialRender
 import KioskConfiguration
 import KioskLoop
 import KioskSeams
-import KioskServiceKit
+import KioskFeatures
 import RemoteView
 
 /// The one recipe of a scene (the dial, its painter and what the loop paints): `run` (its
