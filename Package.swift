@@ -41,7 +41,7 @@
 //                 one SHA-256 and one Base64.
 //   FleetConfig   KioskConfiguration + SodiumLink: signed bundles, keys, the acceptance
 //                 decision and the state folder of pushed configurations.
-//   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
+//   KioskFeatures KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
 //                 its scene).
@@ -129,14 +129,14 @@ let package = Package(
             dependencies: ["KioskReporting", "KioskJSON", "YAMLTree", "OpeningHours", "DialCore", "KioskVocabulary", "KioskSeams", "DialRender", "Audio", "LinuxSystem"]
         ),
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
-        // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
+        // the state folder. No loop, no MQTT: KioskFeatures feeds it bytes.
         .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium", "SodiumLink"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
         ),
         .target(
-            name: "KioskServiceKit",
+            name: "KioskFeatures",
             dependencies: ["OpeningHours", "KioskLoop", "KioskConfiguration", "KioskVocabulary", "KioskReporting", "DialCore", "KioskSeams", "DialRender",
                            "LinuxSystem", "MQTTLink", "Audio", "FleetConfig"]
         ),
@@ -147,11 +147,19 @@ let package = Package(
             name: "RemoteView",
             dependencies: ["KioskLoop", "KioskReporting", "KioskSeams", "DialCore", "DialRender", "LinuxSystem", "SodiumLink", "CZlib", "CLinux"]
         ),
+        // The runtime below the CLI: a kiosk assembled from settings and devices (`Kiosk`), the
+        // scene recipe, the touch script input and the virtual kiosk of the tests.
+        .target(
+            name: "KioskRuntime",
+            dependencies: ["DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux",
+                           "MQTTLink", "Audio", "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "RemoteView",
+                           "FleetConfig", "CECLink", "KioskJSON"]
+        ),
         .target(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -162,7 +170,7 @@ let package = Package(
         .target(
             name: "KioskTestSupport",
             dependencies: ["DialCore", "KioskSeams", "KMSOutput", "LinuxSystem", "MQTTLink", "KioskReporting",
-                           "KioskConfiguration", "KioskLoop", "KioskServiceKit"]
+                           "KioskConfiguration", "KioskLoop", "KioskFeatures"]
         ),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp", "KioskJSON"]),
@@ -178,8 +186,13 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
-                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "KioskTestSupport",
-                                                                   "FleetConfig"], exclude: ["Fixtures"]),
+                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "KioskTestSupport",
+                                                                   "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
+        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk):
+        // no App code.
+        .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTestSupport", "DialCore", "KioskSeams", "DialRender",
+                                                             "LinuxSystem", "MQTTLink", "KioskReporting", "KioskConfiguration", "KioskLoop",
+                                                             "KioskFeatures", "FleetConfig", "CECLink", "RemoteView", "TouchInput"]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto", "LinuxSystem", "KioskTestSupport"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.
@@ -189,7 +202,7 @@ let package = Package(
                                                                    "OpeningHours", "KioskTestSupport"]),
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskServiceKitTests", dependencies: ["KioskServiceKit", "KioskLoop", "KioskConfiguration", "KioskReporting",
+        .testTarget(name: "KioskFeaturesTests", dependencies: ["KioskFeatures", "KioskLoop", "KioskConfiguration", "KioskReporting",
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig", "TouchInput"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours", "KioskTestSupport"]),

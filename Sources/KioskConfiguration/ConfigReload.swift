@@ -3,7 +3,7 @@
 package enum ConfigReload {
     /// Which parts of the configuration differ: what needs a restart (display, input) and what
     /// the service applies again (timers, the remote view). The scene is rebuilt whole, off the
-    /// loop, whatever changed (KioskServiceKit's `Reload`).
+    /// loop, whatever changed (KioskFeatures's `Reload`).
     package struct Changes: OptionSet, Sendable, Equatable {
         package let rawValue: Int
         package init(rawValue: Int) { self.rawValue = rawValue }

@@ -1,7 +1,7 @@
 import DialCore
 import KioskSeams
 
-/// The loop's one seam to the kiosk's outside world: `KioskService` in `run` and the kiosk
+/// The loop's one seam to the kiosk's outside world: `FeatureRouter` in `run` and the kiosk
 /// tests, `NoService` in simulate, bench and the tests of the display path. Values go one way:
 /// the loop tells the service what happened (`LoopMessage`, with a `DialSnapshot` of what the
 /// dial shows), the service answers with the requests it wants applied, and the loop carries
@@ -111,7 +111,7 @@ package enum LoopMessage {
     case news(any ServiceNews)
 }
 
-/// What a service's own source found for its service (`KioskService`'s commands, due flushes,
+/// What a service's own source found for its service (`KioskFeatures`' commands, due flushes,
 /// the presence sensor, the display's CEC reports): the loop passes it on as `LoopMessage.news`
 /// without reading it.
 package protocol ServiceNews {}

@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import KioskConfiguration
 import KioskReporting
-import KioskServiceKit
+import KioskFeatures
 
 /// A service on a one-item configuration file in a temporary folder, its journal lines
 /// collected and its event lines written to a pipe nobody reads (non-blocking): for the tests
@@ -11,7 +11,7 @@ package final class LoggedServiceRig {
     package let dir = TemporaryDirectory()
     package let path: String
     package private(set) var lines: [String] = []
-    package private(set) var service: KioskService!
+    package private(set) var service: LegacyService!
     private var pipeFDs: [Int32] = [-1, -1]
 
     /// `config`: the file's text; `environment`: the process environment the service sees.
@@ -20,7 +20,7 @@ package final class LoggedServiceRig {
         writeFile(path, config)
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
-        service = try KioskService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: environment,
+        service = try LegacyService(config: try ConfigLoader.load(path: path), configPath: path, controlPath: nil, environment: environment,
                                    logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { [unowned self] in self.lines.append($0) },
                                    eventsFD: pipeFDs[1], now: 0)
     }

@@ -1,7 +1,7 @@
 import Glibc
 import KioskConfiguration
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 
 /// Signals "delivered" through a pipe: `send` queues them and makes the pipe readable, as a
 /// signalfd would be.

@@ -1,5 +1,5 @@
 import Glibc
-import KioskServiceKit
+import KioskFeatures
 
 /// A fresh directory under /tmp, removed (with what is in it) by `remove()`.
 package struct TemporaryDirectory {

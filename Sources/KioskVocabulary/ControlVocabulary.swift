@@ -194,7 +194,7 @@ public struct MQTTInput: Sendable {
 }
 
 /// What Home Assistant discovery announces for an MQTT input (the payload's fields beyond
-/// these are Home Assistant's schema, built in KioskServiceKit's `HomeAssistantDiscovery`).
+/// these are Home Assistant's schema, built in KioskFeatures's `HomeAssistantDiscovery`).
 public struct HomeAssistantEntity: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case button

@@ -3,6 +3,7 @@ import KioskSeams
 import DialRender
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 

@@ -3,6 +3,7 @@ import DialCore
 import KioskConfiguration
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 
 /// `bench`'s spin runs on the virtual display `run` uses, which primes its scanout buffers with
 /// the resting frame: the first frame of the first spin finds the other buffer holding that

@@ -3,6 +3,7 @@ import DialRender
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 import KioskTestSupport

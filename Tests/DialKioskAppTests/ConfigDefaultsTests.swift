@@ -3,6 +3,7 @@ import DialRender
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 

@@ -2,9 +2,10 @@ import DialCore
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskReporting
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// The running configuration has one owner (the service) and one place that
@@ -20,7 +21,7 @@ import KioskTestSupport
         let scenes = RunScenes(items: 5, painter: .flat, rotation: .none, panelSize: { (160, 120) }, offTheLoop: false)
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
-        let service = try KioskService(config: scenes.adjusted(try ConfigLoader.load(path: path)), configPath: path,
+        let service = try LegacyService(config: scenes.adjusted(try ConfigLoader.load(path: path)), configPath: path,
                                        controlPath: nil, environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: devNull, now: 0, scenes: scenes)

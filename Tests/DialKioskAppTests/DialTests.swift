@@ -2,6 +2,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 @Suite struct DialFlingTests {

@@ -4,6 +4,7 @@ import KMSOutput
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskLoop
 import KioskTestSupport

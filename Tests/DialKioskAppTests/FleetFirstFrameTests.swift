@@ -4,10 +4,11 @@ import Glibc
 import Dispatch
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskReporting
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskSeams
 import KioskTestSupport
 
@@ -31,7 +32,7 @@ import KioskTestSupport
         let dir = TemporaryDirectory()
         let display = PipeDisplay(width: 160, height: 120)
         let time = FakeClock(now: 100)
-        let service: KioskService
+        let service: LegacyService
         let loop: FrameLoop
         let gate = DispatchSemaphore(value: 0)
         let journal = Journal()
@@ -50,7 +51,7 @@ import KioskTestSupport
             }
             let config = try ConfigLoader.load(path: dir.path + "/config.yaml")
             let devNull = open("/dev/null", O_WRONLY)
-            service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
+            service = try LegacyService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil, environment: [:],
                                        logger: logger, eventsFD: devNull, now: time.now,
                                        scenes: offTheLoop ? GatedScenes(build: build, gate: gate) : ClosureScenes(build: build))
             let keys = [FleetFirstFrameTests.key.publicKey]

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 import DialCore
 @testable import KioskConfiguration
 import KioskTestSupport

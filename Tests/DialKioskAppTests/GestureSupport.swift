@@ -2,6 +2,7 @@ import Glibc
 @testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskLoop
 import KioskTestSupport
 

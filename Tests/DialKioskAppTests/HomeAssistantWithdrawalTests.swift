@@ -1,7 +1,7 @@
 import Glibc
 import MQTTLink
 import Testing
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// Entities a reload removes leave Home Assistant: each gets an empty retained config on a real

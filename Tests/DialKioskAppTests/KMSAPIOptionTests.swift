@@ -3,6 +3,7 @@ import Glibc
 import DialCore
 import KMSOutput
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// `--kms-api` on run and list-outputs, and what the atomic path's failures say and exit with.

@@ -3,6 +3,7 @@ import KioskSeams
 import Testing
 import TouchInput
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
 import KioskTestSupport

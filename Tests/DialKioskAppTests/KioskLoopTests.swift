@@ -5,6 +5,7 @@ import LinuxSystem
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KMSOutput
 import DialRender
 import Dispatch
@@ -12,11 +13,11 @@ import Synchronization
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 import FleetConfig
 
-/// The run loop as `run` wires it (real Dial from DialSetup, real KioskService with notify and
+/// The run loop as `run` wires it (real Dial from DialSetup, real LegacyService with notify and
 /// control sockets in a temporary directory, stdout a pipe), with a fake clock and display.
 private final class KioskLoop {
     static let size = (width: 160, height: 120)
@@ -28,7 +29,8 @@ private final class KioskLoop {
     let logBox = LogBox()
     var pipeFDs: [Int32] = [-1, -1]
     let signals = PipeSignals()
-    let service: KioskService
+    let router: FeatureRouter
+    var service: LegacyService { router.legacy }
     let loop: FrameLoop
     var configPath: String { dir.path + "/config.yaml" }
     var controlPath: String { dir.path + "/control.sock" }
@@ -36,7 +38,7 @@ private final class KioskLoop {
     /// `power` and `resize` are the loop's (built with this rig's log and service).
     init(config text: String, watchdogUSec: String? = nil, rebuild: ((KioskConfig, Int?) throws -> Scene)? = nil,
          scenes: SceneBuilding? = nil, power: ((LogBox) -> ScreenPower)? = nil,
-         resize: ((KioskService, Int, Int, MenuPath?) throws -> Scene)? = nil) throws {
+         resize: ((LegacyService, Int, Int, MenuPath?) throws -> Scene)? = nil) throws {
         notify = DatagramReceiver(path: dir.path + "/notify")
         _ = pipe(&pipeFDs)
         _ = fcntl(pipeFDs[0], F_SETFL, O_NONBLOCK)
@@ -52,21 +54,22 @@ private final class KioskLoop {
                                  rotation: .none, painter: .flat)
         }
         let scene = try makeScene(config, nil)
-        let service = try KioskService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
+        let service = try LegacyService(config: config, configPath: path, controlPath: dir.path + "/control.sock",
                                        environment: env, logger: logger, eventsFD: pipeFDs[1], now: time.now,
                                        scenes: scenes ?? ClosureScenes(build: rebuild ?? makeScene))
-        self.service = service
+        let router = FeatureRouter(legacy: service, environment: env)
+        self.router = router
         let painted = ScreenPower.painted { [logBox] in logBox.lines.append($0) }
         loop = FrameLoop(output: LoopOutput(presenter: display, power: power?(logBox) ?? painted,
                                             resize: resize.map { resize in { [service] in try resize(service, $0, $1, $2) } }
                                                 ?? LoopOutput.fixedMode),
-                         sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: service.pollSources),
-                         scene: scene, now: { [time] in time.now }, service: service,
+                         sources: FrameLoop.sources(signals: signals, displays: [display], inputs: [input], service: router.pollSources),
+                         scene: scene, now: { [time] in time.now }, service: router,
                          log: { [logBox] in logBox.lines.append($0) })
     }
 
     deinit {
-        service.stop(reason: "test", now: .nan)
+        router.stop(reason: "test", now: .nan)
         for fd in pipeFDs { close(fd) }
         dir.remove()
     }

@@ -4,6 +4,7 @@ import Glibc
 import KioskSeams
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 

@@ -4,7 +4,8 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
-@testable import KioskServiceKit
+@testable import KioskRuntime
+@testable import KioskFeatures
 @testable import KioskConfiguration
 @testable import KioskLoop
 @testable import KioskReporting
@@ -69,7 +70,7 @@ import KioskTestSupport
         _ = pipe(&fds)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         defer { close(fds[0]); close(fds[1]) }
-        let service = try KioskService(config: config, configPath: nil, controlPath: nil, environment: [:],
+        let service = try LegacyService(config: config, configPath: nil, controlPath: nil, environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: fds[1], now: 0)
         defer { service.stop(reason: "test", now: .nan) }
@@ -149,7 +150,7 @@ import KioskTestSupport
                                          rotation: .none, painter: .dial)
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
-        let service = try KioskService(config: config, configPath: nil, controlPath: dir.path + "/control.sock", environment: [:],
+        let service = try LegacyService(config: config, configPath: nil, controlPath: dir.path + "/control.sock", environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: devNull, now: 0)
         defer { service.stop(reason: "test", now: .nan) }

@@ -5,6 +5,7 @@ import InputRecording
 import TouchInput
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 @Suite struct ListInputsTests {

@@ -3,7 +3,7 @@ import DialCore
 import KioskSeams
 import LinuxSystem
 import Testing
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 import KioskLoop
 

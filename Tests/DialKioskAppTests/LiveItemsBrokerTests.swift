@@ -5,13 +5,14 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
-/// The kiosk loop as `run` wires it (real dial and painter, real KioskService, stdout a pipe)
+/// The kiosk loop as `run` wires it (real dial and painter, real LegacyService, stdout a pipe)
 /// against a real mosquitto, with a clock that follows real time (the thermostat stand-in
 /// answers in real seconds) and every frame's damage recorded.
 final class LiveKiosk {
@@ -22,7 +23,7 @@ final class LiveKiosk {
     let box = Box()
     let started = monotonicNow()
     var pipeFDs: [Int32] = [-1, -1]
-    let service: KioskService
+    let service: LegacyService
     let loop: FrameLoop
     var stdout: [String] = []
 
@@ -45,7 +46,7 @@ final class LiveKiosk {
                 return damage
             }
         }
-        service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
+        service = try LegacyService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
                                    logger: logger, eventsFD: pipeFDs[1], now: box.now,
                                    scenes: ClosureScenes(build: makeScene))
         let start = started

@@ -5,9 +5,10 @@ import KioskSeams
 import MQTTLink
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// Live items across a broker that goes away and comes back (a real mosquitto), and how a

@@ -5,13 +5,14 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
-/// The kiosk loop as `run` wires it (real dial, real KioskService, stdout a pipe, fake display
+/// The kiosk loop as `run` wires it (real dial, real LegacyService, stdout a pipe, fake display
 /// and clock) with its `mqtt:` section pointing at a real mosquitto. Network progress is real:
 /// `settle` polls with short timeouts; the loop's clock is the fake one (backoff, metrics).
 final class MQTTKiosk {
@@ -22,7 +23,7 @@ final class MQTTKiosk {
     let logBox = Lines()
     var logs: [String] { logBox.all }
     var pipeFDs: [Int32] = [-1, -1]
-    let service: KioskService
+    let service: LegacyService
     let loop: FrameLoop
     var bridge: MQTTBridge { service.mqtt! }
     var longestTurn = 0.0
@@ -38,7 +39,7 @@ final class MQTTKiosk {
         let makeScene = { (config: KioskConfig, index: Int?) throws -> Scene in
             try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120, rotation: .none, painter: .flat)
         }
-        service = try KioskService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
+        service = try LegacyService(config: config, configPath: path, controlPath: nil, environment: ["PATH": "/usr/bin:/bin"],
                                    logger: logger, eventsFD: pipeFDs[1], now: time.now,
                                    scenes: ClosureScenes(build: makeScene))
         loop = FrameLoop(output: LoopOutput(presenter: display),

@@ -3,7 +3,7 @@ import Glibc
 import LinuxSystem
 import MQTTLink
 import Testing
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// What failed once at start is tried again: a password file that could not be read (at the

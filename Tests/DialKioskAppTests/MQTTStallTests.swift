@@ -4,7 +4,7 @@ import LinuxSystem
 import MQTTLink
 import Testing
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// A broker that stops reading (SIGSTOP on a real mosquitto) while the kiosk's state keeps

@@ -5,7 +5,8 @@ import LinuxSystem
 import MQTTLink
 import Testing
 @testable import DialKioskApp
-@testable import KioskServiceKit
+@testable import KioskRuntime
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// One record of what clients were told feeds the event lines, the retained `<base>/state` and

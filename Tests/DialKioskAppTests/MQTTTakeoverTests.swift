@@ -2,7 +2,7 @@ import Glibc
 import LinuxSystem
 import MQTTLink
 import Testing
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// Two kiosks with one client id on a real mosquitto (a cloned image with the same

@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 

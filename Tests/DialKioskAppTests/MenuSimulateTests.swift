@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// Nested menus through `simulate`: a scripted two-level visit through the real binary

@@ -1,6 +1,7 @@
 import DialCore
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 

@@ -3,7 +3,7 @@ import Glibc
 import LinuxSystem
 import MQTTLink
 import Testing
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// An optional part that cannot start never takes the dial down: the built kiosk with a remote

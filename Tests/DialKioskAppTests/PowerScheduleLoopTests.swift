@@ -3,15 +3,16 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import OpeningHours
 import KioskTestSupport
 
 /// A week of virtual time on the virtual display (with its power switch) and a real
-/// KioskService with opening hours: the flips stop at each closing, the loop does not wake
+/// LegacyService with opening hours: the flips stop at each closing, the loop does not wake
 /// while closed, and a touch outside the hours wakes the screen for the idle time only.
 @Suite struct PowerScheduleLoopTests {
     /// Monday 2 March 2026, 00:00 local, in a zone one hour east of UTC.
@@ -33,7 +34,7 @@ import KioskTestSupport
         let clock = VirtualClock()
         let dir = TemporaryDirectory()
         let display: VirtualDisplay
-        let service: KioskService
+        let service: LegacyService
         let loop: FrameLoop
         var log: [String] = []
         /// Every turn's time (the loop's wake-ups) and the flips so far at it.
@@ -48,7 +49,7 @@ import KioskTestSupport
             _ = pipe(&eventsFDs)
             _ = fcntl(eventsFDs[0], F_SETFL, O_NONBLOCK)
             let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
-            service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
+            service = try LegacyService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
                                        environment: [:], logger: logger, eventsFD: eventsFDs[1], now: 0,
                                        wallClock: { PowerScheduleLoopTests.monday + clock.now },
                                        localClock: LocalClock(fixedOffset: 3600))
@@ -181,7 +182,7 @@ import KioskTestSupport
         defer { close(fds[0]); close(fds[1]) }
         let wall = Wall()
         let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in }
-        let service = try KioskService(config: config, configPath: nil, controlPath: nil, environment: [:], logger: logger,
+        let service = try LegacyService(config: config, configPath: nil, controlPath: nil, environment: [:], logger: logger,
                                        eventsFD: fds[1], now: 0,
                                        wallClock: { PowerScheduleLoopTests.monday + wall.shift },
                                        localClock: LocalClock(fixedOffset: 3600))

@@ -6,9 +6,10 @@ import MQTTLink
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// A source that, once armed, stands the turn still for `stall` seconds of the fake clock (a
@@ -119,7 +120,7 @@ private final class StallingSource: PollSource {
         _ = pipe(&pipeFDs)
         defer { pipeFDs.forEach { close($0) } }
         _ = fcntl(pipeFDs[1], F_SETFL, O_NONBLOCK)
-        let service = try KioskService(config: config, configPath: path, controlPath: nil, environment: [:],
+        let service = try LegacyService(config: config, configPath: path, controlPath: nil, environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: pipeFDs[1], now: 0)
         for i in 0..<1000 {

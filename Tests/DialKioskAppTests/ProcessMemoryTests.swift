@@ -1,5 +1,6 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskLoop
 import KioskTestSupport
 

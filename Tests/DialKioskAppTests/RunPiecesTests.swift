@@ -5,6 +5,7 @@ import DialCore
 import KMSOutput
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskLoop
 import KioskTestSupport
 

@@ -1,12 +1,13 @@
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
-/// RunSession's setup and teardown path (its `ResourceStack`) with fake steps in place of the
-/// session's own (`RunSession.Step`): a failure at every step in turn releases exactly what was
+/// Kiosk's setup and teardown path (its `ResourceStack`) with fake steps in place of the
+/// session's own (`Kiosk.Step`): a failure at every step in turn releases exactly what was
 /// set up, in reverse.
 @Suite struct RunSessionTeardownTests {
-    static let steps = RunSession.Step.allCases.map(\.rawValue)
+    static let steps = Kiosk.Step.allCases.map(\.rawValue)
 
     private struct StepFailed: Error, Equatable {
         let step: String
@@ -17,7 +18,7 @@ import KioskTestSupport
     }
 
     /// Runs the steps on `stack` until step `failing` throws, and then releases the stack, as
-    /// RunSession's init does.
+    /// Kiosk's init does.
     private func setUp(on stack: ResourceStack, failingAt failing: Int?, log: Log) -> StepFailed? {
         do {
             for (i, name) in Self.steps.enumerated() {

@@ -1,9 +1,10 @@
 @testable import DialKioskApp
+@testable import KioskRuntime
 import DialRender
 import KioskConfiguration
 import KioskLoop
 import KioskSeams
-import KioskServiceKit
+import KioskFeatures
 
 /// The tests' short ways into the one scene recipe: a scene of `config` on a logical frame.
 extension SceneRecipe {

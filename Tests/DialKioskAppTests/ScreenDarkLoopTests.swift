@@ -3,14 +3,15 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 @testable import KioskLoop
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// "Is the screen dark" and "is a flip pending" on the device loop, the virtual display (with
-/// its power switch) and a real KioskService, in virtual time: after every turn the owners that
+/// its power switch) and a real LegacyService, in virtual time: after every turn the owners that
 /// used to decide each fact on their own must agree (the behaviour timers, the screen's look,
 /// the display's power switch, the schedule and the display's pending flip), and no frame is
 /// flipped while the output is off.
@@ -39,7 +40,7 @@ import KioskTestSupport
         let clock = VirtualClock()
         let dir = TemporaryDirectory()
         let display: VirtualDisplay
-        let service: KioskService
+        let service: LegacyService
         let loop: FrameLoop
         var log: [String] = []
         /// Every look the screen took, in order (repeats dropped), with the time it was seen.
@@ -64,7 +65,7 @@ import KioskTestSupport
             _ = fcntl(eventsFDs[0], F_SETFL, O_NONBLOCK)
             var lines: [String] = []
             let logger = JournalLogger(format: LogFormat(journalPrefixes: false)) { lines.append($0) }
-            service = try KioskService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
+            service = try LegacyService(config: config, configPath: dir.path + "/config.yaml", controlPath: nil,
                                        environment: [:], logger: logger, eventsFD: eventsFDs[1], now: 0,
                                        scenes: ClosureScenes { config, index in
                                            try SceneRecipe.scene(config: config, restingOn: index, width: 160, height: 120,

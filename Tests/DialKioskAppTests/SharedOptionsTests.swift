@@ -3,6 +3,7 @@ import DialCore
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// `--rotate`, `--size` and `--mode` are typed options, parsed by one type

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import LinuxSystem
 @testable import DialKioskApp
+@testable import KioskRuntime
 import Glibc
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).

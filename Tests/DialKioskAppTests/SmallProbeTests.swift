@@ -2,8 +2,9 @@ import ArgumentParser
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskConfiguration
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// The probe's small ones: a signed brightness, a relative uninstall PREFIX, what a purge leaves.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
 import KioskTestSupport

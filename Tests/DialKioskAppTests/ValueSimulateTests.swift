@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// A value item through the built binary: `simulate` opens, turns and commits its value dial

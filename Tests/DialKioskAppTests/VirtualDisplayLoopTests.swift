@@ -3,7 +3,8 @@ import Glibc
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp
-@testable import KioskServiceKit
+@testable import KioskRuntime
+@testable import KioskFeatures
 @testable import KioskConfiguration
 @testable import KioskLoop
 import KioskTestSupport

@@ -2,6 +2,7 @@ import DialCore
 import Foundation
 import Testing
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// A kiosk on the virtual display: the same gesture script through `simulate`

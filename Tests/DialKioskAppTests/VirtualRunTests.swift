@@ -2,6 +2,7 @@ import Testing
 @testable import KioskSeams
 @testable import DialCore
 @testable import DialKioskApp
+@testable import KioskRuntime
 import KioskTestSupport
 
 /// The frame loop on the virtual display and clock, as `simulate` runs it: how a run ends.

@@ -4,7 +4,7 @@ import LinuxSystem
 import Testing
 @testable import KioskReporting
 @testable import KioskConfiguration
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// The `accessibility:` section's speech and sound keys, items' speech texts, the speech

@@ -1,7 +1,7 @@
 import DialCore
 import Testing
 @testable import KioskConfiguration
-@testable import KioskServiceKit
+@testable import KioskFeatures
 import KioskTestSupport
 
 /// The `mqtt:` section: defaults, every key, and located errors (file:line: key: problem).

@@ -5,7 +5,8 @@ import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskConfiguration
-import KioskServiceKit
+import KioskFeatures
+import KioskRuntime
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import KioskSeams
 import Glibc
 import LinuxSystem
 import KioskLoop
+import KioskRuntime
 
 /// `bench`'s spin: a fling that turns the ring for about a second, from rest to rest, driven by
 /// DialCore's Dial at 60 Hz, painted and copied into `buffers` scanout buffers in turn (each

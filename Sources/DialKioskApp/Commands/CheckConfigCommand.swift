@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetConfig
 import KioskReporting
 import KioskConfiguration
+import KioskRuntime
 
 /// `dialkiosk check-config FILE`: parse and validate, print one line, exit 0, 78 or 66.
 struct CheckConfigCommand: ParsableCommand {

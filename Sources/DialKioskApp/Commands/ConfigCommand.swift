@@ -3,7 +3,7 @@ import FleetConfig
 import Glibc
 import KioskConfiguration
 import KioskReporting
-import KioskServiceKit
+import KioskFeatures
 import LinuxSystem
 
 /// `dialkiosk config ...`: fleet keys, signed bundles and the state folder of pushed

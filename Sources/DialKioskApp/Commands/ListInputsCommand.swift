@@ -6,7 +6,7 @@ import LinuxSystem
 import TouchInput
 import KioskReporting
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
 
 struct ListInputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import KioskConfiguration
 import KioskReporting
 import RemoteView
+import KioskRuntime
 
 /// `dialkiosk preview`: the whole kiosk on the virtual display with its remote view on
 /// loopback, for a machine without a display: a browser opens the printed URL (noVNC, served
@@ -49,7 +50,9 @@ struct PreviewCommand: ParsableCommand {
             let token = try ViewToken.random()
             let remote = RemoteViewServer.Options(listen: nil, websocket: .tcp(host: "127.0.0.1", port: port),
                                                   webRoot: webRoot, input: true, token: token)
-            let session = try RunSession(options: options, config: loaded, environment: environment, logger: logger, remote: remote)
+            var settings = options.settings(config: loaded)
+            settings.remote = remote
+            let session = try Kiosk(settings: settings, devices: options.devices(environment: environment, logger: logger))
             defer { session.close() }
             if webRoot != nil {
                 logger.info("preview: open http://127.0.0.1:\(port)/vnc.html?autoconnect=true&resize=scale&path=websockify%2F\(token)")

@@ -4,6 +4,7 @@ import DialRender
 import KioskSeams
 import KioskReporting
 import KioskConfiguration
+import KioskRuntime
 
 extension RenderError: ReportableError {
     public var exitStatus: ExitStatus {

@@ -4,7 +4,8 @@ import KMSOutput
 import Glibc
 import KioskReporting
 import KioskConfiguration
-import KioskServiceKit
+import KioskFeatures
+import KioskRuntime
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +32,9 @@ struct RunCommand: ParsableCommand {
                 FleetStart.bridge(settings: settings, local: config, stateDir: options.stateDir, environment: environment, logger: logger)
             }
             if let fleet { config = fleet.overlay(local: config) }
-            let session = try RunSession(options: options, config: config, environment: environment, logger: logger, fleet: fleet)
+            var settings = options.settings(config: config)
+            settings.fleet = fleet
+            let session = try Kiosk(settings: settings, devices: options.devices(environment: environment, logger: logger))
             defer { session.close() }
             let ending = try session.run()
             logger.info("run: ended by \(ending == .signal ? "signal" : "--exit-after"), \(session.flipCount) flips")

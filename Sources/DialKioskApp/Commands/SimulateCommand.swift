@@ -7,7 +7,8 @@ import TouchInput
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
-import KioskServiceKit
+import KioskFeatures
+import KioskRuntime
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
 /// dial's events come out as JSON Lines, on a virtual frame clock.

@@ -7,6 +7,7 @@ import KioskSeams
 import LinuxSystem
 import KioskReporting
 import KioskConfiguration
+import KioskRuntime
 
 struct SplashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import FleetConfig
-import KioskServiceKit
+import KioskFeatures
 
 /// `dialkiosk config status`: what the state folder says, with or without a running kiosk.
 /// Bundles are parsed, not verified (no keys needed); the kiosk verifies them at start.

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import KioskConfiguration
+import KioskRuntime
 
 /// What `check-config` says of the words around the dial on the panel it checks for: a title or
 /// hint without room (the band above or below the dial under one and a half lines of text), or

@@ -3,6 +3,7 @@ import DialRender
 import Glibc
 import KioskReporting
 import LinuxSystem
+import KioskRuntime
 
 /// Paints each simulated frame and writes it as `frame-NNNNNN.png` (numbered from 1).
 final class FrameRecorder {
