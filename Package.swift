@@ -39,6 +39,8 @@
 //                 are what ScreenPower drives.
 //   FleetConfig   KioskConfiguration + libsodium (dlopen): signed bundles, keys, the acceptance
 //                 decision and the state folder of pushed configurations.
+//   KioskLock     DialCore + LinuxSystem + FleetConfig (libsodium): the lock's back-off rule, its
+//                 state at rest, the PIN file and its check off the loop.
 //   KioskServiceKit KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
@@ -127,6 +129,10 @@ let package = Package(
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
         // the state folder. No loop, no MQTT: KioskServiceKit feeds it bytes.
         .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium"]),
+        // The lock's parts below the service: the back-off rule, its state at rest (fsynced before a
+        // verdict shows), the PIN file and its Argon2id check (libsodium, through FleetConfig's
+        // one loader), run off the loop.
+        .target(name: "KioskLock", dependencies: ["DialCore", "LinuxSystem", "KioskReporting", "FleetConfig"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
@@ -147,7 +153,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskServiceKit", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskLock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -192,6 +198,7 @@ let package = Package(
 
         .testTarget(name: "YAMLTreeTests", dependencies: ["YAMLTree"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
+        .testTarget(name: "KioskLockTests", dependencies: ["KioskLock", "DialCore", "LinuxSystem", "FleetConfig", "KioskReporting", "KioskTestSupport"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),
     ],

@@ -21,7 +21,7 @@ public enum Sodium {
         loaded.withLock { done -> String? in
             if done { return nil }
             if let error = SharedLibrary.load(DK_SODIUM_SONAME, with: dk_sodium_load) {
-                return "cannot load \(DK_SODIUM_SONAME): \(error) (signed fleet configurations are "
+                return "cannot load \(DK_SODIUM_SONAME): \(error) (signed fleet configurations and the lock's PIN are "
                     + "refused until it is installed; Debian: libsodium23)"
             }
             if sodium_init() < 0 { return "sodium_init failed" }
