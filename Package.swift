@@ -41,6 +41,8 @@
 //                 one SHA-256 and one Base64.
 //   FleetConfig   KioskConfiguration + SodiumLink: signed bundles, keys, the acceptance
 //                 decision and the state folder of pushed configurations.
+//   KioskLock     DialCore + LinuxSystem + FleetConfig (libsodium): the lock's back-off rule, its
+//                 state at rest, the PIN file and its check off the loop.
 //   KioskFeatures KioskLoop + KioskConfiguration + MQTTLink + Audio + FleetConfig: control socket, item
 //                 commands, sd_notify and watchdog, event lines, reload worker, MQTT and speech
 //                 bridges; the one owner of the running configuration (`SceneBuilding` builds
@@ -131,6 +133,10 @@ let package = Package(
         // Signed configurations pushed to a fleet: bundles, keys, the acceptance decision and
         // the state folder. No loop, no MQTT: KioskFeatures feeds it bytes.
         .target(name: "FleetConfig", dependencies: ["KioskConfiguration", "KioskReporting", "DialCore", "LinuxSystem", "CSodium", "SodiumLink"]),
+        // The lock's parts below the service: the back-off rule, its state at rest (fsynced before a
+        // verdict shows), the PIN file and its Argon2id check (libsodium, through FleetConfig's
+        // one loader), run off the loop.
+        .target(name: "KioskLock", dependencies: ["DialCore", "LinuxSystem", "KioskReporting", "FleetConfig"]),
         .target(
             name: "KioskLoop",
             dependencies: ["KioskReporting", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "CLinux"]
@@ -159,7 +165,7 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskRuntime",
+                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskRuntime", "KioskLock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -209,6 +215,7 @@ let package = Package(
 
         .testTarget(name: "YAMLTreeTests", dependencies: ["YAMLTree"]),
         .testTarget(name: "CECLinkTests", dependencies: ["CECLink"]),
+        .testTarget(name: "KioskLockTests", dependencies: ["KioskLock", "DialCore", "LinuxSystem", "FleetConfig", "KioskReporting", "KioskTestSupport"]),
         .testTarget(name: "FleetConfigTests", dependencies: ["FleetConfig", "KioskConfiguration", "LinuxSystem", "SodiumLink"]),
         .testTarget(name: "SodiumLinkTests", dependencies: ["SodiumLink"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "LinuxSystem", "CEspeakNG", "CALSA"]),

@@ -1,7 +1,7 @@
 #include "CSodium.h"
 #include "CLibraryLoader.h"
 
-/* Every libsodium function the Swift code calls (FleetConfig's Sodium), resolved at once. */
+/* Every libsodium function the Swift code calls (FleetConfig's Sodium, the lock's PIN hash), resolved at once. */
 #define DK_SODIUM_FUNCTIONS(F, V)                                                                    \
     F(int, sodium_init, (void), ())                                                                  \
     F(int, crypto_sign_seed_keypair, (unsigned char *pk, unsigned char *sk, const unsigned char *seed), \
@@ -24,6 +24,13 @@
        unsigned long long passwdlen, const unsigned char *const salt, unsigned long long opslimit,     \
        size_t memlimit),                                                                            \
       (out, outlen, passwd, passwdlen, salt, opslimit, memlimit))                                    \
+    F(int, crypto_pwhash_str,                                                                        \
+      (char out[crypto_pwhash_STRBYTES], const char *const passwd, unsigned long long passwdlen,       \
+       unsigned long long opslimit, size_t memlimit),                                               \
+      (out, passwd, passwdlen, opslimit, memlimit))                                                  \
+    F(int, crypto_pwhash_str_verify,                                                                 \
+      (const char str[crypto_pwhash_STRBYTES], const char *const passwd, unsigned long long passwdlen), \
+      (str, passwd, passwdlen))                                                                      \
     V(void, randombytes_buf, (void *const buf, const size_t size), (buf, size))                       \
     V(void, sodium_memzero, (void *const pnt, const size_t len), (pnt, len))
 

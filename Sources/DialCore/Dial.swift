@@ -401,9 +401,10 @@ public final class Dial {
             if let i = layout.selectedIndex(rotation: landingRotation) {
                 events.append(.activated(index: i, path: path(of: i), time: time))
             }
-        case .back, .speech:
+        case .back, .speech, .digit:
             // One ring has nowhere to go back to; `MenuDial` takes this command before the dial.
-            // Speech keys are the service's (KioskService.filter), nothing turns for them.
+            // Speech keys are the service's (KioskService.filter), nothing turns for them; a
+            // digit key is the PIN ring's alone.
             break
         }
     }

@@ -49,6 +49,7 @@ public struct ValueDials: Sendable, Equatable {
         case .command(.activate, let t): return tap(in: tree, at: t)
         case .command(.back, let t): return close(in: tree, at: t)
         case .command(.first, _), .command(.speech, _): return nil
+        case .command(.digit, _): return []
         case .touch(let touch):
             guard let geometry = drag.geometry else { return [] }
             switch drag.feed(touch, center: geometry.center, hubRadius: geometry.hubRadius) {

@@ -278,8 +278,8 @@ public struct ValueAcceleration: Sendable, Equatable {
     public mutating func reset() { self = ValueAcceleration() }
 }
 
-/// A finger on an open value dial: turning around the hub gives detents of
-/// `ValueSettings.detentDegrees` (clockwise positive), a tap on the hub commits, a press on the
+/// A finger on an open value dial (or the PIN ring): turning around the hub gives detents of
+/// `detentDegrees` (`ValueSettings.detentDegrees` for a value dial; clockwise positive), a tap on the hub commits, a press on the
 /// hub held past the gestures' `longPressDuration` closes. A tap is told from a drag by the same
 /// `GestureSettings` the ring uses. Pure: fed touch samples, it says what they mean.
 public struct ValueDrag: Sendable, Equatable {
@@ -296,13 +296,17 @@ public struct ValueDrag: Sendable, Equatable {
     /// Where the dial is (nil: no value dial open).
     public var geometry: DialGeometry?
     public let gestures: GestureSettings
+    /// Degrees of turn per detent.
+    public let detentDegrees: Double
     private var downX = 0.0, downY = 0.0, downTime = 0.0
     private var lastAngle = 0.0, carried = 0.0
     private var touching = false, inHub = false, moved = false
 
-    public init(geometry: DialGeometry? = nil, gestures: GestureSettings = GestureSettings()) {
+    public init(geometry: DialGeometry? = nil, gestures: GestureSettings = GestureSettings(),
+                detentDegrees: Double = ValueSettings.detentDegrees) {
         self.geometry = geometry
         self.gestures = gestures
+        self.detentDegrees = detentDegrees
     }
 
     public mutating func feed(_ touch: TouchEvent, center: Point, hubRadius: Double) -> Output {
@@ -329,9 +333,9 @@ public struct ValueDrag: Sendable, Equatable {
             if delta < -.pi { delta += 2 * .pi }
             lastAngle = angle
             carried += delta * 180 / .pi
-            let n = Int((carried / ValueSettings.detentDegrees).rounded(.towardZero))
+            let n = Int((carried / detentDegrees).rounded(.towardZero))
             guard n != 0 else { return .none }
-            carried -= Double(n) * ValueSettings.detentDegrees
+            carried -= Double(n) * detentDegrees
             return .detents(n)
         case .up:
             guard touching else { return .none }

@@ -18,6 +18,7 @@ public struct DialKioskCommand: ParsableCommand {
             ListInputsCommand.self,
             CheckConfigCommand.self,
             ConfigCommand.self,
+            LockCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -19,7 +19,7 @@ public enum Sodium {
     private static var library: String? {
         SodiumLibrary.load().map { reason in
             reason.hasPrefix("cannot load")
-                ? reason + " (signed fleet configurations are refused until it is installed; Debian: libsodium23)" : reason
+                ? reason + " (signed fleet configurations and the lock's PIN are refused until it is installed; Debian: libsodium23)" : reason
         }
     }
 

@@ -63,6 +63,23 @@ package struct ConfigItemReader {
         return (tree, reader.firstTopicUse)
     }
 
+    /// A ring of items under another key (`lock.admin`), read and checked as `items:` is, as a
+    /// menu of its own; problems are worded at `key` (`lock.admin[2].id`).
+    package static func menu(at node: YAMLNode, key: String, file: String, languages: LanguageTable,
+                             warnings: ConfigWarnings) throws -> MenuTree {
+        var reader = ConfigItemReader(file: file)
+        reader.languages = languages
+        reader.warnings = warnings
+        let top = try reader.ring(node, key: key, indices: [])
+        do {
+            return try MenuTree(top, maximumDepth: reader.maximumDepth)
+        } catch let error as MenuTreeError {
+            var located = reader.error(for: error.problems[0])
+            located.key = located.key.map { $0.hasPrefix("items") ? key + $0.dropFirst("items".count) : $0 }
+            throw located
+        }
+    }
+
     /// Refuses a menu whose icons' distinct files decode to more than `IconCache.pixelBudget`
     /// pixels (read from the PNG headers), at the icon that passes the budget: the painter's
     /// build at start and at each reload stays well inside the 10 s watchdog. Icons whose

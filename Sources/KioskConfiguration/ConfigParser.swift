@@ -8,12 +8,12 @@ import YAMLTree
 public enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
-                                   "remote", "fleet", "languages", "text"]
+                                   "remote", "fleet", "languages", "text", "lock"]
     package static let itemKeys = ["id", "label", "color", "icon", "command", "timeout_seconds", "items", "speech", "ring_speech",
                                    "live", "value", "description", "languages"]
     package static let themeKeys = ["background", "ring", "hub", "label", "font", "label_size", "preset", "label_scale"]
     package static let physicsKeys = ["decay", "min_fling_speed", "snap_duration", "inflate_min", "inflate_max"]
-    package static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit", "shape"]
+    package static let displayKeys = ["device", "connector", "mode", "rotation", "on_exit", "shape", "vt_switch"]
     package static let inputKeys = ["seat", "calibration", "wheel_click"]
     package static let behaviourKeys = ["default_item", "return_after_seconds", "start", "idle", "idle_after_minutes",
                                 "wake_on_touch", "command_timeout_seconds", "language_return_after_seconds"]
@@ -72,6 +72,9 @@ public enum ConfigParser {
         }
         if let section = try document.section("remote", known: remoteKeys) { config.remote = try parseRemote(section) }
         if let fleet = try document.section("fleet", known: fleetKeys) { config.fleet = try parseFleet(fleet) }
+        if let lock = try document.section("lock", known: lockKeys) {
+            config.lock = try parseLock(lock, menu: config.menu, languages: languages, warnings: warnings)
+        }
         config.warnings = warnings.lines
         return config
     }
@@ -155,6 +158,7 @@ public enum ConfigParser {
         }
         if let onExit = try section.choice("on_exit", ExitScreen.self) { display.onExit = onExit }
         if let shape = try section.choice("shape", DisplayShape.self) { display.shape = shape }
+        if let vt = try section.bool("vt_switch") { display.vtSwitch = vt }
         return display
     }
 

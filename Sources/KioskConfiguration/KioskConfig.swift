@@ -25,6 +25,8 @@ public struct KioskConfig: Sendable, Equatable {
     public var remote: RemoteSettings?
     /// The `fleet:` section (signed configurations pushed over MQTT); nil: none taken.
     public var fleet: FleetSettings?
+    /// The `lock:` section (lockdown and the admin menu behind a PIN); nil: not locked.
+    public var lock: LockSettings?
     /// `languages:`, the first the default; empty: one language, the file's plain texts.
     public var languages: [Language] = []
     /// `text:`: the title above the dial and the hint below it.
@@ -96,6 +98,8 @@ public struct KioskConfig: Sendable, Equatable {
         public var onExit: ExitScreen
         /// The panel's shape: a round one keeps the dial inside its inscribed circle.
         public var shape: DisplayShape = .rectangle
+        /// Whether Ctrl-Alt-Fn may switch away from the kiosk's VT (off: a locked kiosk stays).
+        public var vtSwitch = false
 
         public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
                     rotation: DisplayRotation = .none, onExit: ExitScreen = .restore) {

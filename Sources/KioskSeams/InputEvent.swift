@@ -40,6 +40,9 @@ public enum StepCommand: Sendable, Equatable {
     /// For the audio side, never the dial: repeat the last utterance, or turn speech on or off
     /// (keys R and S; the service takes these before the dial sees them).
     case speech(SpeechCommand)
+    /// A digit key (0-9): enters that digit on an open PIN ring; the ring and a value dial
+    /// ignore it.
+    case digit(Int)
 }
 
 /// What a speech key asks (`StepCommand.speech`).

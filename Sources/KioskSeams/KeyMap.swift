@@ -22,6 +22,12 @@ public enum KeyMap {
     public static let keyS: UInt32 = 31
     public static let keyKeypad0: UInt32 = 82
     public static let keyKeypadDot: UInt32 = 83
+    /// The digit keys KEY_1 ... KEY_9, KEY_0 (codes 2-11) and the keypad's 1-9, for the PIN
+    /// ring. The keypad's 0 stays the speech key above: a PIN pad's 0 is the top row's here.
+    public static let keyDigit1: UInt32 = 2
+    public static let keyDigit0: UInt32 = 11
+    /// The keypad's digits 1-9 by code (7 8 9 / 4 5 6 / 1 2 3 rows).
+    public static let keypadDigits: [UInt32: Int] = [79: 1, 80: 2, 81: 3, 75: 4, 76: 5, 77: 6, 71: 7, 72: 8, 73: 9]
 
     /// The command for a key or button press; releases and other keys do nothing. `wheelClick`:
     /// what `BTN_MIDDLE` does (the configuration's `input.wheel_click`).
@@ -36,7 +42,9 @@ public enum KeyMap {
         case keyEscape, keyBackspace: return .back
         case keyR, keyKeypad0: return .speech(.repeatLast)
         case keyS, keyKeypadDot: return .speech(.toggle)
-        default: return nil
+        case keyDigit1..<keyDigit0: return .digit(Int(code - keyDigit1) + 1)
+        case keyDigit0: return .digit(0)
+        default: return keypadDigits[code].map { .digit($0) }
         }
     }
 }

@@ -29,6 +29,7 @@ import KioskTestSupport
             "remote": ConfigParser.remoteKeys,
             "languages[]": ConfigParser.languageEntryKeys,
             "text": ConfigParser.textKeys,
+            "lock": ConfigParser.lockKeys,
             "items[].live": ConfigSection.liveKeys,
             "items[].value": ConfigSection.valueKeys,
         ]

@@ -109,6 +109,7 @@ struct ListInputsCommand: ParsableCommand {
             case .activate: body = [("command", .string("activate"))]
             case .back: body = [("command", .string("back"))]
             case .speech(let what): body = [("command", .string("speech")), ("speech", .string(what.rawValue))]
+            case .digit(let d): body = [("command", .string("digit")), ("digit", .int(d))]
             }
             return EventLine([("t", .number(time)), ("event", .string("command"))] + body + [("time", .number(time))]).text
         }
