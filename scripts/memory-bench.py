@@ -10,16 +10,24 @@ and anonymous mappings together, each library and the binary by name, the displa
 Scanout buffers mapped from /dev/dri are counted at their mapped size: vkms's shmem helper maps
 them as raw page frames, which the kernel counts as 0 kB resident however much is written.
 
+`--heap` runs the same kiosk under heaptrack (Debian's `heaptrack`, not installed by
+install-deps.sh: no CI step uses it) and prints the heap at its peak by allocation site: each
+allocation's stack is named by its innermost frame in the kiosk's own modules or in fontconfig,
+FreeType or HarfBuzz (a release build carries the symbols heaptrack reads).
+
 `--attach PID` reads a kiosk started elsewhere instead (the VM bed's `run` on vkms, turned by a
 uinput finger) until it exits or the file `--until` exists.
 
 Usage: scripts/memory-bench.py [--binary .build/release/dialkiosk] [--size 1920x1080]
        [--items 24] [--seconds 8]
+       scripts/memory-bench.py --heap [--binary B] [--size S] [--items N] [--seconds T]
        scripts/memory-bench.py --attach PID [--until FILE]
 """
 import json
 import math
 import os
+import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -140,15 +148,66 @@ def report(title, r):
     print(f"    {mib(rest):7.2f}  (the other {max(0, len(ranked) - 16)} mappings)")
 
 
+# Frames that name where an allocation is for: the kiosk's modules (mangled Swift names carry
+# the module's name with its length) and the C libraries it draws with.
+SITE = re.compile(r"(10DialRender|12DialKioskApp|10KioskLoop|15KioskServiceKit|18KioskConfiguration|8YAMLTree|"
+                  r"14KioskReporting|8DialCore|10KioskSeams|^Fc|^FT_|^hb_|^png_)")
+
+
+def heap_by_site(command, work, top=14):
+    """Runs `command` under heaptrack and prints the heap at its peak by allocation site."""
+    data = os.path.join(work, "heap")
+    subprocess.run(["heaptrack", "-o", data] + command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    folded = os.path.join(work, "peak.folded")
+    subprocess.run(["heaptrack_print", data + ".zst", "-F", folded, "--flamegraph-cost-type", "peak"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    sites = {}
+    with open(folded) as f:
+        for line in f:
+            stack, _, n = line.rstrip().rpartition(" ")
+            frames = stack.split(";")
+            site = next((fr for fr in reversed(frames) if SITE.search(fr)), "(the Swift runtime and libraries)")
+            site = re.sub(r"\s*\(.*$", "", site)
+            sites[site] = sites.get(site, 0) + int(n)
+    total = sum(sites.values())
+    print(f"  heap at its peak (heaptrack): {total / 1048576:.2f} MiB, by allocation site:")
+    for site, n in sorted(sites.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"    {n / 1048576:7.2f}  {demangled(site)}")
+
+
+def demangled(name):
+    """`swift demangle --simplified` of a Swift symbol when the toolchain is on the PATH."""
+    if not name.startswith("$s"):
+        return name or "(unnamed)"
+    # A generic specialization's simplified name drops its types: the first of the kiosk's own
+    # types the mangled name holds (module, type, nested type) says what it was for.
+    of, own = "", re.search(r"(?:10DialRender|12DialKioskApp|10KioskLoop)(\d+)(\w+)", name)
+    if own:
+        length, rest = int(own.group(1)), own.group(2)
+        of = " of " + rest[:length]
+        nested = re.match(r"C(\d+)(\w+)", rest[length:])
+        if nested:
+            of += "." + nested.group(2)[:int(nested.group(1))]
+    try:
+        out = subprocess.run(["swift", "demangle", "--simplified", "--compact", name], capture_output=True, text=True, timeout=20)
+        text = out.stdout.strip() or name
+        return text + of if "_NativeDictionary" in text or "_ContiguousArrayBuffer" in text else text
+    except (OSError, subprocess.TimeoutExpired):
+        return name
+
+
 def main():
     parser = dkbench.arguments(__doc__.splitlines()[0], size="1920x1080")
     parser.add_argument("--items", type=int, default=24, help="numbered items on the ring")
     parser.add_argument("--seconds", type=float, default=8, help="how long the finger turns")
+    parser.add_argument("--heap", action="store_true", help="the heap at its peak by allocation site, under heaptrack")
     parser.add_argument("--attach", type=int, help="read this running kiosk instead of starting one")
     parser.add_argument("--until", help="with --attach: stop reading once this file exists")
     args = parser.parse_args()
     if args.attach:
         alive = lambda: os.path.exists(f"/proc/{args.attach}/status")
+        # Said on standard error before the first reading: a caller starts the finger after it.
+        print(f"memory-bench: reading pid {args.attach}", file=sys.stderr, flush=True)
         r = watch(args.attach, alive, args.until)
         report(f"memory-bench: pid {args.attach}", r)
         return
@@ -158,6 +217,10 @@ def main():
     turning_script(script, width, height, args.seconds)
     command = [os.path.abspath(args.binary), "run", "--display", f"virtual:{args.size}@60", "--items", str(args.items),
                "--input-script", script, "--exit-after", str(args.seconds + 1.5)]
+    if args.heap:
+        print(f"memory-bench --heap: {os.path.basename(args.binary)} run --display virtual:{args.size}@60 --items {args.items}")
+        heap_by_site(command, work)
+        return
     kiosk = dkbench.Kiosk(command, ready=None, name="memory-bench", wait=5)
     r = watch(kiosk.pid, lambda: kiosk.process.poll() is None)
     kiosk.process.wait(timeout=20)

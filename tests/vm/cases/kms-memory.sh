@@ -7,4 +7,5 @@ source "$(dirname "$0")/../lib/case.sh"
 case_boot
 cat "$(case_file kms-memory/memory.txt)"
 case_note "best second while turning: $(cat "$(case_file kms-memory/best-rate.txt)")"
+case_note "$(grep -m1 '^run: first frame' "$(case_file kms-memory/run.err)")"
 case_results
