@@ -94,7 +94,7 @@ final class DiscSprite {
             }
             rows.append(row)
         }
-        self.bytes = bytes
+        self.bytes = bytes.compacted()
         self.ink = ink.isEmpty ? PixelRect(x0: 0, y0: 0, x1: 0, y1: 0) : ink
         // Rows of trivial values: at least one allocated so the base address is never nil.
         let inkRows = rows[self.ink.y0..<self.ink.y1]

@@ -30,6 +30,8 @@ public struct TextMask: Sendable {
         self.originX = originX
         self.originY = originY
         var runs: [UInt16] = [], rowRuns: [Int32] = [0], rowInked: [Int32] = [], inked: [UInt8] = []
+        rowRuns.reserveCapacity(height + 1)
+        rowInked.reserveCapacity(height)
         for y in 0..<height {
             rowInked.append(Int32(inked.count))
             var x = 0
@@ -44,10 +46,11 @@ public struct TextMask: Sendable {
             }
             rowRuns.append(Int32(runs.count))
         }
-        self.runs = runs
+        // Kept as long as the cache keeps the mask: without the appends' spare capacity.
+        self.runs = runs.compacted()
         self.rowRuns = rowRuns
         self.rowInked = rowInked
-        self.inked = inked
+        self.inked = inked.compacted()
     }
 
     /// Row-major coverage of the whole box, 0 = no ink, 255 = full ink (made on each call).
@@ -67,6 +70,9 @@ public struct TextMask: Sendable {
 
     /// Bytes held (coverage and runs), for the painter's cache bounds.
     public var byteCount: Int { inked.count + runs.count * 2 + (rowRuns.count + rowInked.count) * 4 }
+
+    /// Bytes the arrays' storage takes (their capacity), for tests: about `byteCount`.
+    var storageBytes: Int { inked.capacity + runs.capacity * 2 + (rowRuns.capacity + rowInked.capacity) * 4 }
 
     /// Number of pixels with any ink.
     public var inkedPixels: Int { inked.count }

@@ -85,7 +85,8 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// True while a presented frame's flip event is still to come (the flip state's answer).
     package var isFlipPending: Bool { flipState.isFlipPending }
 
-    /// `buffers`: how many scanout buffers take frames in turn (2 or 3, as `run --buffers`).
+    /// `buffers`: how many scanout buffers take frames in turn (2 or 3 as `run --buffers` on KMS;
+    /// `run`'s own virtual display takes 1, as nothing scans it out).
     /// `populate`: map the buffers' pages now (MAP_POPULATE, as KMS's dumb buffers are), and
     /// write the first frame into every buffer (`BufferAges.prime`, as KMSDisplay does), for a
     /// display frames are copied into (`run`, `bench`); `simulate` copies none and leaves them

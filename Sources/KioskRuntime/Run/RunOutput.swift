@@ -26,10 +26,13 @@ package struct RunOutput {
 
     /// The virtual display, vblank 0 at `origin` on the loop's clock `now`: no console, no
     /// backlight (a dimmed screen is painted), no hotplug; blank switches it off as KMS does.
+    /// One buffer: nothing scans it out, so there is no picture on the glass a second buffer
+    /// would keep whole while the next is written; each frame's damage is still copied into
+    /// it as into a dumb buffer (a second one was a frame of shared memory no one read).
     static func virtual(_ spec: VirtualDisplaySpec, rotation: DisplayRotation, origin: Double,
                         now: @escaping () -> Double, logger: JournalLogger) -> RunOutput {
-        let display = VirtualDisplay(width: spec.width, height: spec.height,
-                                     timing: .init(refresh: spec.refreshHz), origin: origin, populate: true, now: now)
+        let display = VirtualDisplay(width: spec.width, height: spec.height, timing: .init(refresh: spec.refreshHz),
+                                     buffers: 1, origin: origin, populate: true, now: now)
         let power = ScreenPower(output: display, backlight: nil, noBacklight: "the virtual display has no backlight") {
             logger.info($0)
         }
