@@ -43,6 +43,9 @@ public struct MQTTSettings: Sendable, Equatable {
     /// While the broker is away, items bound to its topics say how old their state is once it
     /// is this many seconds old (`stale_after_seconds`); nil: never.
     public var staleAfter: Double? = Defaults.staleAfter
+    /// Where Home Assistant points people for help with the kiosk (`support_url`, an http or
+    /// https URL, sent in every discovery config's `origin`); nil: none is sent.
+    public var supportURL: String?
 
     public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
                 clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = Defaults.keepalive,
@@ -82,6 +85,26 @@ public struct MQTTSettings: Sendable, Equatable {
             return "must not contain Unicode noncharacters"
         }
         if topic.utf8.count > 1024 { return "longer than 1024 bytes" }
+        return nil
+    }
+
+    /// What is wrong with `url` as `support_url`, nil when it is an absolute http or https URL
+    /// (RFC 3986): the scheme, a non-empty host, and only the characters a URL may hold
+    /// unencoded (no spaces: Home Assistant shows it as a link).
+    public static func supportURLProblem(_ url: String) -> String? {
+        let lower = url.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else {
+            return "expected an http:// or https:// URL, got '\(url.prefix(64))'"
+        }
+        let rest = url.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        if host.isEmpty || host.hasPrefix(":") { return "has no host after \(scheme), got '\(url.prefix(64))'" }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
+        if let bad = url.unicodeScalars.first(where: { !allowed.contains($0) }) {
+            let shown = bad == " " ? "a space" : "'\(bad)'"
+            return "contains \(shown), which a URL holds only percent-encoded"
+        }
         return nil
     }
 }
@@ -141,7 +164,7 @@ extension MQTTSettings {
 
 extension ConfigParser {
     package static let mqttKeys = ["host", "port", "tls", "username", "password", "password_file", "credential", "client_id",
-                           "base_topic", "keepalive_seconds", "discovery_prefix", "stale_after_seconds"]
+                           "base_topic", "keepalive_seconds", "discovery_prefix", "stale_after_seconds", "support_url"]
     package static let mqttTLSKeys = ["ca_file", "cert_file", "key_file"]
 
     package static func parseMQTT(_ section: ConfigSection) throws -> MQTTSettings {
@@ -230,6 +253,10 @@ extension ConfigParser {
         if let s = try section.number("stale_after_seconds", where: { $0 == 0 || ($0 >= 1 && $0 <= 604_800) },
                                       "of seconds: 0 (never), or between 1 and 604800") {
             settings.staleAfter = s > 0 ? s : nil
+        }
+        if let url = try section.name("support_url", maximumBytes: 2048) {
+            if let problem = MQTTSettings.supportURLProblem(url) { throw section.error("support_url", section.value("support_url"), problem) }
+            settings.supportURL = url
         }
         return settings
     }

@@ -78,11 +78,10 @@ package enum HomeAssistantDiscovery {
     package static let model = "DialKiosk"
     /// The one version string (`dialkiosk --version`, the package's changelog).
     package static let version = DialKioskVersion.string
-    /// Where the origin points people for help; nil: none is published (the project names none).
-    package static let supportURL: String? = nil
-
-    /// Who publishes the configs (Home Assistant logs it when an entity is added or changes).
-    package static var origin: EventLine {
+    /// Who publishes the configs (Home Assistant logs it when an entity is added or changes),
+    /// and where it points people for help: `mqtt.support_url`, left out when not configured
+    /// (the project names no URL of its own).
+    package static func origin(supportURL: String?) -> EventLine {
         var fields: [(String, EventLine.Value)] = [("name", .string(model)), ("sw_version", .string(version))]
         if let supportURL { fields.append(("support_url", .string(supportURL))) }
         return EventLine(fields)
@@ -101,7 +100,7 @@ package enum HomeAssistantDiscovery {
                 ("device", .object(EventLine([("identifiers", .strings([id])), ("name", .string("DialKiosk \(id)")),
                                                ("model", .string(model)), ("manufacturer", .string("DialKiosk")),
                                                ("sw_version", .string(version))]))),
-                ("origin", .object(origin))]
+                ("origin", .object(origin(supportURL: topics.supportURL)))]
     }
     /// Every event line's `event` value (the event entity's `event_types`).
     package static let eventTypes = EventVocabulary.homeAssistantTypes

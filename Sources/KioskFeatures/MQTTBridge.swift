@@ -45,7 +45,8 @@ package final class MQTTBridge {
     ///   - password: already read (`MQTTBridge.password`), nil for none.
     package init(settings: MQTTSettings, password: String?, machineID: String?, logger: JournalLogger, now: Double) {
         let clientID = MQTTSettings.clientID(configured: settings.clientID, machineID: machineID)
-        topics = MQTTTopics(base: settings.baseTopic ?? "dialkiosk/\(clientID)", clientID: clientID)
+        topics = MQTTTopics(base: settings.baseTopic ?? "dialkiosk/\(clientID)", clientID: clientID,
+                            supportURL: settings.supportURL)
         discoveryPrefix = settings.discoveryPrefix
         self.logger = logger
         started = now
@@ -328,6 +329,8 @@ extension ControlServer.ClientID {
 package struct MQTTTopics: Equatable {
     package let base: String
     package let clientID: String
+    /// `mqtt.support_url`, sent in discovery's `origin` with the topics every config names.
+    package let supportURL: String?
     package var event: String { base + "/event" }
     package var state: String { base + "/state" }
     package var availability: String { base + "/availability" }
@@ -338,8 +341,9 @@ package struct MQTTTopics: Equatable {
     /// What the kiosk subscribes to.
     package var commands: String { base + "/set/+" }
 
-    package init(base: String, clientID: String) {
+    package init(base: String, clientID: String, supportURL: String? = nil) {
         self.base = base
         self.clientID = clientID
+        self.supportURL = supportURL
     }
 }

@@ -50,6 +50,19 @@ import KioskTestSupport
         #expect(s.tls?.certFile == "/k.crt" && s.tls?.keyFile == "/k.key")
     }
 
+    /// `support_url`: an http or https URL, anything else refused where it stands.
+    @Test func supportURL() throws {
+        #expect(try parse("  host: h\n  support_url: http://intranet/kiosk-help\n")?.supportURL == "http://intranet/kiosk-help")
+        #expect(try parse("  host: h\n  support_url: HTTPS://[2001:db8::1]:8443/a%20b#top\n")?.supportURL == "HTTPS://[2001:db8::1]:8443/a%20b#top")
+        #expect(try parse("  host: h\n")?.supportURL == nil)
+        #expect(error("  host: h\n  support_url: ftp://files/help\n") == "k.yaml:3: mqtt.support_url: expected an http:// or https:// URL, got 'ftp://files/help'")
+        #expect(error("  host: h\n  support_url: help.example.org\n") == "k.yaml:3: mqtt.support_url: expected an http:// or https:// URL, got 'help.example.org'")
+        #expect(error("  host: h\n  support_url: https:///path\n") == "k.yaml:3: mqtt.support_url: has no host after https://, got 'https:///path'")
+        #expect(error("  host: h\n  client_id: k\n  support_url: \"https://h/a b\"\n") == "k.yaml:4: mqtt.support_url: contains a space, which a URL holds only percent-encoded")
+        #expect(error("  host: h\n  support_url: https://h/<x>\n") == "k.yaml:3: mqtt.support_url: contains '<', which a URL holds only percent-encoded")
+        #expect(error("  host: h\n  support_url: [a]\n").hasPrefix("k.yaml:3: mqtt.support_url: expected a text value"))
+    }
+
     @Test func locatedErrors() {
         #expect(error("  port: 1883\n") == "k.yaml:2: mqtt.host: the broker's host name or address is required (for example 192.0.2.10 or broker.lan)")
         #expect(error("  host: h\n  password: hunter2\n").hasPrefix("k.yaml:3: mqtt.password: the password never sits in the configuration file"))
