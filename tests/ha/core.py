@@ -249,7 +249,9 @@ try:
     announced = wait_for("discovery", lambda: (c := retained_discovery()) and any("/number/" in k for k in c) and c, 30)
     check(bool(announced), f"the kiosk's retained discovery configs on the broker, a number among them "
                            f"({sorted(announced or {})}; its journal:\n{tail(os.path.join(work, 'kiosk.err'))})")
-    wanted = sorted(c.get("default_entity_id") or "(no default_entity_id: %s)" % topic for topic, c in (announced or {}).items())
+    no_id = sorted(topic for topic, c in (announced or {}).items() if "default_entity_id" not in c)
+    check(not no_id, f"every config names its entity with default_entity_id (without one: {no_id})")
+    wanted = sorted(c["default_entity_id"] for c in (announced or {}).values() if "default_entity_id" in c)
 
     def all_there():
         states = HA.states() or {}
@@ -288,6 +290,15 @@ try:
                       f"(it has: {(HA.states() or {}).get(number)})")
     check(bool(gone) and all(w in gone for w in stay),
           f"the other {len(stay)} entities stay (missing: {[w for w in stay if w not in (gone or {})]})")
+    # The event entity still takes the events it declares: the reload's last line selects tea
+    # (the first item left).
+    dial = f"event.{client}_dial"
+
+    def last_event():
+        attributes = (HA.states() or {}).get(dial, {}).get("attributes", {})
+        return (attributes.get("event_type"), attributes.get("item"))
+    fired = wait_for("event", lambda: last_event() == ("selected", "tea"), 10)
+    check(fired, f"{dial}'s last event is the reload's selection of tea (it has: {last_event()})")
     left = retained_discovery()
     check(not any("/number/" in k for k in left), f"the broker keeps no retained number config ({sorted(left)})")
 
