@@ -28,7 +28,8 @@ packages=(
   # DRM renderer show the theme `dialkiosk splash` writes)
   plymouth
   # the Debian packages (scripts/package.sh): a Debian 13 root, the .deb tools, the arm64 strip,
-  # and qemu user mode for the arm64 checks (packaging/check-arm64.sh)
+  # and qemu user mode for the arm64 checks (packaging/check-arm64.sh); debootstrap also makes
+  # the Debian 13 root Home Assistant Core runs in (tests/ha/venv.sh: Python 3.13)
   debootstrap dpkg-dev lintian binutils-aarch64-linux-gnu qemu-user-static
   # debhelper: Tests/PackagingTests/MaintainerScriptTests write the maintainer scripts with its
   # helpers (packaging/debhelper.sh) as the package build does in its Debian 13 root

@@ -21,6 +21,14 @@ echo "== Fleet signatures against minisign (tests/fleet/minisign.py)"
 python3 tests/fleet/minisign.py --binary .build/debug/dialkiosk
 echo "== MQTT fleet configuration (tests/mqtt/fleet-config.py)"
 python3 tests/mqtt/fleet-config.py --binary .build/debug/dialkiosk --kiosks 50 --crashes 12 --confirm-seconds 6
+# Home Assistant discovery against a real Home Assistant Core (a pinned release in a venv in a
+# cached Debian 13 root, tests/ha/venv.sh; about 6 minutes to make once, then about 15 s a run):
+# every announced entity appears under its default_entity_id, a reload that removes a value
+# item takes its number out of Home Assistant, and its log has no MQTT or deprecation warning.
+echo "== Home Assistant Core (tests/ha/core.py)"
+ha_start=$SECONDS
+python3 tests/ha/core.py --binary .build/debug/dialkiosk
+echo "Home Assistant Core: $((SECONDS - ha_start)) s"
 
 # The remote view against a real RFB client (vncdotool, from PyPI into a cached venv).
 echo "== remote view against vncdotool (tests/remote/viewer.py)"

@@ -102,8 +102,17 @@ package enum HomeAssistantDiscovery {
                                                ("sw_version", .string(version))]))),
                 ("origin", .object(origin(supportURL: topics.supportURL)))]
     }
-    /// Every event line's `event` value (the event entity's `event_types`).
+    /// The events the event entity reports (its `event_types`).
     package static let eventTypes = EventVocabulary.homeAssistantTypes
+    /// The event entity's `value_template`: a line of one of `eventTypes` becomes Home
+    /// Assistant's event payload; any other line on `<base>/event` (a value turning, an item's
+    /// live state, a viewer: each shown by an entity of its own) renders empty, which Home
+    /// Assistant ignores, where an undeclared event type is a warning in its log for each line.
+    package static var eventTemplate: String {
+        let names = eventTypes.map { "'\($0)'" }.joined(separator: ", ")
+        return "{% if value_json.event in [\(names)] %}"
+            + "{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}{% endif %}"
+    }
 
     /// `languages`: the configured language codes (a `select` of them when there are two or more).
     /// `screenshots`: nil without a `remote:` section; with one, a "viewed" binary sensor, and when true an
@@ -140,7 +149,7 @@ package enum HomeAssistantDiscovery {
             (topic("event", "dial"), EventLine(common("event", "dial", "Dial") + [
                 ("state_topic", .string(topics.event)),
                 ("event_types", .strings(eventTypes)),
-                ("value_template", .string("{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}")),
+                ("value_template", .string(eventTemplate)),
             ])),
             (topic("sensor", "power_reason"), EventLine(common("sensor", "power_reason", "Screen power reason") + [
                 ("state_topic", .string(topics.state)), ("value_template", .string("{{ value_json.power_reason }}")),

@@ -1,6 +1,7 @@
 import Foundation
 import DialCore
 import KioskReporting
+import KioskVocabulary
 import Testing
 @testable import KioskFeatures
 import KioskTestSupport
@@ -160,6 +161,30 @@ import KioskTestSupport
         #expect(Set(fleet.map(\.topic)) == ["homeassistant/update/k1/config/config", "homeassistant/button/k1/config_confirm/config"])
         try validate(numbers + fleet, topics: topics)
         #expect(numbers[0].payload.text.contains("\"default_entity_id\": \"number.k1_value_volume\""))
+    }
+
+    /// Every event line goes to `<base>/event`, and Home Assistant logs a warning for each one
+    /// whose type the event entity does not declare (a real Home Assistant did, for `value` and
+    /// `item`: tests/ha/core.py). The template passes exactly the declared types and renders
+    /// nothing, which Home Assistant ignores, for the rest.
+    @Test func theEventEntityPassesOnlyTheTypesItDeclares() throws {
+        let topics = MQTTTopics(base: "dialkiosk/k1", clientID: "k1")
+        let configs = HomeAssistantDiscovery.configs(prefix: "homeassistant", topics: topics, ringOptions: ["tea"])
+        let event = try #require(configs.first { $0.topic == "homeassistant/event/k1/dial/config" }).payload.text
+        let template = HomeAssistantDiscovery.eventTemplate
+        #expect(event.contains("\"value_template\": \"{% if value_json.event in ["))
+        let opening = "{% if value_json.event in [", closing = "] %}"
+        let head = try #require(template.range(of: opening))
+        #expect(head.lowerBound == template.startIndex)
+        let close = try #require(template.range(of: closing, range: head.upperBound..<template.endIndex))
+        let listed = template[head.upperBound..<close.lowerBound].split(separator: ",").map { $0.filter { $0 != " " } }
+        #expect(listed == HomeAssistantDiscovery.eventTypes.map { "'\($0)'" })
+        // The payload, and nothing else, sits between the condition and its end.
+        #expect(template[close.upperBound...] == "{\"event_type\": \"{{ value_json.event }}\", \"item\": \"{{ value_json.id | default('') }}\"}{% endif %}")
+        // What `run` writes beyond the declared types is filtered, not declared.
+        let written = Set(EventVocabulary.events.filter { $0.from.writers.contains(.run) }.map(\.name))
+        let undeclared = written.subtracting(HomeAssistantDiscovery.eventTypes)
+        #expect(undeclared.isSuperset(of: ["value", "item", "viewer", "refused"]), "\(undeclared.sorted())")
     }
 
     @Test func theSelectsOptionsFollowTheRing() throws {
