@@ -150,7 +150,7 @@ def report(title, r):
 
 # Frames that name where an allocation is for: the kiosk's modules (mangled Swift names carry
 # the module's name with its length) and the C libraries it draws with.
-SITE = re.compile(r"(10DialRender|12DialKioskApp|10KioskLoop|15KioskServiceKit|18KioskConfiguration|8YAMLTree|"
+SITE = re.compile(r"(10DialRender|12DialKioskApp|10KioskLoop|13KioskFeatures|12KioskRuntime|18KioskConfiguration|8YAMLTree|"
                   r"14KioskReporting|8DialCore|10KioskSeams|^Fc|^FT_|^hb_|^png_)")
 
 
