@@ -119,7 +119,13 @@ import Testing
 
 extension String {
     func replacingFirst(_ target: String, _ replacement: String) -> String {
-        guard let range = firstRange(of: target) else { return self }
-        return self[..<range.lowerBound] + replacement + self[range.upperBound...]
+        // By bytes: Swift 6.0's firstRange(of:) on String resolves to a collection overload.
+        let bytes = Array(utf8), wanted = Array(target.utf8)
+        guard !wanted.isEmpty, bytes.count >= wanted.count else { return self }
+        for i in 0...(bytes.count - wanted.count) where bytes[i..<(i + wanted.count)].elementsEqual(wanted) {
+            return String(decoding: bytes[..<i], as: UTF8.self) + replacement
+                + String(decoding: bytes[(i + wanted.count)...], as: UTF8.self)
+        }
+        return self
     }
 }
