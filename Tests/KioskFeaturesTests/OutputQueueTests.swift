@@ -10,8 +10,11 @@ import KioskTestSupport
 @Suite struct OutputQueueTests {
     /// A pipe whose buffer holds one page, so it fills after a few lines.
     private func smallPipe() -> (read: Int32, write: Int32) {
+        // Close-on-exec at once: a child another test spawns meanwhile must not keep the read end open,
+        // or a write after close(read) finds a reader still there and no EPIPE comes.
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(fds[1], 1031 /* F_SETPIPE_SZ */, 4096)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         return (fds[0], fds[1])
@@ -189,8 +192,11 @@ final class PipeRescuer: @unchecked Sendable {
     /// `run` whose stdout and stderr reader is gone: it must end with its own status (here: no
     /// display, 69), not be killed by SIGPIPE (141) while reporting it.
     @Test func runOutlivesAReaderThatWentAway() throws {
+        // Close-on-exec at once: a child another test spawns meanwhile must not keep the read end open,
+        // or a write after close(read) finds a reader still there and no EPIPE comes.
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         close(fds[0])
         defer { close(fds[1]) }
         let devNull = open("/dev/null", O_WRONLY)
