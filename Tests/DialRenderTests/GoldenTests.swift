@@ -54,20 +54,21 @@ import Testing
         return painter.frame.rotated(s.rotation)
     }
 
-    @Test(arguments: GoldenTests.scenes)
-    func frameMatchesGolden(scene: Scene) throws {
-        let frame = try Self.render(scene)
-        let path = "\(Self.goldenDirectory)/\(scene.name).png"
+    /// Compares `frame` with the golden picture `name` (each channel within `tolerance`), or
+    /// writes it when DIALKIOSK_REGENERATE_GOLDEN is set. The one comparison of every golden suite.
+    static func expectGolden(_ frame: PixelBuffer, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let path = "\(goldenDirectory)/\(name).png"
         if getenv("DIALKIOSK_REGENERATE_GOLDEN") != nil {
             try PNGWriter.write(frame, to: path)
             return
         }
         let golden: PixelBuffer
         do { golden = try PNGReader.readPixels(path) } catch {
-            Issue.record("no golden \(path) (\(error)); run DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter DialRenderTests.GoldenTests")
+            Issue.record("no golden \(path) (\(error)); run DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter DialRenderTests",
+                         sourceLocation: sourceLocation)
             return
         }
-        #expect(golden.width == frame.width && golden.height == frame.height)
+        #expect(golden.width == frame.width && golden.height == frame.height, sourceLocation: sourceLocation)
         guard golden.width == frame.width, golden.height == frame.height else { return }
         var worst: UInt32 = 0, over = 0
         var first: (Int, Int)?
@@ -80,9 +81,16 @@ import Testing
                     d = max(d, ca > cb ? ca - cb : cb - ca)
                 }
                 worst = max(worst, d)
-                if d > Self.tolerance { over += 1; if first == nil { first = (x, y) } }
+                if d > tolerance { over += 1; if first == nil { first = (x, y) } }
             }
         }
-        #expect(over == 0, "\(over) pixels differ by more than \(Self.tolerance) (worst \(worst), first at \(String(describing: first)))")
+        #expect(over == 0, "\(name): \(over) pixels differ by more than \(tolerance) (worst \(worst), first at \(String(describing: first)))",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: GoldenTests.scenes)
+    func frameMatchesGolden(scene: Scene) throws {
+        let frame = try Self.render(scene)
+        try Self.expectGolden(frame, name: scene.name)
     }
 }

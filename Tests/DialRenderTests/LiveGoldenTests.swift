@@ -39,29 +39,7 @@ import Testing
         let painter = try DialPainter(items: Self.items, theme: Theme(preset: preset), width: 400, height: 400)
         painter.paint(Self.pose(width: 400, height: 400, value: value))
         let frame = painter.frame
-        let path = "\(GoldenTests.goldenDirectory)/\(name).png"
-        if getenv("DIALKIOSK_REGENERATE_GOLDEN") != nil {
-            try PNGWriter.write(frame, to: path)
-            return
-        }
-        let golden: PixelBuffer
-        do { golden = try PNGReader.readPixels(path) } catch {
-            Issue.record("no golden \(path) (\(error))")
-            return
-        }
-        #expect(golden.width == frame.width && golden.height == frame.height)
-        guard golden.width == frame.width, golden.height == frame.height else { return }
-        var over = 0
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
-                let a = frame[x, y], b = golden[x, y]
-                for shift in stride(from: UInt32(0), through: 16, by: 8) {
-                    let ca = (a >> shift) & 0xFF, cb = (b >> shift) & 0xFF
-                    if (ca > cb ? ca - cb : cb - ca) > GoldenTests.tolerance { over += 1; break }
-                }
-            }
-        }
-        #expect(over == 0, "\(name): \(over) pixels differ")
+        try GoldenTests.expectGolden(frame, name: name)
     }
 
     /// The high-contrast look keeps an unavailable item's label at full strength on its disc:
