@@ -1,5 +1,6 @@
 import DialCore
 import KioskSeams
+import KioskVocabulary
 
 /// One JSON object on one line, keys in the order given: the program's one JSON writer, for the
 /// event lines of `simulate`, `run` and the control socket, `list-inputs --watch` and `bench --json`. One
@@ -10,6 +11,8 @@ package struct EventLine {
         case number(Double)
         case int(Int)
         case string(String)
+        /// An event's name (the `"event"` key's value), written as its string.
+        case event(EventName)
         /// An array of strings, such as an item's path from the top menu: `["drinks", "coffee"]`.
         case strings([String])
         case ints([Int])
@@ -36,6 +39,7 @@ package struct EventLine {
         case .number(let d): return shortestExact(d)
         case .int(let n): return "\(n)"
         case .string(let s): return quote(s)
+        case .event(let name): return quote(name.rawValue)
         case .strings(let list): return "[" + list.map(quote).joined(separator: ", ") + "]"
         case .ints(let list): return "[" + list.map { "\($0)" }.joined(separator: ", ") + "]"
         case .bool(let b): return b ? "true" : "false"
@@ -72,18 +76,18 @@ package struct EventLine {
             return [("id", .string(item?.id ?? path.last ?? "")), ("label", .string(item?.label ?? "")),
                     ("path", .strings(path.ids))]
         }
-        func head(_ t: Double, _ name: String) -> [(String, Value)] { [("t", .number(t)), ("event", .string(name))] }
+        func head(_ t: Double, _ name: EventName) -> [(String, Value)] { [("t", .number(t)), ("event", .event(name))] }
         switch event {
         case .selected(let i, let path, let t):
-            return EventLine(head(t, "selected") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+            return EventLine(head(t, .selected) + [("index", i.map { .int($0) } ?? .null)] + item(path))
         case .activated(let i, let path, let t):
-            return EventLine(head(t, "activated") + [("index", i.map { .int($0) } ?? .null)] + item(path))
+            return EventLine(head(t, .activated) + [("index", i.map { .int($0) } ?? .null)] + item(path))
         case .opened(let path, let t):
-            return EventLine(head(t, "opened") + item(path))
+            return EventLine(head(t, .opened) + item(path))
         case .closed(let path, let t):
-            return EventLine(head(t, "closed") + item(path))
+            return EventLine(head(t, .closed) + item(path))
         case .rest(let t, let rotation, let index):
-            return EventLine([("event", .string("rest")), ("t", .number(t)), ("rotation", .number(rotation)),
+            return EventLine([("event", .event(.rest)), ("t", .number(t)), ("rotation", .number(rotation)),
                               ("index", index.map { .int($0) } ?? .null), ("frames", .int(frames))])
         case .value(let news):
             return valueDialEvent(news)
@@ -94,13 +98,13 @@ package struct EventLine {
     /// value shown on opening), `value` with its phase. Events without a line
     /// (`ValueDialEvent.hasLine`) get one only for the log.
     package static func valueDialEvent(_ event: ValueDialEvent) -> EventLine {
-        func head(_ t: Double, _ name: String) -> [(String, Value)] { [("t", .number(t)), ("event", .string(name))] }
+        func head(_ t: Double, _ name: EventName) -> [(String, Value)] { [("t", .number(t)), ("event", .event(name))] }
         switch event {
         case .opened(let path, let id, let label, let value, let t):
-            return EventLine(head(t, "opened") + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids)),
+            return EventLine(head(t, .opened) + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids)),
                                                   ("value", .number(value))])
         case .closed(let path, let id, let label, let t):
-            return EventLine(head(t, "closed") + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids))])
+            return EventLine(head(t, .closed) + [("id", .string(id)), ("label", .string(label)), ("path", .strings(path.ids))])
         case .output(let output, let path, let id, let t):
             let phase: String, v: Double
             switch output {
@@ -112,10 +116,10 @@ package struct EventLine {
             case .clamped(_, let x): (phase, v) = ("clamped", x)
             case .stop(let atMaximum): (phase, v) = ("stop", atMaximum ? 1 : 0)
             }
-            return EventLine(head(t, "value") + [("phase", .string(phase)), ("value", .number(v)), ("id", .string(id)),
+            return EventLine(head(t, .value) + [("phase", .string(phase)), ("value", .number(v)), ("id", .string(id)),
                                                  ("path", .strings(path.ids))])
         case .heldBack(let path, let t):
-            return EventLine(head(t, "value") + [("phase", .string("held_back")), ("path", .strings(path.ids))])
+            return EventLine(head(t, .value) + [("phase", .string("held_back")), ("path", .strings(path.ids))])
         }
     }
 }

@@ -27,17 +27,17 @@ extension EventLine {
         case let .dial(dialEvent, frames):
             return .dialEvent(dialEvent, menu: menu, frames: frames)
         case let .started(time, count):
-            return EventLine([("t", .number(time)), ("event", .string("started")), ("items", .int(count))])
+            return EventLine([("t", .number(time)), ("event", .event(.started)), ("items", .int(count))])
         case let .reloaded(time, count):
-            return EventLine([("t", .number(time)), ("event", .string("reloaded")), ("items", .int(count))])
+            return EventLine([("t", .number(time)), ("event", .event(.reloaded)), ("items", .int(count))])
         case let .stopping(time, reason):
-            return EventLine([("t", .number(time)), ("event", .string("stopping")), ("reason", .string(reason))])
+            return EventLine([("t", .number(time)), ("event", .event(.stopping)), ("reason", .string(reason))])
         case let .language(time, code):
-            return EventLine([("t", .number(time)), ("event", .string("language")), ("code", .string(code))])
+            return EventLine([("t", .number(time)), ("event", .event(.language)), ("code", .string(code))])
         case let .error(time, message):
-            return EventLine([("t", .number(time)), ("event", .string("error")), ("message", .string(message))])
+            return EventLine([("t", .number(time)), ("event", .event(.error)), ("message", .string(message))])
         case let .power(time, state, reason, detail):
-            return EventLine([("t", .number(time)), ("event", .string("power")), ("state", .string(state)),
+            return EventLine([("t", .number(time)), ("event", .event(.power)), ("state", .string(state)),
                               ("reason", .string(reason)), ("detail", .string(detail))])
         }
     }

@@ -339,7 +339,7 @@ package final class FleetBridge {
     /// The `config` event line of the last change.
     package func eventLine(now: Double) -> EventLine {
         EventLine([
-            ("t", .number(now)), ("event", .string("config")),
+            ("t", .number(now)), ("event", .event(.config)),
             ("serial", offered.map { .int(Int($0)) } ?? .null),
             ("status", lastStatus.map { .string($0.rawValue) } ?? .null),
             ("reason", reason.map { .string($0) } ?? .null),

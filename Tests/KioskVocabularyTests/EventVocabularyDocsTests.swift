@@ -19,6 +19,13 @@ import Testing
         #expect(unique.count == EventVocabulary.events.count, "an event twice in the table")
     }
 
+    /// Every `EventName` has exactly one row, and the rows are in the names' order (which the
+    /// `--help` lists and the reference's table follow).
+    @Test func everyNameHasOneRow() {
+        #expect(EventVocabulary.events.map(\.event) == EventName.allCases)
+        for name in EventName.allCases { #expect(EventVocabulary.event(name.rawValue)?.event == name, "\(name)") }
+    }
+
     @Test func shapes() throws {
         let opened = try #require(EventVocabulary.event("opened"))
         #expect(opened.admits(["t", "event", "id", "label", "path"]))

@@ -91,7 +91,7 @@ struct ListInputsCommand: ParsableCommand {
 
     /// The first line of `--watch`, once the seat's devices are open (`now`: CLOCK_MONOTONIC).
     static func watching(seat: String, now: Double) -> String {
-        EventLine([("t", .number(now)), ("event", .string("watching")), ("seat", .string(seat))]).text
+        EventLine([("t", .number(now)), ("event", .event(.watching)), ("seat", .string(seat))]).text
     }
 
     /// One input event as a JSON object on one line; `t` is the event's own time (libinput's,
@@ -99,7 +99,7 @@ struct ListInputsCommand: ParsableCommand {
     static func json(_ event: InputEvent) -> String {
         switch event {
         case let .touch(t):
-            return EventLine([("t", .number(t.time)), ("event", .string("touch")), ("slot", .int(t.slot)), ("phase", .string(t.phase.rawValue)),
+            return EventLine([("t", .number(t.time)), ("event", .event(.touch)), ("slot", .int(t.slot)), ("phase", .string(t.phase.rawValue)),
                               ("x", .number(t.x)), ("y", .number(t.y)), ("time", .number(t.time))]).text
         case let .command(command, time):
             let body: [(String, EventLine.Value)]
@@ -111,7 +111,7 @@ struct ListInputsCommand: ParsableCommand {
             case .speech(let what): body = [("command", .string("speech")), ("speech", .string(what.rawValue))]
             case .digit(let d): body = [("command", .string("digit")), ("digit", .int(d))]
             }
-            return EventLine([("t", .number(time)), ("event", .string("command"))] + body + [("time", .number(time))]).text
+            return EventLine([("t", .number(time)), ("event", .event(.command))] + body + [("time", .number(time))]).text
         }
     }
 

@@ -218,7 +218,7 @@ struct SimulateCommand: ParsableCommand {
             return
         }
         if !quiet {
-            try out.write(EventLine([("t", .number(time)), ("event", .string("unfinished")),
+            try out.write(EventLine([("t", .number(time)), ("event", .event(.unfinished)),
                                  ("reason", .string(reason)), ("frames", .int(frames))]).text)
         }
         try out.flush()

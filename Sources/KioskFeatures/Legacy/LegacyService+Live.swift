@@ -95,7 +95,7 @@ extension LegacyService {
             }
             guard case .activated(_, let path, let time) = event, let node = config.menu.node(at: path),
                   !live.items.state(of: path).available else { return true }
-            emit(EventLine([("t", .number(time)), ("event", .string("refused")), ("reason", .string("unavailable")),
+            emit(EventLine([("t", .number(time)), ("event", .event(.refused)), ("reason", .string("unavailable")),
                             ("id", .string(node.id)), ("path", .strings(path.ids))]))
             return false
         }
@@ -244,7 +244,7 @@ extension LegacyService {
     /// (`value` too when the item has one).
     private func itemLine(_ path: MenuPath, at time: Double) -> EventLine {
         let state = live.items.state(of: path)
-        var fields: [(String, EventLine.Value)] = [("t", .number(time)), ("event", .string("item")),
+        var fields: [(String, EventLine.Value)] = [("t", .number(time)), ("event", .event(.item)),
                                                    ("path", .strings(path.ids)), ("id", .string(path.last ?? "")),
                                                    ("text", state.text.map { .string($0) } ?? .null),
                                                    ("available", .bool(state.available))]

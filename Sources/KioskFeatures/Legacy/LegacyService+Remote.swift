@@ -28,7 +28,7 @@ extension LegacyService {
     package func screenshotTaken(path: String, fileProblem: String? = nil, width: Int, height: Int, sha256: String, png: [UInt8],
                                  for clients: [ControlServer.ClientID], wallTime: Double, now: Double) {
         screenshotAt = Self.iso8601(wallTime)
-        let line = EventLine([("t", .number(now)), ("event", .string("screenshot")), ("path", .string(path)), ("width", .int(width)),
+        let line = EventLine([("t", .number(now)), ("event", .event(.screenshot)), ("path", .string(path)), ("width", .int(width)),
                               ("height", .int(height)), ("sha256", .string(sha256))])
         for client in Set(clients) where client != .mqtt {
             if let fileProblem {

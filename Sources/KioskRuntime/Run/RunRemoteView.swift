@@ -80,7 +80,7 @@ package enum RunRemoteView {
             KeyMap.command(code: code, pressed: true, wheelClick: wheelClick)
         }, log: { logger.info($0) })
         server.onViewer = { [weak service] news in
-            service?.emit(EventLine([("t", .number(monotonicNow())), ("event", .string("viewer")), ("state", .string(news.connected ? "connected" : "disconnected")),
+            service?.emit(EventLine([("t", .number(monotonicNow())), ("event", .event(.viewer)), ("state", .string(news.connected ? "connected" : "disconnected")),
                                      ("peer", .string(news.peer)), ("input", .bool(news.input))]))
             service?.viewerChanged(connected: news.connected)
         }
