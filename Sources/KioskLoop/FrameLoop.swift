@@ -189,19 +189,12 @@ package final class FrameLoop {
     /// `pollTimeout` at the loop's clock.
     package func pollTimeoutMS() -> Int32 { pollTimeout(now: now()) }
 
-    /// One poll() of at most `timeoutMS` (-1: forever; tests pass 0) and every source's news in
-    /// order, then a retry or an overdue frame when the schedule says so.
-    package func step(timeoutMS: Int32) throws -> Ending? {
-        let requested = sources.map(\.pollDescriptors)
-        var fds = Array(requested.joined())
-        try PollWaiter.poll(&fds, timeoutMS: timeoutMS)
-        return try serve(fds, requested)
-    }
-
     /// One turn after the wait: every source is served, also when nothing is ready (control
     /// lines left from earlier turns, the service's housekeeping and virtual sources whose time
-    /// came have their turn), at one reading of the clock.
-    private func serve(_ fds: [pollfd], _ requested: [[pollfd]]) throws -> Ending? {
+    /// came have their turn), at one reading of the clock; then a retry or an overdue frame when
+    /// the schedule says so. `fds`: what the wait returned of `requested`, each source's
+    /// descriptors in the sources' order.
+    package func serve(_ fds: [pollfd], _ requested: [[pollfd]]) throws -> Ending? {
         let time = now()
         // The turn's length for `--stats` (a long one holds every flip and input behind it),
         // from the first frame on: the start's turns build the scene, which is no stall.
