@@ -375,12 +375,6 @@ public final class MQTTConnection {
         state = .waiting(retryAt: now)
     }
 
-    /// Cuts the connection without DISCONNECT, as a killed process would (tests).
-    public func dropWithoutGoodbye() {
-        guard lookup == nil else { return }
-        client?.dropConnection()
-    }
-
     // MARK: steps
 
     private func attempt(now: Double) {

@@ -271,11 +271,6 @@ public final class MosquittoClient {
         try MosquittoError.check("disconnect from the MQTT broker", mosquitto_disconnect(try live("disconnect from the MQTT broker")))
     }
 
-    /// Cuts the connection without DISCONNECT, as a crash would (tests of the last will).
-    public func dropConnection() {
-        if let fd = socket { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-    }
-
     /// mosquitto_destroy; safe to call twice.
     public func close() {
         guard let handle else { return }
