@@ -176,7 +176,7 @@ let package = Package(
         .target(
             name: "KioskTestSupport",
             dependencies: ["DialCore", "KioskSeams", "KMSOutput", "LinuxSystem", "MQTTLink", "KioskReporting",
-                           "KioskConfiguration", "KioskLoop", "KioskFeatures"]
+                           "KioskConfiguration", "KioskLoop", "KioskFeatures", "Audio"]
         ),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
         .executableTarget(name: "dialkiosk-fuzz", dependencies: ["DialKioskApp", "KioskJSON"]),

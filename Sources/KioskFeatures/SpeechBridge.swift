@@ -13,6 +13,7 @@ import KioskConfiguration
 package final class SpeechBridge {
     private let logger: JournalLogger
     private var worker: AudioWorker?
+    private let startWorker: () -> AudioWorker
     private var planner = CuePlanner()
     /// The last utterance, for `repeat`.
     package private(set) var lastUtterance: String?
@@ -26,7 +27,12 @@ package final class SpeechBridge {
     /// `--stats`: a line per measured utterance with the speech latency so far.
     package var statsEnabled = false
 
-    package init(logger: JournalLogger) { self.logger = logger }
+    /// `startWorker`: the audio thread, started with the first thing to say (a test keeps the
+    /// one it starts, to wait until it has played).
+    package init(logger: JournalLogger, startWorker: @escaping () -> AudioWorker = { AudioWorker() }) {
+        self.logger = logger
+        self.startWorker = startWorker
+    }
 
     /// Whether speech is on at `now`: the terminal's toggle while it lasts, else the configuration.
     package func speechOn(_ settings: AccessibilitySettings?, now: Double) -> Bool {
@@ -107,7 +113,7 @@ package final class SpeechBridge {
 
     private func play(_ job: AudioJob) {
         lastJob = job
-        if worker == nil { worker = AudioWorker() }
+        if worker == nil { worker = startWorker() }
         worker?.play(job)
     }
 
@@ -168,9 +174,6 @@ package final class SpeechBridge {
         default: return "rest frame to first sample: \(heard) heard, by ALSA's delay, \(handedOver) handed to ALSA, whose PCM reported no delay"
         }
     }
-
-    /// Waits until the worker has played everything handed to it (tests only).
-    package func waitForWorker() { worker?.waitUntilIdle() }
 
     /// The thread ends (what plays is dropped); safe twice.
     package func stop() {

@@ -115,7 +115,9 @@ import KioskTestSupport
         let path = "/tmp/dialkiosk-bridge-\(getpid()).raw"
         defer { unlink(path) }
         var logs: [String] = []
-        let bridge = SpeechBridge(logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { logs.append($0) })
+        let worker = StartedAudioWorker()
+        let bridge = SpeechBridge(logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { logs.append($0) },
+                                  startWorker: worker.start)
         defer { bridge.stop() }
         var settings = AccessibilitySettings(device: "file:'\(path)',raw")
         let config = try ConfigParser.parse("items: [{id: a, label: Apple}, {id: b, label: Bread}]\n", file: "k.yaml")
@@ -124,7 +126,7 @@ import KioskTestSupport
         bridge.observe([.selected(index: 1, path: ["b"], time: monotonicNow())], pose: pose, settings: settings,
                        menu: config.menu, now: 1)
         #expect(bridge.lastUtterance == "Bread")
-        bridge.waitForWorker()
+        worker.waitUntilIdle()
         let spoken = fileSize(path)
         #expect(spoken > 5000, "\(spoken) bytes")
         settings.speech = false
@@ -132,7 +134,7 @@ import KioskTestSupport
         #expect(bridge.lastUtterance == "Bread")
         settings.speech = true
         bridge.repeatLast(settings: settings, now: 3)
-        bridge.waitForWorker()
+        worker.waitUntilIdle()
         bridge.serve()
         #expect(fileSize(path) > spoken)
         #expect(!logs.contains { $0.contains("audio:") }, "\(logs)")
