@@ -5,30 +5,22 @@ import KioskSeams
 /// A display with no device: each present is shown at the next vblank of a virtual refresh,
 /// answered by one `.frameShown` at that vblank's time, like a KMS page flip. `simulate` and
 /// the tests run it on a virtual clock; `run --display virtual:WxH@Hz` on CLOCK_MONOTONIC, where
-/// the loop's poll timeout paces the flips. Faults are parameters: late vblanks (jitter),
-/// missed vblanks and refused presents. Its power switch behaves as KMSDisplay's: off drops
+/// the loop's poll timeout paces the flips. Late vblanks (jitter) are a parameter; missed
+/// vblanks and refused presents are what a test injects (`PresentFaults`). Its power switch behaves as KMSDisplay's: off drops
 /// the pending flip's answer and stops the flips; only `powerOn` switches it on again.
 package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEventSource, OutputPowering {
-    /// The vblank clock and the faults to inject.
+    /// The vblank clock.
     package struct Timing {
         /// Refresh rate in Hz.
         package var refresh: Double
         /// Each vblank comes up to this many seconds late (uniformly, seeded).
         package var jitter = 0.0
         package var seed: UInt64 = 1
-        /// Flips (numbered from 1) that miss their vblank and land one refresh later, as a
-        /// frame queued too late for a vblank does.
-        package var missedFlips: Set<Int> = []
-        /// Presents (every call counts, from 1) that fail, and how: the kernel's answers.
-        package var failedPresents: [Int: PresentFailure] = [:]
 
-        package init(refresh: Double, jitter: Double = 0.0, seed: UInt64 = 1, missedFlips: Set<Int> = [],
-                     failedPresents: [Int: PresentFailure] = [:]) {
+        package init(refresh: Double, jitter: Double = 0.0, seed: UInt64 = 1) {
             self.refresh = refresh
             self.jitter = jitter
             self.seed = seed
-            self.missedFlips = missedFlips
-            self.failedPresents = failedPresents
         }
     }
 
@@ -47,6 +39,7 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// No descriptor: the loop waits until `nextEventTime`.
     package let pollDescriptor: Int32 = -1
     private let timing: Timing
+    private let faults: (any PresentFaults)?
     private let now: () -> Double
     /// Vblank 0 is at this time (0 on a virtual clock, the start on the real one).
     private let origin: Double
@@ -67,10 +60,9 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     private var modeEvents: [DisplayEvent] = []
     private var ages: BufferAges
     private var back = 0
-    /// Calls of `present`, successful flips, and vblanks missed on purpose.
+    /// Calls of `present`, and successful flips.
     package private(set) var presents = 0
     package private(set) var flips = 0
-    package private(set) var missed = 0
     /// When the last flip event said its frame was shown.
     package private(set) var lastShown: Double?
     /// The output is switched off (`powerOff`): no vblanks, no flips.
@@ -91,10 +83,12 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
     /// write the first frame into every buffer (`BufferAges.prime`, as KMSDisplay does), for a
     /// display frames are copied into (`run`, `bench`); `simulate` copies none and leaves them
     /// unmapped, so its resident figure is the process's own.
+    /// `faults`: what the presents meet besides the vblank clock (none but in a test).
     package init(width: Int, height: Int, timing: Timing, buffers count: Int = 2, origin: Double = 0,
-                 populate: Bool = false, now: @escaping () -> Double) {
+                 populate: Bool = false, faults: (any PresentFaults)? = nil, now: @escaping () -> Double) {
         frameSize = (width, height)
         self.timing = timing
+        self.faults = faults
         self.origin = origin
         self.now = now
         rng = SplitMix64(seed: timing.seed)
@@ -163,15 +157,12 @@ package final class VirtualDisplay: FramePresenter, DisplayEventSource, TimedEve
             }, paint: paint)
         }
         // Refused after the paint, as a flip is: the next frame goes into the same buffer.
-        if let failure = timing.failedPresents[presents] { throw RefusedPresent(failure: failure) }
+        if let failure = faults?.refusal(ofPresent: presents) { throw RefusedPresent(failure: failure) }
         flips += 1
         let queued = back
         back = (back + 1) % buffers.count
         var shown = firstVblank(after: now())
-        if timing.missedFlips.contains(flips) {
-            missed += 1
-            shown = firstVblank(after: shown)
-        }
+        if faults?.missesVblank(flip: flips) == true { shown = firstVblank(after: shown) }
         flipTime = shown
         flipState = flipState.applying(flipState == .nothingPosted ? .firstFlipQueued(buffer: queued) : .flipQueued(buffer: queued)) {
             preconditionFailure("virtual display: \($0)")

@@ -29,10 +29,10 @@ import KioskTestSupport
 
         /// `resizes`: the loop gets `run`'s kind of resize (a scene for the new size on the
         /// selected slot); else the output's default, one mode.
-        init(timing: VirtualDisplay.Timing, renderLate: Bool = false, paintSeconds: Double = 0.002,
-             resizes: Bool = false) throws {
+        init(timing: VirtualDisplay.Timing, faults: ScriptedPresentFaults? = nil, renderLate: Bool = false,
+             paintSeconds: Double = 0.002, resizes: Bool = false) throws {
             let clock = self.clock
-            display = VirtualDisplay(width: 160, height: 120, timing: timing) { clock.now }
+            display = VirtualDisplay(width: 160, height: 120, timing: timing, faults: faults) { clock.now }
             let config = try ConfigLoader.load(path: nil)
             var rig: Rig?
             let scene = { (resting: SceneResting, width: Int, height: Int) throws -> Scene in
@@ -91,9 +91,10 @@ import KioskTestSupport
     }
 
     @Test func aMissedVblankShowsTheFrameOneRefreshLater() throws {
-        let rig = try Rig(timing: .init(refresh: 60, missedFlips: [4]))
+        let faults = ScriptedPresentFaults(missedFlips: [4])
+        let rig = try Rig(timing: .init(refresh: 60), faults: faults)
         #expect(try rig.run() == .quiet)
-        #expect(rig.display.missed == 1)
+        #expect(faults.missed == 1)
         let steps = gaps(rig.shown)
         #expect(steps.count > 10)
         #expect(steps.filter { $0 == 2 }.count == 1 && steps.allSatisfy { $0 == 1 || $0 == 2 }, "\(steps)")
@@ -103,12 +104,12 @@ import KioskTestSupport
     }
 
     @Test func aRefusedPresentIsTriedAgainAndTheRingStillSettles() throws {
-        let rig = try Rig(timing: .init(refresh: 60, failedPresents: [3: .busy]))
+        let rig = try Rig(timing: .init(refresh: 60), faults: ScriptedPresentFaults(failedPresents: [3: .busy]))
         #expect(try rig.run() == .quiet)
         #expect(rig.log.contains { $0.contains("present refused (busy); trying again in 17 ms") }, "\(rig.log)")
         #expect(rig.display.presents == rig.display.flips + 1)
         #expect(rig.log.contains { $0.hasPrefix("stats: idle") }, "the ring came to rest")
-        let fatal = try Rig(timing: .init(refresh: 60, failedPresents: [3: .gone]))
+        let fatal = try Rig(timing: .init(refresh: 60), faults: ScriptedPresentFaults(failedPresents: [3: .gone]))
         #expect(throws: VirtualDisplay.RefusedPresent.self) { try fatal.run() }
     }
 
