@@ -44,7 +44,7 @@ public final class DialPainter {
     private let discColors: [UInt32]
 
     /// The background of `box` only: outside it nothing is drawn after the background, so
-    /// there the frame keeps it (at 1920x1080 the box is about 1300x1080: 2.6 MB less).
+    /// there the frame keeps it (the box is narrower than a wide panel: megabytes less at 1080p).
     private(set) var background: PixelBuffer
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
@@ -155,8 +155,8 @@ public final class DialPainter {
 
     /// Takes the frame and the background buffer of `old`, the painter this one replaces (a
     /// reload), when it has the same size and this one has painted nothing yet: call it before
-    /// `prepare`, so a reload never holds two frames and two backgrounds (8.3 and 5.6 MB at
-    /// 1080p with the demo menu). `old` keeps working: its next frame repaints its background
+    /// `prepare`, so a reload never holds two frames and two backgrounds (megabytes each at
+    /// 1080p). `old` keeps working: its next frame repaints its background
     /// into buffers of its own.
     public func reuseBuffers(of old: DialPainter) {
         guard old !== self, old.width == width, old.height == height, backgroundGeometry == nil,
@@ -171,9 +171,9 @@ public final class DialPainter {
     /// 1920x1080); the frame and background stay, and a later `paint` builds what it draws.
     /// Call it on the painter a reload replaces before the new one is built: the new painter's
     /// thousands of small blocks then do not interleave on the heap with the old one's, whose
-    /// freeing would leave pages that are partly free and cannot be given back (a 1080p
-    /// simulate with a reload every 1,800 frames went from 24.0 to 28.3 MB of anonymous
-    /// memory in 60 reloads with both alive, and stayed within 0.3 MB with the old one gone).
+    /// freeing would leave pages that are partly free and cannot be given back (with both
+    /// alive, anonymous memory kept rising across reloads; with the old one's dropped it stays
+    /// flat: docs/measurements.md).
     public func dropCaches() {
         caches.removeAll()
     }
@@ -305,9 +305,8 @@ public final class DialPainter {
 
     // MARK: - Per-frame drawing
 
-    /// Rows of the drawing box restored and drawn together (about 700 kB of a 1080p box, inside
-    /// a core's L2 cache; measured with `bench`: 128 rows beat 64 and 32 with the demo menu at
-    /// 1080p and cost 24 items nothing).
+    /// Rows of the drawing box restored and drawn together (a band of a 1080p box that stays
+    /// inside a core's L2 cache; chosen with `bench` against 64 and 32 rows, docs/measurements.md).
     static let bandRows = 128
 
     /// One item disc as a frame draws it: `index` into the pose's items, the centre in the

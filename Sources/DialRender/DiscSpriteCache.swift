@@ -3,9 +3,10 @@
 /// the first frame with the radii a spin draws, those at rest first, while they fit; the others
 /// are built when first drawn.
 final class DiscSpriteCache {
-    /// The default bound. Every radius a spin draws fits at 1920x1080 with 24 items (about
-    /// 1.5 MiB) and at 800x480; with the demo menu's 10 big discs at 1920x1080 (about 10 MiB
-    /// for all 276 radii) the sizes at rest and the largest part of the range fit.
+    /// The default bound. Every radius a spin draws fits at 1920x1080 with 24 items and at
+    /// 800x480; with the demo menu's 10 big discs at 1920x1080, whose sprites of every radius
+    /// are more than twice the bound, the sizes at rest and the largest part of the range fit
+    /// (docs/measurements.md).
     static let defaultBound = 4 << 20
 
     private let theme: Theme

@@ -12,10 +12,8 @@ import Synchronization
 public final class IconCache: Sendable {
     /// The decoded pixels (width x height of the source images) one menu may cost, counting
     /// each distinct file once: 32 megapixels, four icons at the 8-megapixel limit or 256 of
-    /// 362x362. Measured on the worst accepted menu (512 items with 200-character labels, 256
-    /// distinct icons): `check-config` took 1.3 s of CPU here (x86-64, release, a loaded
-    /// machine), so about 4-5 s on a Raspberry Pi 4 (3-4x slower); 64 megapixels took 2.7 s here,
-    /// too close to 10 s there. The configuration refuses more (check-config, start, reload).
+    /// 362x362: the worst accepted menu is checked in a few seconds on a Raspberry Pi 4 by
+    /// estimate, where twice the pixels came too close to 10 s (docs/measurements.md). The configuration refuses more (check-config, start, reload).
     public static let pixelBudget = 32 << 20
 
     /// What identifies one icon file's content: its inode and change marks, or its path when it

@@ -28,8 +28,8 @@ final class PainterCaches {
     /// icons per half-pixel radius, each bounded by bytes (see `CacheBounds`, `CacheBudget`).
     private var labels: BoundedCache<LabelKey, TextMask?>
     /// Half pixels of radius between two label sizes (`labelKey`): 1 unless the labels of every
-    /// size a spin shows would not fit in their bound (the demo menu's ten long labels at
-    /// 1920x1080: 3.7 MiB at every half pixel), then the finest step whose labels do, chosen by
+    /// size a spin shows would not fit in their bound (as the demo menu's ten long labels at
+    /// 1920x1080 do not), then the finest step whose labels do, chosen by
     /// `prepare`; the grid is anchored on `labelAnchor`, the selected item's size at rest.
     private var labelStep = 1, labelAnchor = 0
     private var hubLabels: [Int: TextMask?] = [:]
@@ -359,17 +359,15 @@ final class PainterCaches {
 
 extension DialPainter {
     /// Fixed bounds for the painter's caches (tests, and the bounds before `prepare` sizes
-    /// them). The defaults keep a 1920x1080 kiosk's own
-    /// memory (two frames: the painted one and the background, 15.8 MiB) under 24 MiB with the
-    /// runtime and fonts (about 4 MiB).
+    /// them). The defaults keep a 1920x1080 kiosk's own memory (two frames, the painted one and
+    /// the background, with the runtime and fonts) within its goal (docs/measurements.md).
     public struct CacheBounds: Sendable, Equatable {
         public var sprites = DiscSpriteCache.defaultBound
         /// The labels' least bound; `prepare` raises it to what the prepared sprites leave of
-        /// `spritesAndLabels` (24 items at 1920x1080 need 0.4 MiB of sprites and 1.5 MiB of
-        /// labels for every size a spin shows; the demo menu's 10 items 2.7 MiB of sprites and
-        /// 3.7 MiB of labels, more than a 1080p kiosk's 24 MiB leave: its labels at the sizes
-        /// not prepared are fitted in the frames that show them). 3.5 MiB, not 4: the selection
-        /// rings `prepare` now builds take up to their 512 KiB.
+        /// `spritesAndLabels` (24 items at 1920x1080 fit every size a spin shows; the demo
+        /// menu's 10 long labels do not, and its labels at the sizes not prepared are fitted in
+        /// the frames that show them). 3.5 MiB, not 4: the selection rings `prepare` builds take
+        /// up to their bound of 512 KiB out of the same memory.
         public var labels = 1 << 20
         public var spritesAndLabels = 3584 << 10
         public var rings = 512 << 10

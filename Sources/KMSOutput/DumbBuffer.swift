@@ -53,8 +53,8 @@ final class DumbBuffer {
         var offset: UInt64 = 0
         try DisplayError.check(.mapDumbBuffer, drmModeMapDumbBuffer(fd, handle, &offset))
         // MAP_POPULATE: the pages are mapped now, at set-up, not by faults in the first frame
-        // written to this buffer (2,025 faults at 1080p; 9-14 ms on the first frame of a spin,
-        // measured on the virtual display). Drivers whose dumb buffers are page frames (vkms,
+        // written to this buffer (one per 4 KiB page, which made the first frame of a spin the
+        // slow one: docs/measurements.md). Drivers whose dumb buffers are page frames (vkms,
         // VM_PFNMAP) ignore it; those are mapped at the fault anyway.
         let p = mmap(nil, self.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, off_t(offset))
         guard let p, p != MAP_FAILED else { throw DisplayError(.mapDumbBuffer, errno: .current) }

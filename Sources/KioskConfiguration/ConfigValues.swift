@@ -5,7 +5,8 @@ import KioskVocabulary
 /// painting what the file says, bounded: a hand-written menu is far inside all of them.
 public enum ConfigLimits {
     /// Bytes of the whole file (256 KiB): a hand-edited file is a few kilobytes, and a reload
-    /// parses inside the frame loop (a 1 MiB file took 0.7-1.0 s to parse in a release build).
+    /// parses inside the frame loop, where a file four times the bound took most of a second
+    /// to parse (docs/measurements.md).
     public static let fileBytes = 256 << 10
     /// Items on the dial: at 64 the discs at rest are already small on a 1920x1080 panel; more
     /// cannot be told apart or read.

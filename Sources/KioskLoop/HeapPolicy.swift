@@ -4,10 +4,9 @@ import CLinux
 /// time (a reload or a new mode builds a new painter: a frame, a background, sprites, labels).
 ///
 /// By default glibc raises its mmap threshold to the size of any mmapped block freed (up to
-/// 32 MiB): after the first painter is dropped, the next one's frame (8.3 MB at 1080p) and
-/// background come from the heap instead, where freeing them leaves holes RssAnon keeps
-/// counting. Measured: a 1080p soak with a reload every minute went from 46 to 69 MB of
-/// anonymous memory within four reloads, and on to 75 MB.
+/// 32 MiB): after the first painter is dropped, the next one's frame and background (megabytes
+/// each) come from the heap instead, where freeing them leaves holes RssAnon keeps counting, so
+/// anonymous memory grew with every reload of a soak (docs/measurements.md has the figures).
 public enum HeapPolicy {
     /// Blocks at least this large are always mapped on their own and given back when freed.
     /// glibc's starting value; setting it at all turns the dynamic raise (and the matching
@@ -16,8 +15,8 @@ public enum HeapPolicy {
 
     /// Heaps: one, the main one, for every thread. By default each thread that allocates
     /// while another holds the heap's lock gets a heap of its own (up to eight per core), and
-    /// a heap once made stays: a reload's worker, which builds the new painter, left one with
-    /// 2.2 MB of anonymous memory in `run` at 1080p after the first reload. The kiosk's other
+    /// a heap once made stays: a reload's worker, which builds the new painter, left one of
+    /// its own holding anonymous memory for the rest of the run (docs/measurements.md). The kiosk's other
     /// threads (audio, MQTT's network loop) allocate little, so they seldom wait for the lock.
     public static let heaps: Int32 = 1
 

@@ -50,7 +50,7 @@ package struct ProcessMemory: Equatable {
     package init() {}
 
     /// A /proc file's whole text, read to its end: its size says 0, and a reader that trusts a
-    /// first short read stops after the first read, 4 kB of a 30 kB smaps (the DRM
+    /// first short read stops after a page of a much longer smaps (the DRM
     /// mappings come late in it, so `run --stats` said scanout_kb=0).
     package static func procText(_ path: String) -> String? {
         guard var reader = try? LineReader(path: path, regularFileOnly: false) else { return nil }
