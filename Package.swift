@@ -165,7 +165,8 @@ let package = Package(
             name: "DialKioskApp",
             dependencies: [
                 "DialCore", "KioskSeams", "DialRender", "KMSOutput", "TouchInput", "InputRecording", "LinuxSystem", "CLinux", "MQTTLink", "Audio",
-                "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON", "KioskRuntime", "KioskLock",
+                "KioskReporting", "KioskConfiguration", "KioskVocabulary", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
+                "KioskRuntime", "KioskLock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -192,8 +193,8 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "KioskSeams", "LinuxSystem"]),
         .testTarget(name: "InputRecordingTests", dependencies: ["InputRecording", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Fixtures")]),
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
-                                                                   "KioskReporting", "KioskConfiguration", "KioskLoop", "KioskFeatures", "KioskTestSupport",
-                                                                   "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
+                                                                   "KioskReporting", "KioskConfiguration", "KioskVocabulary", "KioskLoop", "KioskFeatures",
+                                                                   "KioskTestSupport", "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
         // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk):
         // no App code.
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTestSupport", "DialCore", "KioskSeams", "DialRender",
@@ -208,7 +209,7 @@ let package = Package(
                                                                    "OpeningHours", "KioskTestSupport"]),
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskFeaturesTests", dependencies: ["KioskFeatures", "KioskLoop", "KioskConfiguration", "KioskReporting",
+        .testTarget(name: "KioskFeaturesTests", dependencies: ["KioskFeatures", "KioskVocabulary", "KioskLoop", "KioskConfiguration", "KioskReporting",
                                                                 "DialCore", "KioskSeams", "LinuxSystem", "MQTTLink", "KioskTestSupport",
                                                                 "FleetConfig", "TouchInput"]),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours", "KioskTestSupport"]),

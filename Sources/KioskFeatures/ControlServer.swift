@@ -1,6 +1,7 @@
 import DialCore
 import Glibc
 import KioskSeams
+import KioskVocabulary
 import LinuxSystem
 import KioskReporting
 

@@ -1,6 +1,7 @@
 import DialCore
 import KioskLoop
 import KioskReporting
+import KioskVocabulary
 
 /// `<base>/state`, retained: the selected item, its ring's items, the screen and brightness.
 package struct MQTTState: Equatable {

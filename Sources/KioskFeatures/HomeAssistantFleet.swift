@@ -1,3 +1,5 @@
+import KioskVocabulary
+
 extension HomeAssistantDiscovery {
     /// The fleet's entities (with a `fleet:` section): an `update` (the installed serial against
     /// the one offered, from `<base>/config/state`) and the button that confirms the

@@ -1,4 +1,5 @@
 import DialCore
+import KioskVocabulary
 import MQTTLink
 import KioskConfiguration
 

@@ -1,6 +1,7 @@
 import DialCore
 import DialRender
 import Glibc
+import KioskVocabulary
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp

@@ -1,6 +1,7 @@
 import Glibc
 import DialCore
 import KioskSeams
+import KioskVocabulary
 import LinuxSystem
 import Testing
 @testable import KioskFeatures

@@ -1,5 +1,6 @@
 import Glibc
 import DialCore
+import KioskVocabulary
 import LinuxSystem
 import MQTTLink
 import Testing

@@ -2,6 +2,7 @@ import Glibc
 import Audio
 import DialCore
 import KioskSeams
+import KioskVocabulary
 import MQTTLink
 import Testing
 @testable import DialKioskApp

@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskVocabulary
 import Testing
 @testable import KioskSeams
 @testable import DialKioskApp

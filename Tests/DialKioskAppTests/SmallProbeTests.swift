@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import KioskVocabulary
 import Testing
 @testable import DialKioskApp
 @testable import KioskRuntime

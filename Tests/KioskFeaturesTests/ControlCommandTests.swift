@@ -1,3 +1,4 @@
+import KioskVocabulary
 import Testing
 @testable import KioskFeatures
 import KioskTestSupport

@@ -2,6 +2,7 @@ import FleetConfig
 import Glibc
 import KioskConfiguration
 import KioskReporting
+import KioskVocabulary
 import Testing
 @testable import KioskFeatures
 import KioskTestSupport

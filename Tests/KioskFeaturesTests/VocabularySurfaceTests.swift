@@ -1,5 +1,6 @@
 import DialCore
 import Foundation
+import KioskVocabulary
 import Testing
 @testable import KioskFeatures
 

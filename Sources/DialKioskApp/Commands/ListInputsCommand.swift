@@ -2,6 +2,7 @@ import ArgumentParser
 import DialCore
 import Glibc
 import KioskSeams
+import KioskVocabulary
 import LinuxSystem
 import TouchInput
 import KioskReporting

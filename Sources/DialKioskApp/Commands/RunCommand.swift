@@ -6,6 +6,7 @@ import KioskReporting
 import KioskConfiguration
 import KioskFeatures
 import KioskRuntime
+import KioskVocabulary
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import DialCore
 import DialRender
 import Glibc
 import KioskSeams
+import KioskVocabulary
 import TouchInput
 import KioskReporting
 import KioskConfiguration

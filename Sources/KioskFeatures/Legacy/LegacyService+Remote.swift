@@ -1,4 +1,5 @@
 import Glibc
+import KioskVocabulary
 
 /// The remote view's side of the service (the view itself is the app's, which the service does
 /// not know): viewers counted for `<base>/state`, screenshots asked for and answered.
