@@ -4,21 +4,21 @@ import LinuxSystem
 /// An ALSA or espeak-ng call, as its failure message names it: "Failed to open ALSA PCM
 /// 'default': No such file or directory". ALSA answers -errno, or its own codes above errno's
 /// range, which `snd_strerror` words (kept in `reason`).
-public struct AudioCall: SystemCall {
+package struct AudioCall: SystemCall {
     /// The words after "Failed to".
-    public var operation: String
+    package var operation: String
     /// The library's own words when errno alone would not say it (espeak-ng's status, ALSA's
     /// private codes).
-    public var reason: String?
+    package var reason: String?
 
-    public init(operation: String, reason: String? = nil) {
+    package init(operation: String, reason: String? = nil) {
         self.operation = operation
         self.reason = reason
     }
 
-    public var phrase: String { operation }
+    package var phrase: String { operation }
 
-    public func message(errno: Errno) -> String? {
+    package func message(errno: Errno) -> String? {
         if let reason { return "Failed to \(operation): \(reason)" }
         switch errno.rawValue {
         case EBUSY: return "Failed to \(operation): \(errno) (another program holds the sound device)"
@@ -29,7 +29,7 @@ public struct AudioCall: SystemCall {
 }
 
 /// The module's one error shape for a failed audio call.
-public typealias AudioError = CallError<AudioCall>
+package typealias AudioError = CallError<AudioCall>
 
 extension AudioError {
     /// The error for an ALSA result in the -errno convention (or one of ALSA's own codes).

@@ -2,23 +2,23 @@
 /// as plain data. A failure is logged once per reason (a device unplugged for an hour gives one
 /// line, not one per utterance), and the recovery once; while failing, utterances are dropped
 /// (the dial goes on silent) until `retryInterval` has passed.
-public struct AudioHealth: Sendable, Equatable {
-    public enum State: Sendable, Equatable {
+package struct AudioHealth: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Never tried, or the last try worked.
         case working
         /// The last try failed for `reason`; the next one is allowed from `retryAt`.
         case failing(reason: String, retryAt: Double)
     }
 
-    public private(set) var state: State = .working
-    public let retryInterval: Double
+    package private(set) var state: State = .working
+    package let retryInterval: Double
     /// The reason last logged (a new try that fails the same way is not logged again).
     private var logged: String?
 
-    public init(retryInterval: Double = 5) { self.retryInterval = retryInterval }
+    package init(retryInterval: Double = 5) { self.retryInterval = retryInterval }
 
     /// Whether a job at `now` may use the device (otherwise it is dropped, silently).
-    public func mayTry(now: Double) -> Bool {
+    package func mayTry(now: Double) -> Bool {
         switch state {
         case .working: return true
         case .failing(_, let retryAt): return now >= retryAt
@@ -26,7 +26,7 @@ public struct AudioHealth: Sendable, Equatable {
     }
 
     /// A try failed: the line to log, or nil when this reason was logged already.
-    public mutating func failed(_ reason: String, now: Double) -> String? {
+    package mutating func failed(_ reason: String, now: Double) -> String? {
         state = .failing(reason: reason, retryAt: now + retryInterval)
         guard logged != reason else { return nil }
         logged = reason
@@ -34,7 +34,7 @@ public struct AudioHealth: Sendable, Equatable {
     }
 
     /// A try worked: the line to log when it had been failing, else nil.
-    public mutating func worked() -> String? {
+    package mutating func worked() -> String? {
         guard case .failing = state else { return nil }
         state = .working
         logged = nil

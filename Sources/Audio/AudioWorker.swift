@@ -3,21 +3,21 @@ import Glibc
 import LinuxSystem
 
 /// What the worker plays: a cue's samples first, then a text spoken.
-public struct AudioJob: Sendable, Equatable {
-    public var cue: Cue?
+package struct AudioJob: Sendable, Equatable {
+    package var cue: Cue?
     /// How many times the cue plays, `Cue.spacing` apart (several detents in one frame).
-    public var cueCount: Int
-    public var text: String?
-    public var voice: Espeak.Voice
+    package var cueCount: Int
+    package var text: String?
+    package var voice: Espeak.Voice
     /// 0-1 of full scale for the cue.
-    public var cueVolume: Double
+    package var cueVolume: Double
     /// The ALSA PCM name ("default", "plughw:Loopback,0,0").
-    public var device: String
+    package var device: String
     /// When the frame that asked for it was on the glass (CLOCK_MONOTONIC seconds), for the
     /// latency figure; nil: not measured.
-    public var shownAt: Double?
+    package var shownAt: Double?
 
-    public init(cue: Cue? = nil, cueCount: Int = 1, text: String? = nil, voice: Espeak.Voice = Espeak.Voice(),
+    package init(cue: Cue? = nil, cueCount: Int = 1, text: String? = nil, voice: Espeak.Voice = Espeak.Voice(),
                 cueVolume: Double = 0.5, device: String = "default", shownAt: Double? = nil) {
         self.cue = cue
         self.cueCount = cueCount
@@ -30,7 +30,7 @@ public struct AudioJob: Sendable, Equatable {
 }
 
 /// What the worker tells the loop (read with `takeReports`, logged on the loop's thread).
-public enum AudioReport: Sendable, Equatable {
+package enum AudioReport: Sendable, Equatable {
     /// The device or the synthesis failed: the line to log once.
     case failed(String)
     /// It works again after a failure.
@@ -45,7 +45,7 @@ public enum AudioReport: Sendable, Equatable {
 /// playing: its queued samples are dropped with snd_pcm_drop) and `cancel`; both only take the
 /// lock for a moment. The worker sees an interruption between two chunks of synthesis (10 ms of
 /// audio) and between two waits for room on the device (5 ms), so it stops within one frame.
-public final class AudioWorker: @unchecked Sendable {
+package final class AudioWorker: @unchecked Sendable {
     private let monitor = Monitor()
     // Guarded by `monitor`:
     private var pending: AudioJob?
@@ -62,14 +62,14 @@ public final class AudioWorker: @unchecked Sendable {
     private var thread: SystemThread?
     /// Readable when reports wait (an eventfd): the loop polls it, so a failure or a latency
     /// figure is logged at once even while the dial rests. -1 if none could be made.
-    public var wakeDescriptor: Int32 { wake.rawValue }
+    package var wakeDescriptor: Int32 { wake.rawValue }
     /// The eventfd behind `wakeDescriptor`, closed once when the worker goes (after `stop`).
     private let wake: FileDescriptor
     /// Called on the worker thread after each write to ALSA (tests stop a job at a known point).
     var afterWrite: (@Sendable (Int) -> Void)?
 
     /// Starts the thread. `retryInterval`: seconds before a failing device is tried again.
-    public init(retryInterval: Double = 5, clock: @escaping @Sendable () -> Double = monotonicNow) {
+    package init(retryInterval: Double = 5, clock: @escaping @Sendable () -> Double = monotonicNow) {
         health = AudioHealth(retryInterval: retryInterval)
         self.clock = clock
         wake = FileDescriptor(adopting: eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)))
@@ -83,7 +83,7 @@ public final class AudioWorker: @unchecked Sendable {
     }
 
     /// Plays `job` now: whatever plays or waits is dropped.
-    public func play(_ job: AudioJob) {
+    package func play(_ job: AudioJob) {
         monitor.withLock {
             generation += 1
             pending = job
@@ -92,7 +92,7 @@ public final class AudioWorker: @unchecked Sendable {
     }
 
     /// Silence now: the job playing stops within one slice, a waiting one is dropped.
-    public func cancel() {
+    package func cancel() {
         monitor.withLock {
             generation += 1
             pending = nil
@@ -100,7 +100,7 @@ public final class AudioWorker: @unchecked Sendable {
     }
 
     /// The reports since the last call.
-    public func takeReports() -> [AudioReport] {
+    package func takeReports() -> [AudioReport] {
         var count: UInt64 = 0
         _ = wake.readRecord(into: &count)
         return monitor.withLock {
@@ -110,17 +110,17 @@ public final class AudioWorker: @unchecked Sendable {
     }
 
     /// Samples handed to ALSA since start, and jobs finished or stopped (tests, `--stats`).
-    public var counts: (samples: Int, jobs: Int) { monitor.withLock { (samplesHandedTotal, jobsDone) } }
+    package var counts: (samples: Int, jobs: Int) { monitor.withLock { (samplesHandedTotal, jobsDone) } }
 
     /// Waits until no job plays or waits (tests; the loop never calls it).
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         monitor.withLock { while busy || pending != nil { monitor.wait() } }
     }
 
     /// Ends the thread (the job playing is dropped) and waits for it at most `within` seconds:
     /// a thread stuck inside a driver's write (a FIFO nobody reads, a hung device) is left
     /// behind rather than holding up the exit. Safe twice.
-    public func stop(within: Double = 0.5) {
+    package func stop(within: Double = 0.5) {
         let thread: SystemThread? = monitor.withLock {
             stopping = true
             generation += 1
@@ -147,7 +147,7 @@ public final class AudioWorker: @unchecked Sendable {
 
     /// Seconds of silence after which the PCM is closed: the device is free for others and
     /// can go away (a USB speaker unplugged, a module removed) without a handle held on it.
-    public static let closeAfter = 2.0
+    package static let closeAfter = 2.0
 
     private func work() {
         while true {

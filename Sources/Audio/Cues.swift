@@ -3,11 +3,11 @@ import Glibc
 /// The sound cues, made in code (no sound files to install): a short click for each detent
 /// crossed, a rising pair of tones on activation, a falling pair on back, and a low double
 /// knock when a value dial runs into its minimum or maximum. 16-bit mono.
-public enum Cue: String, Sendable, Equatable, CaseIterable {
+package enum Cue: String, Sendable, Equatable, CaseIterable {
     case detent, activate, back, stop
 
     /// The cue's samples at `sampleRate`, `volume` 0-1 of full scale.
-    public func samples(sampleRate: Int, volume: Double) -> [Int16] {
+    package func samples(sampleRate: Int, volume: Double) -> [Int16] {
         switch self {
         case .detent:
             // 6 ms of 2.5 kHz falling off fast: a tick, short enough for 25 a second.
@@ -26,10 +26,10 @@ public enum Cue: String, Sendable, Equatable, CaseIterable {
     }
 
     /// Seconds from one click to the next when several play at once.
-    public static let spacing = 0.05
+    package static let spacing = 0.05
 
     /// `count` times the cue, each padded with silence to `spacing` (the last one not).
-    public func samples(sampleRate: Int, volume: Double, count: Int) -> [Int16] {
+    package func samples(sampleRate: Int, volume: Double, count: Int) -> [Int16] {
         let one = samples(sampleRate: sampleRate, volume: volume)
         guard count > 1 else { return one }
         let padded = one + [Int16](repeating: 0, count: max(0, Int(Self.spacing * Double(sampleRate)) - one.count))

@@ -6,10 +6,10 @@ import LinuxSystem
 /// to a closure chunk by chunk, which may stop it. The library has one global state, so there
 /// is one of these per process (`shared`), initialised once; every synthesis is serialised by
 /// its lock (in the kiosk only the audio worker synthesises).
-public final class Espeak: @unchecked Sendable {
+package final class Espeak: @unchecked Sendable {
     /// The library, loaded (libespeak-ng.so.1) and initialised on first use; the error when it
     /// cannot be loaded or espeak-ng-data cannot be found.
-    public static let shared: Result<Espeak, AudioError> = {
+    package static let shared: Result<Espeak, AudioError> = {
         do throws(AudioError) {
             return .success(try Espeak())
         } catch {
@@ -18,11 +18,11 @@ public final class Espeak: @unchecked Sendable {
     }()
 
     /// Samples per second of what `synthesize` hands out (22050 for espeak-ng's voices).
-    public let sampleRate: Int
+    package let sampleRate: Int
     /// The installed voices, read once at start (the list does not change while running).
-    public let voices: VoiceCatalog
+    package let voices: VoiceCatalog
     /// Milliseconds of audio per chunk: the worker checks for a newer utterance between chunks.
-    public static let chunkMilliseconds: Int32 = 10
+    package static let chunkMilliseconds: Int32 = 10
 
     private let lock = Monitor()
 
@@ -57,18 +57,18 @@ public final class Espeak: @unchecked Sendable {
     }
 
     /// Bytes of spoken text handed to espeak-ng at most (a label or a sentence is far shorter).
-    public static let textLimit = 4096
+    package static let textLimit = 4096
 
     /// How a text is spoken.
-    public struct Voice: Sendable, Equatable {
+    package struct Voice: Sendable, Equatable {
         /// An espeak-ng voice name, identifier or language ("en", "de", "fr-fr").
-        public var name: String
+        package var name: String
         /// Words per minute, 80-450 (espeak-ng's default is 175).
-        public var rate: Int
+        package var rate: Int
         /// 0-200, 100 is espeak-ng's normal loudness.
-        public var volume: Int
+        package var volume: Int
 
-        public init(name: String = "en", rate: Int = 175, volume: Int = 100) {
+        package init(name: String = "en", rate: Int = 175, volume: Int = 100) {
             self.name = name
             self.rate = rate
             self.volume = volume
@@ -79,7 +79,7 @@ public final class Espeak: @unchecked Sendable {
     /// it comes; `chunk` returns false to stop the synthesis there. Throws when the voice is
     /// unknown or espeak-ng fails. Flags as the `espeak-ng` command's: UTF-8 text, a
     /// sentence's pause at the end.
-    public func synthesize(_ text: String, voice: Voice, chunk: @escaping ([Int16]) -> Bool) throws(AudioError) {
+    package func synthesize(_ text: String, voice: Voice, chunk: @escaping ([Int16]) -> Bool) throws(AudioError) {
         // espeak-ng copies a variant's name into a fixed buffer: only names it ships get there.
         guard voices.contains(voice.name) else {
             throw AudioError(AudioCall(operation: "set the espeak-ng voice '\(voice.name.prefix(VoiceCatalog.nameLimit))'",
@@ -143,18 +143,18 @@ private let synthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, 
 
 /// The installed voices as plain strings, for checking a configured `voice` without calling
 /// into espeak-ng (a reload checks it on another thread than the worker's).
-public struct VoiceCatalog: Sendable, Equatable {
+package struct VoiceCatalog: Sendable, Equatable {
     /// Every name a voice answers to, lowercased: its name, identifier ("gmw/en-us"), the
     /// identifier's last part ("en-us") and its languages.
-    public var names: Set<String>
+    package var names: Set<String>
     /// The variants espeak-ng ships (its voices/!v file names, as spelled there): what may
     /// follow a '+' ("en+f3").
-    public var variants: Set<String>
+    package var variants: Set<String>
     /// Bytes of a voice name at most, variant included: espeak-ng copies a variant's name with
     /// its "!v/" prefix into a 40-byte buffer (longer ones abort the process).
-    public static let nameLimit = 32
+    package static let nameLimit = 32
 
-    public init(names: Set<String>, variants: Set<String> = []) {
+    package init(names: Set<String>, variants: Set<String> = []) {
         self.names = names
         self.variants = variants
     }
@@ -199,7 +199,7 @@ public struct VoiceCatalog: Sendable, Equatable {
 
     /// Whether espeak-ng has `voice`: a voice or language, and after a '+' one of its variants
     /// ("en+f3"); nothing over `nameLimit` bytes.
-    public func contains(_ voice: String) -> Bool {
+    package func contains(_ voice: String) -> Bool {
         guard voice.utf8.count <= Self.nameLimit else { return false }
         let parts = voice.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard names.contains(parts[0].lowercased()) else { return false }

@@ -48,7 +48,7 @@ struct HeardClock {
 }
 
 /// What a speech latency figure ends at.
-public enum SpeechLatencyClock: String, Sendable, Equatable {
+package enum SpeechLatencyClock: String, Sendable, Equatable {
     /// When ALSA says the first sample is heard (snd_pcm_delay on the running PCM).
     case heard
     /// When the first sample was handed to ALSA: the PCM never reported a delay (ALSA's null

@@ -5,7 +5,7 @@ import Glibc
 /// (quotes, `\\` escapes in octal and hex, `|` that runs a command, inline `{...}` plugins), so
 /// a name is taken only when it has one of the shapes the kiosk itself opens, character by
 /// character; anything else is defined in asound.conf and named here.
-public enum PCMName {
+package enum PCMName {
     /// Letters, digits, '_' and '-': a card's id or a PCM defined in asound.conf.
     static func isPlainName(_ text: Substring, maximum: Int = 64) -> Bool {
         !text.isEmpty && text.utf8.count <= maximum && text.utf8.allSatisfy {
@@ -22,7 +22,7 @@ public enum PCMName {
     /// `hw:Loopback,0,0`); a plain PCM name (letters, digits, `_`, `-`); and, in the local file
     /// only (`filePlugin`), `file:'/PATH',raw` or `,wav` with a plain absolute path (a recording
     /// sink an administrator may want; a pushed configuration never writes files).
-    public static func refusal(_ device: String, filePlugin: Bool = true) -> String? {
+    package static func refusal(_ device: String, filePlugin: Bool = true) -> String? {
         let text = Substring(device)
         if isPlainName(text) { return nil }
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -58,7 +58,7 @@ public enum PCMName {
     /// What check-config can say about `device` from its text and /proc alone: for `hw:`/
     /// `plughw:` with a card, whether that card exists (stat of /proc/asound/<card>, nothing
     /// opened); for any other name, that it was not checked.
-    public static func note(_ device: String, procRoot: String = "/proc/asound") -> String? {
+    package static func note(_ device: String, procRoot: String = "/proc/asound") -> String? {
         if let plugin = writingPlugin(device) {
             return "'\(device)' uses ALSA's \(plugin) plugin: not opened by check-config (opening it writes its file)"
         }

@@ -7,7 +7,7 @@ import LinuxSystem
 /// on the PCM's own poll descriptors and asks between slices whether to go on, so a newer
 /// utterance or a stop is seen within one slice, and a device that stops taking samples is
 /// given up after `stuckAfter` seconds. Owned by the worker thread; `close` is safe twice.
-public final class PCMOutput {
+package final class PCMOutput {
     let device: String
     let sampleRate: Int
     private var pcm: OpaquePointer?
@@ -127,7 +127,7 @@ public final class PCMOutput {
     }
 
     /// Whether `device` can be opened now (for check-config): nil, or the reason it cannot.
-    public static func probe(device: String, sampleRate: Int = 22050) -> AudioError? {
+    package static func probe(device: String, sampleRate: Int = 22050) -> AudioError? {
         do throws(AudioError) {
             let output = try PCMOutput(device: device, sampleRate: sampleRate)
             output.close()

@@ -3,7 +3,7 @@ import Glibc
 import LinuxSystem
 
 /// The CEC calls the kiosk makes, as their failure messages name them.
-public enum CECCall: SystemCall {
+package enum CECCall: SystemCall {
     case open(String)
     case getCapabilities
     case getPhysicalAddress
@@ -15,7 +15,7 @@ public enum CECCall: SystemCall {
     case dequeueEvent
     case getConnectorInfo
 
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .open(let path): return "open \(path)"
         case .getCapabilities: return "read the CEC adapter's capabilities (CEC_ADAP_G_CAPS)"
@@ -30,7 +30,7 @@ public enum CECCall: SystemCall {
         }
     }
 
-    public func message(errno: Errno) -> String? {
+    package func message(errno: Errno) -> String? {
         switch (self, errno.rawValue) {
         case (.setMode, EBUSY), (.setLogicalAddresses, EBUSY):
             return "Failed to \(phrase): another program holds the adapter (EBUSY)"
@@ -39,42 +39,42 @@ public enum CECCall: SystemCall {
     }
 }
 
-public typealias CECError = CallError<CECCall>
+package typealias CECError = CallError<CECCall>
 
 /// What CEC_ADAP_G_CAPS tells of an adapter.
-public struct CECCapabilities: Sendable, Equatable {
-    public var driver: String
-    public var name: String
-    public var availableLogicalAddresses: Int
+package struct CECCapabilities: Sendable, Equatable {
+    package var driver: String
+    package var name: String
+    package var availableLogicalAddresses: Int
     /// The CEC_CAP_* bits.
-    public var flags: UInt32
+    package var flags: UInt32
 
     /// The driver sets the physical address itself (from the EDID); without it, userspace must.
-    public var driverSetsPhysicalAddress: Bool { flags & UInt32(CEC_CAP_PHYS_ADDR) == 0 }
-    public var canTransmit: Bool { flags & UInt32(CEC_CAP_TRANSMIT) != 0 }
-    public var hasConnectorInfo: Bool { flags & UInt32(CEC_CAP_CONNECTOR_INFO) != 0 }
+    package var driverSetsPhysicalAddress: Bool { flags & UInt32(CEC_CAP_PHYS_ADDR) == 0 }
+    package var canTransmit: Bool { flags & UInt32(CEC_CAP_TRANSMIT) != 0 }
+    package var hasConnectorInfo: Bool { flags & UInt32(CEC_CAP_CONNECTOR_INFO) != 0 }
 }
 
 /// A received message or the result of one of our transmits (CEC_RECEIVE).
-public struct CECReceived: Sendable, Equatable {
+package struct CECReceived: Sendable, Equatable {
     /// Nonzero for the result of our transmit (the sequence CEC_TRANSMIT gave it).
-    public var sequence: UInt32
+    package var sequence: UInt32
     /// The CEC_TX_STATUS_* bits (0 for a message another device sent).
-    public var txStatus: UInt8
+    package var txStatus: UInt8
     /// The CEC_RX_STATUS_* bits.
-    public var rxStatus: UInt8
+    package var rxStatus: UInt8
     /// The message: for a transmit that waited for a reply and got it, the reply.
-    public var message: CECMessage?
+    package var message: CECMessage?
 
-    public var isTransmitResult: Bool { sequence != 0 && txStatus != 0 }
-    public var acknowledged: Bool { txStatus & UInt8(CEC_TX_STATUS_OK) != 0 }
-    public var replyTimedOut: Bool { rxStatus & UInt8(CEC_RX_STATUS_TIMEOUT) != 0 }
-    public var featureAborted: Bool { rxStatus & UInt8(CEC_RX_STATUS_FEATURE_ABORT) != 0 }
-    public var replyReceived: Bool { rxStatus & UInt8(CEC_RX_STATUS_OK) != 0 }
+    package var isTransmitResult: Bool { sequence != 0 && txStatus != 0 }
+    package var acknowledged: Bool { txStatus & UInt8(CEC_TX_STATUS_OK) != 0 }
+    package var replyTimedOut: Bool { rxStatus & UInt8(CEC_RX_STATUS_TIMEOUT) != 0 }
+    package var featureAborted: Bool { rxStatus & UInt8(CEC_RX_STATUS_FEATURE_ABORT) != 0 }
+    package var replyReceived: Bool { rxStatus & UInt8(CEC_RX_STATUS_OK) != 0 }
 }
 
 /// An adapter event (CEC_DQEVENT).
-public enum CECEvent: Sendable, Equatable {
+package enum CECEvent: Sendable, Equatable {
     /// The physical address or the claimed logical addresses changed (also the state at open).
     case stateChange(physicalAddress: CECPhysicalAddress, logicalAddressMask: UInt16)
     /// The kernel's queue overflowed and dropped received messages.
@@ -85,12 +85,12 @@ public enum CECEvent: Sendable, Equatable {
 /// One open /dev/cecN, non-blocking: every call returns at once; results and received
 /// messages come back through `receive` (POLLIN), adapter changes through `dequeueEvent`
 /// (POLLPRI). The one owner of the descriptor.
-public final class CECAdapter {
-    public let path: String
+package final class CECAdapter {
+    package let path: String
     private let fd: FileDescriptor
 
     /// open(2) of `path` read-write, non-blocking.
-    public init(path: String) throws(CECError) {
+    package init(path: String) throws(CECError) {
         switch FileDescriptor.open(path, flags: O_RDWR | O_NONBLOCK | O_CLOEXEC) {
         case .success(let opened): fd = opened
         case .failure(let e): throw CECError(.open(path), errno: e)
@@ -99,16 +99,16 @@ public final class CECAdapter {
     }
 
     /// The descriptor to poll for POLLIN (messages) and POLLPRI (events).
-    public var pollDescriptor: Int32 { fd.rawValue }
+    package var pollDescriptor: Int32 { fd.rawValue }
 
-    public func close() { fd.close() }
+    package func close() { fd.close() }
 
     private func ioctl(_ call: CECCall, _ request: UInt, _ argument: UnsafeMutableRawPointer) throws(CECError) {
         _ = try CECError.retrying(call) { ccec_ioctl(fd.rawValue, request, argument) }
     }
 
     /// CEC_ADAP_G_CAPS.
-    public func capabilities() throws(CECError) -> CECCapabilities {
+    package func capabilities() throws(CECError) -> CECCapabilities {
         var caps = cec_caps()
         try ioctl(.getCapabilities, ccec_adap_g_caps(), &caps)
         return CECCapabilities(driver: Self.text(caps.driver), name: Self.text(caps.name),
@@ -116,7 +116,7 @@ public final class CECAdapter {
     }
 
     /// CEC_ADAP_G_PHYS_ADDR: f.f.f.f while nothing is connected (no hot-plug).
-    public func physicalAddress() throws(CECError) -> CECPhysicalAddress {
+    package func physicalAddress() throws(CECError) -> CECPhysicalAddress {
         var address: UInt16 = 0
         try ioctl(.getPhysicalAddress, ccec_adap_g_phys_addr(), &address)
         return CECPhysicalAddress(address)
@@ -124,7 +124,7 @@ public final class CECAdapter {
 
     /// CEC_ADAP_G_LOG_ADDRS: the logical addresses claimed (empty: unconfigured) and how many
     /// were asked for (nonzero: some program configured the adapter, perhaps still claiming).
-    public func logicalAddresses() throws(CECError) -> (claimed: [UInt8], requested: Int) {
+    package func logicalAddresses() throws(CECError) -> (claimed: [UInt8], requested: Int) {
         var addresses = cec_log_addrs()
         try ioctl(.getLogicalAddresses, ccec_adap_g_log_addrs(), &addresses)
         let count = Int(addresses.num_log_addrs)
@@ -134,14 +134,14 @@ public final class CECAdapter {
 
     /// CEC_S_MODE: this descriptor the only initiator (EBUSY when another program is), and a
     /// follower, so that messages to us (the TV's Standby, its questions) reach `receive`.
-    public func becomeExclusiveInitiator() throws(CECError) {
+    package func becomeExclusiveInitiator() throws(CECError) {
         var mode = UInt32(CEC_MODE_EXCL_INITIATOR) | UInt32(CEC_MODE_FOLLOWER)
         try ioctl(.setMode, ccec_s_mode(), &mode)
     }
 
     /// CEC_ADAP_S_LOG_ADDRS for one playback device named `osdName` (at most 14 bytes). On a
     /// non-blocking descriptor the kernel claims in the background; a state-change event tells.
-    public func claimPlayback(osdName: String) throws(CECError) {
+    package func claimPlayback(osdName: String) throws(CECError) {
         var addresses = cec_log_addrs()
         addresses.cec_version = UInt8(CEC_OP_CEC_VERSION_2_0)
         addresses.num_log_addrs = 1
@@ -157,7 +157,7 @@ public final class CECAdapter {
 
     /// CEC_TRANSMIT, non-blocking: queues the message and returns its sequence number; the
     /// result (acknowledged or not, and the reply when `reply` is given) comes through `receive`.
-    public func transmit(_ message: CECMessage, reply: UInt8? = nil, timeoutMilliseconds: UInt32 = 0) throws(CECError) -> UInt32 {
+    package func transmit(_ message: CECMessage, reply: UInt8? = nil, timeoutMilliseconds: UInt32 = 0) throws(CECError) -> UInt32 {
         var msg = cec_msg()
         let bytes = message.bytes
         msg.len = UInt32(bytes.count)
@@ -173,7 +173,7 @@ public final class CECAdapter {
     }
 
     /// CEC_RECEIVE, non-blocking: the next message or transmit result; nil when none waits.
-    public func receive() throws(CECError) -> CECReceived? {
+    package func receive() throws(CECError) -> CECReceived? {
         var msg = cec_msg()
         guard ccec_ioctl(fd.rawValue, ccec_receive(), &msg) == 0 else {
             let e = errno
@@ -187,7 +187,7 @@ public final class CECAdapter {
     }
 
     /// CEC_DQEVENT, non-blocking: the next adapter event; nil when none waits.
-    public func dequeueEvent() throws(CECError) -> CECEvent? {
+    package func dequeueEvent() throws(CECError) -> CECEvent? {
         var event = cec_event()
         guard ccec_ioctl(fd.rawValue, ccec_dqevent(), &event) == 0 else {
             let e = errno
@@ -207,7 +207,7 @@ public final class CECAdapter {
 
     /// CEC_ADAP_G_CONNECTOR_INFO: the DRM card number and connector id the adapter belongs to,
     /// where the driver tells (nil: it does not).
-    public func drmConnector() throws(CECError) -> (card: UInt32, connectorID: UInt32)? {
+    package func drmConnector() throws(CECError) -> (card: UInt32, connectorID: UInt32)? {
         var info = cec_connector_info()
         try ioctl(.getConnectorInfo, ccec_adap_g_connector_info(), &info)
         guard info.type == UInt32(CEC_CONNECTOR_TYPE_DRM) else { return nil }

@@ -5,14 +5,14 @@ import LinuxSystem
 /// the power link's decisions carried out on it. Every call returns at once (the adapter is
 /// non-blocking); the loop polls `pollDescriptor` and calls `serve`, and wakes at `wakeUp`
 /// for the power status's deadline.
-public final class CECDisplay {
+package final class CECDisplay {
     /// The kiosk's name on the bus (the TV's source list shows it).
-    public static let osdName = "DialKiosk"
+    package static let osdName = "DialKiosk"
     /// Messages and events taken per `serve`: bounded work per loop turn.
     static let perTurn = 32
 
-    public let adapter: CECAdapter
-    public private(set) var link: CECPowerLink
+    package let adapter: CECAdapter
+    package private(set) var link: CECPowerLink
     private let log: (String) -> Void
 
     init(adapter: CECAdapter, physicalAddress: CECPhysicalAddress, log: @escaping (String) -> Void) {
@@ -24,7 +24,7 @@ public final class CECDisplay {
     /// Opens `path` (nil: the first adapter with a physical address other than 0.0.0.0 that
     /// no other program has configured or holds), becomes its only initiator and starts the
     /// claim of a playback logical address.
-    public static func open(_ path: String?, devDirectory: String = "/dev",
+    package static func open(_ path: String?, devDirectory: String = "/dev",
                             log: @escaping (String) -> Void) throws(CECError) -> CECDisplay {
         let candidates = path.map { [$0] } ?? CECAdapterChoice.nodes(in: devDirectory)
         var refusals: [String] = []
@@ -50,19 +50,19 @@ public final class CECDisplay {
         throw CECError(.open(path ?? "\(devDirectory)/cec*: \(why)"), code: ENODEV)
     }
 
-    public var pollDescriptor: Int32 { adapter.pollDescriptor }
+    package var pollDescriptor: Int32 { adapter.pollDescriptor }
 
     /// When the loop must call `serve` even without a message: the power status's deadline.
-    public func wakeUp() -> Double? { link.wakeUp }
+    package func wakeUp() -> Double? { link.wakeUp }
 
     /// The screen lit (`true`) or went dark: the messages that tell the TV, sent now.
-    public func want(on: Bool, now: Double) -> [CECPowerLink.Report] {
+    package func want(on: Bool, now: Double) -> [CECPowerLink.Report] {
         let (send, reports) = link.want(on ? .on : .off, now: now)
         return carryOut(send) + reports
     }
 
     /// Drains the adapter's events and messages (bounded per turn) and checks the deadline.
-    public func serve(now: Double) -> [CECPowerLink.Report] {
+    package func serve(now: Double) -> [CECPowerLink.Report] {
         var reports: [CECPowerLink.Report] = []
         for _ in 0..<Self.perTurn {
             let event: CECEvent?
@@ -129,9 +129,9 @@ public final class CECDisplay {
 }
 
 /// Which adapter `power.cec: true` takes, as rules on what was probed.
-public enum CECAdapterChoice {
+package enum CECAdapterChoice {
     /// /dev/cec0, /dev/cec1, ... in number order.
-    public static func nodes(in directory: String) -> [String] {
+    package static func nodes(in directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var numbers: [Int] = []
@@ -144,7 +144,7 @@ public enum CECAdapterChoice {
 
     /// Why an adapter is not the kiosk's (nil: it is): the TV's own adapter (0.0.0.0), an output
     /// with nothing plugged in (f.f.f.f), one another program configured, or one that cannot send.
-    public static func refusal(address: CECPhysicalAddress, configuredByOthers: Int, capabilities: CECCapabilities) -> String? {
+    package static func refusal(address: CECPhysicalAddress, configuredByOthers: Int, capabilities: CECCapabilities) -> String? {
         if !capabilities.canTransmit { return "cannot transmit" }
         if address.rawValue == 0 { return "physical address 0.0.0.0 (a TV's own adapter)" }
         if address == .invalid { return "no physical address (nothing connected)" }
@@ -155,15 +155,15 @@ public enum CECAdapterChoice {
 
 /// What `list-outputs` says of the CEC adapters: each one's node, physical address and the
 /// DRM connector it belongs to (where the driver tells).
-public struct CECAdapterListing: Sendable, Equatable {
-    public var path: String
-    public var name: String
-    public var physicalAddress: CECPhysicalAddress
+package struct CECAdapterListing: Sendable, Equatable {
+    package var path: String
+    package var name: String
+    package var physicalAddress: CECPhysicalAddress
     /// The DRM card number (cardN) and connector id; nil when the driver does not say.
-    public var card: UInt32?
-    public var connectorID: UInt32?
+    package var card: UInt32?
+    package var connectorID: UInt32?
 
-    public init(path: String, name: String, physicalAddress: CECPhysicalAddress, card: UInt32?, connectorID: UInt32?) {
+    package init(path: String, name: String, physicalAddress: CECPhysicalAddress, card: UInt32?, connectorID: UInt32?) {
         self.path = path
         self.name = name
         self.physicalAddress = physicalAddress
@@ -172,7 +172,7 @@ public struct CECAdapterListing: Sendable, Equatable {
     }
 
     /// Every /dev/cecN that opens, probed without claiming anything.
-    public static func probe(devDirectory: String = "/dev") -> [CECAdapterListing] {
+    package static func probe(devDirectory: String = "/dev") -> [CECAdapterListing] {
         CECAdapterChoice.nodes(in: devDirectory).compactMap { path in
             guard let adapter = try? CECAdapter(path: path) else { return nil }
             defer { adapter.close() }

@@ -1,21 +1,21 @@
 /// One CEC message as the bus carries it: the header block (initiator and destination logical
 /// addresses), an opcode and its operands; at most 16 bytes in all.
-public struct CECMessage: Sendable, Equatable, CustomStringConvertible {
+package struct CECMessage: Sendable, Equatable, CustomStringConvertible {
     /// The logical address that sends (0-15).
-    public var initiator: UInt8
+    package var initiator: UInt8
     /// The logical address it goes to; 15 is the broadcast address.
-    public var destination: UInt8
+    package var destination: UInt8
     /// nil: a poll (the header block alone).
-    public var opcode: UInt8?
-    public var operands: [UInt8]
+    package var opcode: UInt8?
+    package var operands: [UInt8]
 
-    public static let broadcast: UInt8 = 15
+    package static let broadcast: UInt8 = 15
     /// The TV's logical address.
-    public static let tv: UInt8 = 0
+    package static let tv: UInt8 = 0
     /// The bus's limit for a whole message.
-    public static let maximumBytes = 16
+    package static let maximumBytes = 16
 
-    public init(from initiator: UInt8, to destination: UInt8, opcode: UInt8?, operands: [UInt8] = []) {
+    package init(from initiator: UInt8, to destination: UInt8, opcode: UInt8?, operands: [UInt8] = []) {
         self.initiator = initiator & 0xf
         self.destination = destination & 0xf
         self.opcode = opcode
@@ -23,20 +23,20 @@ public struct CECMessage: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The bytes on the wire (header block first).
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [initiator << 4 | destination] + (opcode.map { [$0] + operands } ?? [])
     }
 
     /// A message from `bytes` (a received `cec_msg`'s first `len` bytes); nil when empty.
-    public init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         guard let header = bytes.first else { return nil }
         let rest = Array(bytes.dropFirst().prefix(Self.maximumBytes - 1))
         self.init(from: header >> 4, to: header & 0xf, opcode: rest.first, operands: Array(rest.dropFirst()))
     }
 
-    public var isBroadcast: Bool { destination == Self.broadcast }
+    package var isBroadcast: Bool { destination == Self.broadcast }
 
-    public var description: String {
+    package var description: String {
         let name = opcode.map { CECOpcode(rawValue: $0).map { "\($0)" } ?? String(format2: $0) } ?? "poll"
         return "\(name) \(initiator)->\(destination)" + (operands.isEmpty ? "" : " " + operands.map { String(format2: $0) }.joined(separator: ":"))
     }
@@ -51,7 +51,7 @@ extension String {
 }
 
 /// The opcodes the kiosk sends or answers (CEC 1.4/2.0, as linux/cec.h names them).
-public enum CECOpcode: UInt8, Sendable, CustomStringConvertible {
+package enum CECOpcode: UInt8, Sendable, CustomStringConvertible {
     case featureAbort = 0x00
     case imageViewOn = 0x04
     case standby = 0x36
@@ -59,7 +59,7 @@ public enum CECOpcode: UInt8, Sendable, CustomStringConvertible {
     case giveDevicePowerStatus = 0x8f
     case reportPowerStatus = 0x90
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .featureAbort: return "Feature Abort"
         case .imageViewOn: return "Image View On"
@@ -72,16 +72,16 @@ public enum CECOpcode: UInt8, Sendable, CustomStringConvertible {
 }
 
 /// A device's power status (the operand of Report Power Status).
-public enum CECPowerStatus: UInt8, Sendable, Equatable, CustomStringConvertible {
+package enum CECPowerStatus: UInt8, Sendable, Equatable, CustomStringConvertible {
     case on = 0
     case standby = 1
     case turningOn = 2
     case turningStandby = 3
 
     /// Whether the status is, or is on its way to, `on`.
-    public var isOn: Bool { self == .on || self == .turningOn }
+    package var isOn: Bool { self == .on || self == .turningOn }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .on: return "on"
         case .standby: return "standby"
@@ -92,16 +92,16 @@ public enum CECPowerStatus: UInt8, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// A physical address a.b.c.d (four 4-bit digits); 0.0.0.0 is the TV, f.f.f.f "none".
-public struct CECPhysicalAddress: Sendable, Equatable, CustomStringConvertible {
-    public var rawValue: UInt16
-    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+package struct CECPhysicalAddress: Sendable, Equatable, CustomStringConvertible {
+    package var rawValue: UInt16
+    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let invalid = CECPhysicalAddress(0xffff)
+    package static let invalid = CECPhysicalAddress(0xffff)
     /// An address another device can be switched to: neither the TV's nor "none".
-    public var isSource: Bool { rawValue != 0 && rawValue != 0xffff }
-    public var bytes: [UInt8] { [UInt8(rawValue >> 8), UInt8(rawValue & 0xff)] }
+    package var isSource: Bool { rawValue != 0 && rawValue != 0xffff }
+    package var bytes: [UInt8] { [UInt8(rawValue >> 8), UInt8(rawValue & 0xff)] }
 
-    public var description: String {
+    package var description: String {
         [12, 8, 4, 0].map { String(Int(rawValue >> UInt16($0)) & 0xf, radix: 16) }.joined(separator: ".")
     }
 }

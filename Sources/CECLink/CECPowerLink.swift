@@ -9,25 +9,25 @@
 /// reason until the TV follows again. A TV takes a moment to change state (it reports `on`
 /// just after Standby, then `turning to standby`), so a status that does not match yet is asked
 /// for again every `askAgainSeconds` until the deadline.
-public struct CECPowerLink: Sendable {
+package struct CECPowerLink: Sendable {
     /// How long the TV has to report its power status after a wish.
-    public static let answerSeconds = 5.0
+    package static let answerSeconds = 5.0
     /// How soon a power status that does not match the wish yet is asked for again.
-    public static let askAgainSeconds = 1.0
+    package static let askAgainSeconds = 1.0
 
     /// What the kiosk wants of the display.
-    public enum Wish: Sendable, Equatable { case on, off }
+    package enum Wish: Sendable, Equatable { case on, off }
 
     /// A message to transmit; `reply`: the opcode the kernel waits for (its answer comes with
     /// the transmit's result), with `timeoutMilliseconds`.
-    public struct Outgoing: Sendable, Equatable {
-        public var message: CECMessage
-        public var reply: UInt8?
-        public var timeoutMilliseconds: UInt32
+    package struct Outgoing: Sendable, Equatable {
+        package var message: CECMessage
+        package var reply: UInt8?
+        package var timeoutMilliseconds: UInt32
     }
 
     /// What the link has to tell.
-    public enum Report: Sendable, Equatable {
+    package enum Report: Sendable, Equatable {
         /// The TV did not follow: why (a few words, stable per reason, for the log and the event).
         case failed(String)
         /// The TV reported the status the wish asked for (after a failure: it recovered).
@@ -37,35 +37,35 @@ public struct CECPowerLink: Sendable {
     }
 
     /// The adapter's physical address (Active Source carries it).
-    public var physicalAddress: CECPhysicalAddress
+    package var physicalAddress: CECPhysicalAddress
     /// The claimed logical address; nil until the kernel configured it.
-    public private(set) var logicalAddress: UInt8?
+    package private(set) var logicalAddress: UInt8?
     /// The last wish (sent, or waiting for the logical address).
-    public private(set) var wish: Wish?
+    package private(set) var wish: Wish?
     /// The wish waits to be sent (no logical address yet).
     private var unsent = false
     /// What each transmit in flight was, by sequence number.
     private var inFlight: [UInt32: UInt8] = [:]
     /// The power status must be reported by then (the loop's clock).
-    public private(set) var answerDeadline: Double?
+    package private(set) var answerDeadline: Double?
     /// When to ask for the power status again (the last one did not match yet).
-    public private(set) var askAgainAt: Double?
+    package private(set) var askAgainAt: Double?
     /// The last power status that did not match the wish (for the deadline's message).
     private var lastMismatch: CECPowerStatus?
     /// This wish's round failed already: one failure per round.
     private var roundFailed = false
     /// The failure reported last; the same reason is not reported again until the TV follows.
-    public private(set) var failure: String?
+    package private(set) var failure: String?
     /// The TV put itself in standby (its Standby came): an off wish needs no message.
     private var tvAsleep = false
 
-    public init(physicalAddress: CECPhysicalAddress) {
+    package init(physicalAddress: CECPhysicalAddress) {
         self.physicalAddress = physicalAddress
     }
 
     /// The kernel claimed `address` (nil: the claim is gone, e.g. the cable was pulled). A wish
     /// that waited is sent now; after a new claim the last wish is sent again.
-    public mutating func claimed(_ address: UInt8?, now: Double) -> (send: [Outgoing], reports: [Report]) {
+    package mutating func claimed(_ address: UInt8?, now: Double) -> (send: [Outgoing], reports: [Report]) {
         let before = logicalAddress
         logicalAddress = address
         guard address != nil, address != before else { return ([], []) }
@@ -75,7 +75,7 @@ public struct CECPowerLink: Sendable {
 
     /// The screen's wish: the messages it takes (none while the address is not claimed yet, or
     /// when the wish is what was last sent).
-    public mutating func want(_ wish: Wish, now: Double) -> (send: [Outgoing], reports: [Report]) {
+    package mutating func want(_ wish: Wish, now: Double) -> (send: [Outgoing], reports: [Report]) {
         guard wish != self.wish || unsent else { return ([], []) }
         self.wish = wish
         if wish == .off && tvAsleep { return ([], []) }
@@ -117,7 +117,7 @@ public struct CECPowerLink: Sendable {
     }
 
     /// When the loop must call `tick`: the deadline, or the time to ask again.
-    public var wakeUp: Double? {
+    package var wakeUp: Double? {
         switch (askAgainAt, answerDeadline) {
         case (let a?, let d?): return min(a, d)
         case (let a, let d): return a ?? d
@@ -125,19 +125,19 @@ public struct CECPowerLink: Sendable {
     }
 
     /// The kernel took `outgoing` for transmission as `sequence`.
-    public mutating func queued(_ outgoing: Outgoing, sequence: UInt32) {
+    package mutating func queued(_ outgoing: Outgoing, sequence: UInt32) {
         if let opcode = outgoing.message.opcode { inFlight[sequence] = opcode }
     }
 
     /// The kernel refused to transmit `outgoing` (`why`: its error): a failure now.
-    public mutating func refused(_ outgoing: Outgoing, why: String) -> [Report] {
+    package mutating func refused(_ outgoing: Outgoing, why: String) -> [Report] {
         let name = outgoing.message.opcode.map { CECOpcode(rawValue: $0).map { "\($0)" } ?? "message" } ?? "poll"
         return fail("\(name) could not be sent (\(why))")
     }
 
     /// A transmit's result came back (`txStatus`, `rxStatus`: the kernel's bits; `reply`: the
     /// message the kernel waited for, when the transmit asked for one and it came).
-    public mutating func result(sequence: UInt32, acknowledged: Bool, replyTimedOut: Bool, aborted: Bool,
+    package mutating func result(sequence: UInt32, acknowledged: Bool, replyTimedOut: Bool, aborted: Bool,
                                 reply: CECMessage?, now: Double) -> [Report] {
         guard let opcode = inFlight.removeValue(forKey: sequence) else { return [] }
         let name = CECOpcode(rawValue: opcode).map { "\($0)" } ?? "message"
@@ -154,7 +154,7 @@ public struct CECPowerLink: Sendable {
 
     /// The answer deadline passed without a matching power status (a failure), or it is time to
     /// ask again.
-    public mutating func tick(now: Double) -> (send: [Outgoing], reports: [Report]) {
+    package mutating func tick(now: Double) -> (send: [Outgoing], reports: [Report]) {
         if let deadline = answerDeadline, now >= deadline { return ([], timedOut()) }
         guard let at = askAgainAt, now >= at, let from = logicalAddress, answerDeadline != nil else { return ([], []) }
         askAgainAt = nil
@@ -172,7 +172,7 @@ public struct CECPowerLink: Sendable {
 
     /// A message received from the bus: the TV's power status, its Standby, a question to us.
     /// Returns the answer to send (Report Power Status to a Give Device Power Status).
-    public mutating func received(_ message: CECMessage, now: Double) -> (send: [Outgoing], reports: [Report]) {
+    package mutating func received(_ message: CECMessage, now: Double) -> (send: [Outgoing], reports: [Report]) {
         guard let opcode = message.opcode.flatMap(CECOpcode.init(rawValue:)) else { return ([], []) }
         switch opcode {
         case .reportPowerStatus where message.initiator == CECMessage.tv:

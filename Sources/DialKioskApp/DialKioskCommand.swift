@@ -2,8 +2,8 @@ import ArgumentParser
 import KioskReporting
 
 /// The `dialkiosk` command line. With no subcommand it runs the dial (`dialkiosk run`).
-public struct DialKioskCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DialKioskCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "dialkiosk",
         abstract: "A rotary dial menu for Linux touchscreens, drawn straight to DRM/KMS.",
         version: DialKioskVersion.string,
@@ -23,5 +23,5 @@ public struct DialKioskCommand: ParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    public init() {}
+    package init() {}
 }

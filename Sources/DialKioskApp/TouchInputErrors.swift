@@ -6,7 +6,7 @@ import KioskReporting
 
 /// TouchInput's failures as exit statuses: permissions are 77, a seat without devices 69.
 extension InputCall: ReportableCall {
-    public func exitStatus(errno: Errno) -> ExitStatus {
+    package func exitStatus(errno: Errno) -> ExitStatus {
         if InputSystemError(self, errno: errno).isPermissionProblem { return .permissionDenied }
         switch kind {
         case .open, .noDevices: return .noDevice
@@ -16,5 +16,5 @@ extension InputCall: ReportableCall {
 }
 
 extension CalibrationError: ReportableError {
-    public var exitStatus: ExitStatus { .usage }
+    package var exitStatus: ExitStatus { .usage }
 }

@@ -15,23 +15,23 @@
 /// The signature covers the text (its BLAKE2b-512 with "ED"), the global signature the first
 /// signature and the trusted comment: neither the text nor the serial nor the targets can be
 /// changed or moved to another bundle without the key.
-public struct ConfigBundle: Sendable, Equatable {
-    public var serial: UInt64
-    public var targets: [String]
+package struct ConfigBundle: Sendable, Equatable {
+    package var serial: UInt64
+    package var targets: [String]
     /// The configuration text (UTF-8), as `check-config` would read it from a file.
-    public var config: [UInt8]
-    public var signature: MinisignSignature
+    package var config: [UInt8]
+    package var signature: MinisignSignature
 
     /// Largest bundle read: the configuration file's own limit and room for the signature.
-    public static let maxBytes = (256 << 10) + (64 << 10)
+    package static let maxBytes = (256 << 10) + (64 << 10)
     /// Largest icon blob taken (`<topic>/blob/<sha256>`): a PNG at the icon decoder's limits.
-    public static let maxBlobBytes = 8 << 20
-    public static let maxTargets = 1024
-    public static let maxTargetBytes = 256
+    package static let maxBlobBytes = 8 << 20
+    package static let maxTargets = 1024
+    package static let maxTargetBytes = 256
     /// The first word of a bundle's trusted comment.
-    public static let magic = "dialkiosk-bundle"
+    package static let magic = "dialkiosk-bundle"
 
-    public init(serial: UInt64, targets: [String], config: [UInt8], signature: MinisignSignature) {
+    package init(serial: UInt64, targets: [String], config: [UInt8], signature: MinisignSignature) {
         self.serial = serial
         self.targets = targets
         self.config = config
@@ -40,23 +40,23 @@ public struct ConfigBundle: Sendable, Equatable {
 
     /// The trusted comment that names `serial` and `targets`: `dialkiosk-bundle serial:42
     /// target:a target:b` (single spaces; what `minisign -S -t` is given).
-    public static func trustedComment(serial: UInt64, targets: [String]) -> String {
+    package static func trustedComment(serial: UInt64, targets: [String]) -> String {
         ([magic, "serial:\(serial)"] + targets.map { "target:" + $0 }).joined(separator: " ")
     }
 
     /// `config` signed by `key` for `serial` and `targets`, as `minisign -S -t` would.
-    public static func signed(_ config: [UInt8], serial: UInt64, targets: [String], key: MinisignSecretKey) throws(FleetError) -> ConfigBundle {
+    package static func signed(_ config: [UInt8], serial: UInt64, targets: [String], key: MinisignSecretKey) throws(FleetError) -> ConfigBundle {
         let signature = try key.sign(config, trustedComment: trustedComment(serial: serial, targets: targets))
         return ConfigBundle(serial: serial, targets: targets, config: config, signature: signature)
     }
 
     /// The wire form: the signature file, then the text.
-    public var encoded: [UInt8] { Array(signature.text.utf8) + config }
+    package var encoded: [UInt8] { Array(signature.text.utf8) + config }
 
     /// A bundle read from `bytes`, strictly: the size is checked before anything else, then the
     /// four signature lines (each bounded), then the trusted comment's words. The signatures
     /// are not checked here (`FleetAcceptance.verify` does).
-    public static func parse(_ bytes: [UInt8]) -> Result<ConfigBundle, FleetRefusal> {
+    package static func parse(_ bytes: [UInt8]) -> Result<ConfigBundle, FleetRefusal> {
         if bytes.isEmpty { return .failure(.empty) }
         if bytes.count > maxBytes { return .failure(.tooLarge(bytes: bytes.count, limit: maxBytes)) }
         var reader = LineCursor(bytes: bytes)

@@ -4,32 +4,32 @@ import KioskConfiguration
 /// Whether a kiosk takes a bundle: pure functions of the bundle's bytes and plain data (the
 /// trusted keys, the highest serial ever taken, the client id, the local configuration), with
 /// the signature check passed in so tests can count or fake it.
-public enum FleetAcceptance {
+package enum FleetAcceptance {
     /// Checks a signature: (signature, message, public key) -> valid.
-    public typealias Verifier = @Sendable ([UInt8], [UInt8], [UInt8]) -> Bool
+    package typealias Verifier = @Sendable ([UInt8], [UInt8], [UInt8]) -> Bool
 
     /// libsodium's Ed25519 check; a library that cannot be loaded verifies nothing.
-    public static let sodiumVerifier: Verifier = { signature, message, key in
+    package static let sodiumVerifier: Verifier = { signature, message, key in
         (try? Sodium.verify(signature: signature, message: message, publicKey: key)) ?? false
     }
 
     /// A bundle taken: what it carried, and the configuration it makes with the local file's.
-    public struct Accepted: Equatable {
-        public var bundle: ConfigBundle
-        public var config: KioskConfig
+    package struct Accepted: Equatable {
+        package var bundle: ConfigBundle
+        package var config: KioskConfig
         /// The SHA-256s (hex) of the icon blobs its configuration names.
-        public var blobs: [String]
+        package var blobs: [String]
     }
 
     /// Where `sign` and `verify` check icons named by their SHA-256 (the kiosk's state folder
     /// holds the real ones).
-    public static let defaultBlobDirectory = "/var/lib/dialkiosk/blobs"
+    package static let defaultBlobDirectory = "/var/lib/dialkiosk/blobs"
 
 
     /// The bundle in `bytes` when it is signed by one of `trustedKeys`: size first, then the
     /// strict parse, then the key by its id, the signature of the text (of its BLAKE2b-512 when
     /// prehashed) and the global signature over signature || trusted comment, as `minisign -V`.
-    public static func verify(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], verifier: Verifier = sodiumVerifier)
+    package static func verify(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], verifier: Verifier = sodiumVerifier)
         -> Result<ConfigBundle, FleetRefusal> {
         let bundle: ConfigBundle
         switch ConfigBundle.parse(bytes) {
@@ -57,7 +57,7 @@ public enum FleetAcceptance {
     /// The whole decision for a bundle arriving: signed by a trusted key, serial above
     /// `highestSerial`, meant for `clientID` (or every kiosk), and content a pushed
     /// configuration may have (`content`).
-    public static func decide(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], highestSerial: UInt64, clientID: String,
+    package static func decide(_ bytes: [UInt8], trustedKeys: [MinisignPublicKey], highestSerial: UInt64, clientID: String,
                               local: KioskConfig, allowCommands: Bool, blobDirectory: String = defaultBlobDirectory,
                               verifier: Verifier = sodiumVerifier)
         -> Result<Accepted, FleetRefusal> {
@@ -74,19 +74,19 @@ public enum FleetAcceptance {
     }
 
     /// The file name a pushed configuration's errors are located in: `bundle-42.yaml:14: ...`.
-    public static func fileName(serial: UInt64) -> String { "bundle-\(serial).yaml" }
+    package static func fileName(serial: UInt64) -> String { "bundle-\(serial).yaml" }
 
     /// The configuration a verified bundle makes: its text parsed with `check-config`'s checks,
     /// only the sections a push may carry, no item command unless allowed; the result keeps
     /// the local file's display, input, mqtt and fleet sections.
     /// Icons named `sha256:HEX` are read from `blobDirectory`.
-    public static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool,
+    package static func content(_ bundle: ConfigBundle, local: KioskConfig, allowCommands: Bool,
                                blobDirectory: String = defaultBlobDirectory) -> Result<KioskConfig, FleetRefusal> {
         content(config: bundle.config, serial: bundle.serial, local: local, allowCommands: allowCommands, blobDirectory: blobDirectory)
     }
 
     /// `content` of a text about to be signed as `serial` (what `config sign` checks).
-    public static func content(config bytes: [UInt8], serial: UInt64, local: KioskConfig, allowCommands: Bool,
+    package static func content(config bytes: [UInt8], serial: UInt64, local: KioskConfig, allowCommands: Bool,
                                blobDirectory: String = defaultBlobDirectory) -> Result<KioskConfig, FleetRefusal> {
         let file = fileName(serial: serial)
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -109,7 +109,7 @@ public enum FleetAcceptance {
     }
 
     /// `pushed` with the local file's sections that never travel.
-    public static func merged(local: KioskConfig, pushed: KioskConfig) -> KioskConfig {
+    package static func merged(local: KioskConfig, pushed: KioskConfig) -> KioskConfig {
         var config = pushed
         config.display = local.display
         config.input = local.input
@@ -119,7 +119,7 @@ public enum FleetAcceptance {
     }
 
     /// The SHA-256s of the icon blobs `config` names (icons in `directory`), each once, in order.
-    public static func blobs(in config: KioskConfig, directory: String) -> [String] {
+    package static func blobs(in config: KioskConfig, directory: String) -> [String] {
         var seen: [String] = []
         for ring in config.menu.ringPaths {
             for node in config.menu.items(ofRing: ring) ?? [] {

@@ -1,9 +1,9 @@
 /// The trusted key files (`fleet.trusted_keys`): minisign public key files, as `minisign -G`
 /// and `dialkiosk config keygen` write them. `untrusted comment:` lines, `#` comment lines and
 /// blank lines are skipped; every other line is one key (`RW...`), so one file may hold several.
-public enum FleetKeys {
+package enum FleetKeys {
     /// Every key in `text` (`file` words the error: `fleet.pub:3: ...`).
-    public static func parse(_ text: String, file: String) -> Result<[MinisignPublicKey], FleetError> {
+    package static func parse(_ text: String, file: String) -> Result<[MinisignPublicKey], FleetError> {
         var keys: [MinisignPublicKey] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(raw)

@@ -1,8 +1,8 @@
 /// Which pushed bundle is where, as serials: the state folder's slots and the kiosk's wait for
 /// a confirmation. `FleetMachine.step` is the one place it changes; the bridge carries out the
 /// effects (files, builds, fetches) and keeps each serial's bytes.
-public struct FleetState: Hashable, Sendable {
-    public enum Phase: Hashable, Sendable {
+package struct FleetState: Hashable, Sendable {
+    package enum Phase: Hashable, Sendable {
         /// Waiting for icon blobs it names that the state folder does not have.
         case fetching
         /// Being built (icons, painter) off the loop.
@@ -10,30 +10,30 @@ public struct FleetState: Hashable, Sendable {
     }
 
     /// `current.bundle`: the confirmed bundle that runs (nil: the local file).
-    public var confirmed: UInt64?
+    package var confirmed: UInt64?
     /// `last-good.bundle`: the one confirmed before it.
-    public var lastGood: UInt64?
+    package var lastGood: UInt64?
     /// `pending.bundle`: built and running, not confirmed; its deadline is nil until its first
     /// frame is on the glass (the wait counts from there).
-    public var pending: (serial: UInt64, deadline: Double?)? {
+    package var pending: (serial: UInt64, deadline: Double?)? {
         get { pendingSerial.map { ($0, pendingDeadline) } }
         set { (pendingSerial, pendingDeadline) = (newValue?.serial, newValue?.deadline) }
     }
     /// `incoming.bundle`: taken, not built yet. Kept apart from `pending` so that neither
     /// confirming the running one nor this one failing touches the other.
-    public var incoming: (serial: UInt64, phase: Phase)? {
+    package var incoming: (serial: UInt64, phase: Phase)? {
         get { incomingSerial.map { ($0, incomingPhase ?? .building) } }
         set { (incomingSerial, incomingPhase) = (newValue?.serial, newValue?.phase) }
     }
     /// `highest-serial`: bundles up to it are refused.
-    public var highest: UInt64
+    package var highest: UInt64
 
     private var pendingSerial: UInt64?
     private var pendingDeadline: Double?
     private var incomingSerial: UInt64?
     private var incomingPhase: Phase?
 
-    public init(confirmed: UInt64? = nil, lastGood: UInt64? = nil, highest: UInt64 = 0) {
+    package init(confirmed: UInt64? = nil, lastGood: UInt64? = nil, highest: UInt64 = 0) {
         self.confirmed = confirmed
         self.lastGood = lastGood
         self.highest = highest
@@ -41,7 +41,7 @@ public struct FleetState: Hashable, Sendable {
 }
 
 /// What happens to the fleet's state.
-public enum FleetEvent: Hashable, Sendable {
+package enum FleetEvent: Hashable, Sendable {
     /// A bundle passed every check of `FleetAcceptance` but the serial's; `missingIcons`: it
     /// names icon blobs the state folder does not have.
     case taken(serial: UInt64, missingIcons: Bool)
@@ -64,7 +64,7 @@ public enum FleetEvent: Hashable, Sendable {
 }
 
 /// What the bridge must do, in order.
-public enum FleetEffect: Hashable, Sendable {
+package enum FleetEffect: Hashable, Sendable {
     /// Write `highest-serial` (before the bundle: killed after this, it counts as taken).
     case setHighest(UInt64)
     /// Write the bundle's bytes as `incoming.bundle`.
@@ -93,8 +93,8 @@ public enum FleetEffect: Hashable, Sendable {
 }
 
 /// The fleet's transitions: a pure function of the state and one event.
-public enum FleetMachine {
-    public static func step(_ state: FleetState, _ event: FleetEvent, confirmSeconds: Double) -> (FleetState, [FleetEffect]) {
+package enum FleetMachine {
+    package static func step(_ state: FleetState, _ event: FleetEvent, confirmSeconds: Double) -> (FleetState, [FleetEffect]) {
         var s = state
         switch event {
         case .taken(let serial, let missingIcons):

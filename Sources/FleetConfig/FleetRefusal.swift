@@ -1,6 +1,6 @@
 /// Why a bundle was not taken, as the kiosk reports it (`config/state`'s `reason`, the
 /// `config` event line, `config verify`'s message).
-public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// Zero bytes.
     case empty
     /// Larger than `ConfigBundle.maxBytes`; refused before any decoding.
@@ -36,7 +36,7 @@ public enum FleetRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// It was built and swapped in, but painting its first frame failed.
     case firstFrame(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "empty bundle (0 bytes)"
         case .tooLarge(let bytes, let limit): return "bundle of \(bytes) bytes, larger than \(limit)"

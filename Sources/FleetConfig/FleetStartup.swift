@@ -5,18 +5,18 @@ import KioskConfiguration
 /// one is never run: the kiosk was killed before it was confirmed, so it counts as reverted.
 /// Every stored file is verified again (signature, sections, parse), so a torn or tampered one
 /// is skipped with a log line.
-public struct FleetStartup: Equatable {
+package struct FleetStartup: Equatable {
     /// The configuration to run (the local one when nothing pushed is good).
-    public var config: KioskConfig
+    package var config: KioskConfig
     /// The running pushed bundle; nil: the local file runs.
-    public var bundle: ConfigBundle?
+    package var bundle: ConfigBundle?
     /// The serial a pending bundle had when the kiosk stopped; it is reported as reverted.
-    public var droppedPending: UInt64?
+    package var droppedPending: UInt64?
     /// What start-up found wrong, one line each, for the journal.
-    public var log: [String]
+    package var log: [String]
 
     /// Reads `store` and decides; `keys` are the trusted public keys.
-    public static func choose(store: FleetStore, keys: [MinisignPublicKey], local: KioskConfig, allowCommands: Bool,
+    package static func choose(store: FleetStore, keys: [MinisignPublicKey], local: KioskConfig, allowCommands: Bool,
                               verifier: FleetAcceptance.Verifier = FleetAcceptance.sodiumVerifier) -> FleetStartup {
         var result = FleetStartup(config: local, bundle: nil, droppedPending: nil, log: [])
         do {
@@ -72,7 +72,7 @@ public struct FleetStartup: Equatable {
 extension FleetKeys {
     /// The keys of every file in `paths`, and what was wrong with the others (a kiosk with one
     /// unreadable key file still trusts the rest).
-    public static func load(_ paths: [String]) -> (keys: [MinisignPublicKey], problems: [String]) {
+    package static func load(_ paths: [String]) -> (keys: [MinisignPublicKey], problems: [String]) {
         var keys: [MinisignPublicKey] = []
         var problems: [String] = []
         for path in paths {

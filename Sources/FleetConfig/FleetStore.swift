@@ -9,21 +9,21 @@ import LinuxSystem
 /// torn or tampered file fails verification when read and is skipped; `highest-serial` carries a
 /// checksum for the same reason. Every write is a temporary file, fsync, rename, fsync of the
 /// folder: after a power cut each name holds the old bytes or the new ones.
-public struct FleetStore {
-    public enum Slot: String, CaseIterable, Sendable {
+package struct FleetStore {
+    package enum Slot: String, CaseIterable, Sendable {
         case current, pending, lastGood = "last-good", incoming
-        public var fileName: String { rawValue + ".bundle" }
+        package var fileName: String { rawValue + ".bundle" }
     }
 
-    public let directory: String
+    package let directory: String
     /// Where the store kills its own process, for the crash-safety test
     /// (`DIALKIOSK_FLEET_CRASH_AT=POINT@N`: at POINT of its Nth write or rename, POINT one of
     /// `torn`, `before-rename`, `after-rename`); nil in service.
-    public let crashPoint: String?
+    package let crashPoint: String?
     private let crashIndex: Int
     private let steps = StepCounter()
 
-    public init(directory: String, crashPoint: String? = nil) {
+    package init(directory: String, crashPoint: String? = nil) {
         self.directory = directory
         let parts = crashPoint?.split(separator: "@")
         self.crashPoint = parts?.first.map(String.init)
@@ -37,25 +37,25 @@ public struct FleetStore {
 
     /// `--state-dir`, else `$STATE_DIRECTORY` (the unit's `StateDirectory=`; the first of a
     /// colon-separated list), else /var/lib/dialkiosk.
-    public static func directory(option: String?, environment: [String: String]) -> String {
+    package static func directory(option: String?, environment: [String: String]) -> String {
         if let option { return option }
         if let state = environment["STATE_DIRECTORY"], let first = state.split(separator: ":").first { return String(first) }
         return "/var/lib/dialkiosk"
     }
 
-    public func path(_ slot: Slot) -> String { directory + "/" + slot.fileName }
+    package func path(_ slot: Slot) -> String { directory + "/" + slot.fileName }
     /// Where icon blobs are kept, each named by its SHA-256 in hex.
-    public var blobDirectory: String { directory + "/blobs" }
+    package var blobDirectory: String { directory + "/blobs" }
 
     /// Whether the blob `sha256` is here with the bytes its name says (a torn or changed one
     /// is not: it is fetched again, or the bundle naming it is refused).
-    public func hasBlob(_ sha256: String) -> Bool {
+    package func hasBlob(_ sha256: String) -> Bool {
         guard let bytes = try? Self.readFile(blobDirectory + "/" + sha256, limit: ConfigBundle.maxBlobBytes) else { return false }
         return (try? Sodium.sha256Hex(bytes)) == sha256
     }
 
     /// Keeps a blob whose SHA-256 the caller checked, written as every state file is.
-    public func storeBlob(_ bytes: [UInt8], sha256: String) throws(FleetError) {
+    package func storeBlob(_ bytes: [UInt8], sha256: String) throws(FleetError) {
         try makeDirectory()
         if mkdir(blobDirectory, 0o700) != 0 && errno != EEXIST { throw FleetError("cannot create \(blobDirectory): \(Errno.current)") }
         try write(bytes, to: blobDirectory + "/" + sha256, folder: blobDirectory)
@@ -65,11 +65,11 @@ public struct FleetStore {
     // MARK: reading
 
     /// A slot's bytes; nil when there is no such file. Larger than a bundle may be: an error.
-    public func read(_ slot: Slot) throws(FleetError) -> [UInt8]? { try Self.readFile(path(slot), limit: ConfigBundle.maxBytes + 1) }
+    package func read(_ slot: Slot) throws(FleetError) -> [UInt8]? { try Self.readFile(path(slot), limit: ConfigBundle.maxBytes + 1) }
 
     /// The highest serial taken; 0 when none. A torn or edited file is an error (the caller
     /// logs it and refuses every bundle until `reset`, rather than accept a replay).
-    public func highestSerial() throws(FleetError) -> UInt64 {
+    package func highestSerial() throws(FleetError) -> UInt64 {
         guard let bytes = try Self.readFile(serialPath, limit: 256) else { return 0 }
         let text = String(decoding: bytes, as: UTF8.self)
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
@@ -82,16 +82,16 @@ public struct FleetStore {
 
     // MARK: writing
 
-    public func setHighestSerial(_ serial: UInt64) throws(FleetError) {
+    package func setHighestSerial(_ serial: UInt64) throws(FleetError) {
         try write(Array("\(serial) check \(Self.check(String(serial)))\n".utf8), to: serialPath)
     }
 
-    public func store(_ bytes: [UInt8], in slot: Slot) throws(FleetError) { try write(bytes, to: path(slot)) }
+    package func store(_ bytes: [UInt8], in slot: Slot) throws(FleetError) { try write(bytes, to: path(slot)) }
 
     /// `pending` becomes `current`, and `confirmedBytes` (the bundle that ran confirmed until
     /// now, nil: the local file) `last-good`. Each step leaves a state start-up reads right:
     /// killed between them, the old current (or the new one) runs.
-    public func promotePending(confirmedBytes: [UInt8]?) throws(FleetError) {
+    package func promotePending(confirmedBytes: [UInt8]?) throws(FleetError) {
         guard try read(.pending) != nil else { throw FleetError("no pending configuration to confirm") }
         if let confirmedBytes { try store(confirmedBytes, in: .lastGood) }
         steps.count += 1
@@ -101,7 +101,7 @@ public struct FleetStore {
     }
 
     /// `incoming` becomes `pending` (a pending one it replaces goes: it was never confirmed).
-    public func incomingToPending() throws(FleetError) {
+    package func incomingToPending() throws(FleetError) {
         guard try read(.incoming) != nil else { throw FleetError("no incoming configuration to run") }
         steps.count += 1
         crash("before-rename")
@@ -109,7 +109,7 @@ public struct FleetStore {
         crash("after-rename")
     }
 
-    public func remove(_ slot: Slot) throws(FleetError) {
+    package func remove(_ slot: Slot) throws(FleetError) {
         if unlink(path(slot)) != 0 && errno != ENOENT {
             throw FleetError("cannot remove \(path(slot)): \(Errno.current)")
         }
@@ -118,7 +118,7 @@ public struct FleetStore {
 
     /// `config reset`: every pushed configuration goes; the highest serial stays (a replay of
     /// an old bundle is still refused).
-    public func reset() throws(FleetError) {
+    package func reset() throws(FleetError) {
         for slot in Slot.allCases { try remove(slot) }
     }
 
@@ -169,7 +169,7 @@ public struct FleetStore {
     }
 
     /// The bytes of `path` (nil: no such file), refused past `limit` bytes; a FIFO does not block.
-    public static func readFile(_ path: String, limit: Int) throws(FleetError) -> [UInt8]? {
+    package static func readFile(_ path: String, limit: Int) throws(FleetError) -> [UInt8]? {
         let file: FileDescriptor
         switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) {
         case .failure(let e) where e.rawValue == ENOENT: return nil

@@ -5,21 +5,21 @@ import SodiumLink
 /// `untrusted comment:` line and a line of base64 of a fixed binary layout; a signature adds a
 /// `trusted comment:` line and the global signature over signature || trusted comment.
 /// Decoding here is pure (no crypto); `MinisignSecretKey.open` and the signers use Sodium.
-public enum Minisign {
-    public static let untrustedPrefix = "untrusted comment: "
-    public static let trustedPrefix = "trusted comment: "
+package enum Minisign {
+    package static let untrustedPrefix = "untrusted comment: "
+    package static let trustedPrefix = "trusted comment: "
     /// minisign's own bound on a trusted comment (its buffer, prefix and line end included).
-    public static let trustedCommentMaxBytes = 8192
+    package static let trustedCommentMaxBytes = 8192
     /// An untrusted comment line's bound (minisign's COMMENTMAXBYTES).
-    public static let untrustedCommentMaxBytes = 1024
+    package static let untrustedCommentMaxBytes = 1024
     /// The scrypt cost minisign writes into every secret key it makes (libsodium's
     /// "sensitive" limits: 1 GiB of memory, a few seconds of one core).
-    public static let opsLimit: UInt64 = 33_554_432
-    public static let memLimit: UInt64 = 1_073_741_824
+    package static let opsLimit: UInt64 = 33_554_432
+    package static let memLimit: UInt64 = 1_073_741_824
     /// The largest costs a secret key file may ask for: twice minisign's (a key file asking for
     /// more is refused rather than allowed to take the machine's memory).
-    public static let maxOpsLimit: UInt64 = 2 * opsLimit
-    public static let maxMemLimit: UInt64 = 2 * memLimit
+    package static let maxOpsLimit: UInt64 = 2 * opsLimit
+    package static let maxMemLimit: UInt64 = 2 * memLimit
 
     static let ed: [UInt8] = Array("Ed".utf8)
     static let edHashed: [UInt8] = Array("ED".utf8)
@@ -27,7 +27,7 @@ public enum Minisign {
     static let blake2: [UInt8] = Array("B2".utf8)
 
     /// A key id as minisign prints it: its 8 bytes as a little-endian number, in upper-case hex.
-    public static func keyIDText(_ id: [UInt8]) -> String {
+    package static func keyIDText(_ id: [UInt8]) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in id.reversed() { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
@@ -44,26 +44,26 @@ public enum Minisign {
 
 /// A public key: "Ed", the key id (8 bytes), the Ed25519 key (32). Its file is
 /// `untrusted comment: minisign public key <ID>` then `RW...` (base64 of the 42 bytes).
-public struct MinisignPublicKey: Sendable, Equatable {
-    public var keyID: [UInt8]
-    public var key: [UInt8]
-    public static let encodedBytes = 42
+package struct MinisignPublicKey: Sendable, Equatable {
+    package var keyID: [UInt8]
+    package var key: [UInt8]
+    package static let encodedBytes = 42
 
-    public init(keyID: [UInt8], key: [UInt8]) {
+    package init(keyID: [UInt8], key: [UInt8]) {
         self.keyID = keyID
         self.key = key
     }
 
-    public var keyIDText: String { Minisign.keyIDText(keyID) }
+    package var keyIDText: String { Minisign.keyIDText(keyID) }
 
     /// The key line (`RW...`), what `minisign -P` takes.
-    public var line: String { Base64.encode(Minisign.ed + keyID + key) }
+    package var line: String { Base64.encode(Minisign.ed + keyID + key) }
 
     /// The file minisign writes.
-    public var fileText: String { "\(Minisign.untrustedPrefix)minisign public key \(keyIDText)\n\(line)\n" }
+    package var fileText: String { "\(Minisign.untrustedPrefix)minisign public key \(keyIDText)\n\(line)\n" }
 
     /// The key in one base64 line, or what is wrong with it.
-    public static func decode(_ line: Substring) -> Result<MinisignPublicKey, FleetError> {
+    package static func decode(_ line: Substring) -> Result<MinisignPublicKey, FleetError> {
         guard let bytes = Base64.decode(Minisign.trimmed(line)) else {
             return .failure(FleetError("not base64 of a minisign public key (RW...; cut short or damaged?)"))
         }
@@ -80,17 +80,17 @@ public struct MinisignPublicKey: Sendable, Equatable {
 /// limits (8 each, little-endian), then key id (8) || secret key (64) || checksum (32), that
 /// last part XORed with scrypt's output when encrypted. The checksum is BLAKE2b-256 of
 /// "Ed" || key id || secret key: a wrong password shows as a checksum that does not match.
-public struct MinisignSecretKeyFile: Sendable, Equatable {
-    public var raw: [UInt8]
-    public static let encodedBytes = 158
+package struct MinisignSecretKeyFile: Sendable, Equatable {
+    package var raw: [UInt8]
+    package static let encodedBytes = 158
 
-    public var isEncrypted: Bool { Array(raw[2..<4]) == Minisign.scrypt }
+    package var isEncrypted: Bool { Array(raw[2..<4]) == Minisign.scrypt }
     var salt: [UInt8] { Array(raw[6..<38]) }
     var opsLimit: UInt64 { Self.le64(raw[38..<46]) }
     var memLimit: UInt64 { Self.le64(raw[46..<54]) }
 
     /// The key file's text decoded, or what is wrong with it (`file:line: ...`).
-    public static func parse(_ text: String, file: String) -> Result<MinisignSecretKeyFile, FleetError> {
+    package static func parse(_ text: String, file: String) -> Result<MinisignSecretKeyFile, FleetError> {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 2, lines[0].hasPrefix(Minisign.untrustedPrefix) else {
             return .failure(FleetError("\(file):1: not a minisign secret key (expected '\(Minisign.untrustedPrefix)...', then the key)"))
@@ -118,7 +118,7 @@ public struct MinisignSecretKeyFile: Sendable, Equatable {
     }
 
     /// The secret key, decrypted with `password` when the file is encrypted (ignored when not).
-    public func open(password: [UInt8], file: String) throws(FleetError) -> MinisignSecretKey {
+    package func open(password: [UInt8], file: String) throws(FleetError) -> MinisignSecretKey {
         var part = Array(raw[54..<158])
         if isEncrypted {
             var stream = try Sodium.scrypt(password: password, salt: salt, opsLimit: opsLimit, memLimit: memLimit, length: part.count)
@@ -150,36 +150,36 @@ public struct MinisignSecretKeyFile: Sendable, Equatable {
 }
 
 /// A secret key in the clear: its id and libsodium's 64 bytes (seed || public key).
-public struct MinisignSecretKey: Sendable {
-    public var keyID: [UInt8]
-    public var secretKey: [UInt8]
+package struct MinisignSecretKey: Sendable {
+    package var keyID: [UInt8]
+    package var secretKey: [UInt8]
 
-    public init(keyID: [UInt8], secretKey: [UInt8]) {
+    package init(keyID: [UInt8], secretKey: [UInt8]) {
         self.keyID = keyID
         self.secretKey = secretKey
     }
 
     /// A new key pair: a random seed and key id (randombytes_buf).
-    public static func generate() throws(FleetError) -> MinisignSecretKey {
+    package static func generate() throws(FleetError) -> MinisignSecretKey {
         var seed = try Sodium.random(Sodium.seedBytes)
         defer { Sodium.wipe(&seed) }
         return MinisignSecretKey(keyID: try Sodium.random(8), secretKey: try Sodium.keyPair(seed: seed).secretKey)
     }
 
     /// The key pair of a known 32-byte seed and key id (tests, and keys kept elsewhere).
-    public init(seed: [UInt8], keyID: [UInt8]) throws(FleetError) {
+    package init(seed: [UInt8], keyID: [UInt8]) throws(FleetError) {
         guard keyID.count == 8 else { throw FleetError("a key id is 8 bytes, got \(keyID.count)") }
         self.init(keyID: keyID, secretKey: try Sodium.keyPair(seed: seed).secretKey)
     }
 
-    public var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32..<64])) }
+    package var publicKey: MinisignPublicKey { MinisignPublicKey(keyID: keyID, key: Array(secretKey[32..<64])) }
 
     func checksum() throws(FleetError) -> [UInt8] { try Sodium.blake2b(Minisign.ed + keyID + secretKey, length: 32) }
 
     /// The key file's text: encrypted with scrypt at the given cost when `password` is given
     /// (minisign's defaults unless a test asks for less), else minisign's unencrypted form
     /// (`minisign -G -W`; the checksum is written all the same).
-    public func fileText(password: [UInt8]?, opsLimit: UInt64 = Minisign.opsLimit, memLimit: UInt64 = Minisign.memLimit)
+    package func fileText(password: [UInt8]?, opsLimit: UInt64 = Minisign.opsLimit, memLimit: UInt64 = Minisign.memLimit)
         throws(FleetError) -> String {
         var part = keyID + secretKey + (try checksum())
         defer { Sodium.wipe(&part) }
@@ -198,7 +198,7 @@ public struct MinisignSecretKey: Sendable {
 
     /// minisign's signature of `message`: prehashed (BLAKE2b-512, "ED", minisign's default)
     /// and the global signature over the signature and `trustedComment`.
-    public func sign(_ message: [UInt8], trustedComment: String, untrustedComment: String = "signature from minisign secret key")
+    package func sign(_ message: [UInt8], trustedComment: String, untrustedComment: String = "signature from minisign secret key")
         throws(FleetError) -> MinisignSignature {
         let signature = try Sodium.sign(try Sodium.blake2b(message, length: 64), secretKey: secretKey)
         let global = try Sodium.sign(signature + Array(trustedComment.utf8), secretKey: secretKey)
@@ -214,25 +214,25 @@ public struct MinisignSecretKey: Sendable {
 /// trusted comment: <text the global signature covers>
 /// base64 of the global signature over signature || trusted comment
 /// ```
-public struct MinisignSignature: Sendable, Equatable {
-    public var prehashed: Bool
-    public var keyID: [UInt8]
-    public var signature: [UInt8]
-    public var untrustedComment: String
-    public var trustedComment: String
-    public var globalSignature: [UInt8]
+package struct MinisignSignature: Sendable, Equatable {
+    package var prehashed: Bool
+    package var keyID: [UInt8]
+    package var signature: [UInt8]
+    package var untrustedComment: String
+    package var trustedComment: String
+    package var globalSignature: [UInt8]
 
-    public var keyIDText: String { Minisign.keyIDText(keyID) }
+    package var keyIDText: String { Minisign.keyIDText(keyID) }
 
     /// The four lines, as minisign writes them.
-    public var text: String {
+    package var text: String {
         Minisign.untrustedPrefix + untrustedComment + "\n"
             + Base64.encode((prehashed ? Minisign.edHashed : Minisign.ed) + keyID + signature) + "\n"
             + Minisign.trustedPrefix + trustedComment + "\n" + Base64.encode(globalSignature) + "\n"
     }
 
     /// The signature in four lines (without their line ends), or what is wrong (`line N: ...`).
-    public static func parse(_ lines: [Substring]) -> Result<MinisignSignature, FleetError> {
+    package static func parse(_ lines: [Substring]) -> Result<MinisignSignature, FleetError> {
         guard lines.count == 4 else { return .failure(FleetError("a signature is 4 lines, got \(lines.count)")) }
         let untrusted = Minisign.trimmed(lines[0]), trusted = Minisign.trimmed(lines[2])
         guard untrusted.hasPrefix(Minisign.untrustedPrefix) else { return .failure(FleetError("line 1: expected '\(Minisign.untrustedPrefix)...'")) }

@@ -9,13 +9,13 @@ extension Sodium {
     /// possible values, so the hash slows a stolen file's search rather than stopping it; what
     /// stops guessing on the glass is the back-off. The moderate limits' 256 MiB would be most of
     /// a small kiosk's memory for the length of a check.
-    public static let passwordOpsLimit = UInt64(crypto_pwhash_argon2id_OPSLIMIT_INTERACTIVE)
-    public static let passwordMemLimit = Int(crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE)
+    package static let passwordOpsLimit = UInt64(crypto_pwhash_argon2id_OPSLIMIT_INTERACTIVE)
+    package static let passwordMemLimit = Int(crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE)
     /// The longest string crypto_pwhash_str writes, its NUL included.
-    public static let passwordHashBytes = Int(crypto_pwhash_argon2id_STRBYTES)
+    package static let passwordHashBytes = Int(crypto_pwhash_argon2id_STRBYTES)
 
     /// crypto_pwhash_str: `password`'s Argon2id hash string with a fresh random salt.
-    public static func passwordHash(_ password: [UInt8], opsLimit: UInt64 = passwordOpsLimit,
+    package static func passwordHash(_ password: [UInt8], opsLimit: UInt64 = passwordOpsLimit,
                                     memLimit: Int = passwordMemLimit) throws(FleetError) -> String {
         try load()
         var out = [CChar](repeating: 0, count: passwordHashBytes)
@@ -29,7 +29,7 @@ extension Sodium {
 
     /// crypto_pwhash_str_verify: whether `password` is the one `hash` was made of. A hash that is
     /// no Argon2 string, or too long, is false (libsodium reads at most its STRBYTES).
-    public static func passwordMatches(_ password: [UInt8], hash: String) throws(FleetError) -> Bool {
+    package static func passwordMatches(_ password: [UInt8], hash: String) throws(FleetError) -> Bool {
         try load()
         let stored = Array(hash.utf8)
         guard !stored.isEmpty, stored.count < passwordHashBytes, !stored.contains(0) else { return false }

@@ -8,11 +8,11 @@ import SodiumLink
 /// contexts, no key objects, no error queue to drain), it has one stable SONAME, and it pulls
 /// in nothing else. OpenSSL is already mapped by libmosquitto with TLS, but not on every kiosk,
 /// and its Ed25519 needs the EVP_PKEY machinery and an OpenSSL 3 ABI to pin.
-public enum Sodium {
-    public static let publicKeyBytes = 32
-    public static let seedBytes = 32
-    public static let secretKeyBytes = 64
-    public static let signatureBytes = 64
+package enum Sodium {
+    package static let publicKeyBytes = 32
+    package static let seedBytes = 32
+    package static let secretKeyBytes = 64
+    package static let signatureBytes = 64
 
     /// nil once libsodium is loaded and initialised; else why not. A failure is not kept: the
     /// next use tries again (a library installed later is picked up).
@@ -24,12 +24,12 @@ public enum Sodium {
     }
 
     /// Loads libsodium, or throws why it could not.
-    public static func load() throws(FleetError) {
+    package static func load() throws(FleetError) {
         if let library { throw FleetError(library) }
     }
 
     /// `count` bytes from the kernel's random source (randombytes_buf): seeds, key ids, salts.
-    public static func random(_ count: Int) throws(FleetError) -> [UInt8] {
+    package static func random(_ count: Int) throws(FleetError) -> [UInt8] {
         try load()
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, count) }
@@ -37,7 +37,7 @@ public enum Sodium {
     }
 
     /// crypto_sign_seed_keypair: the public key and 64-byte secret key of a 32-byte seed.
-    public static func keyPair(seed: [UInt8]) throws(FleetError) -> (publicKey: [UInt8], secretKey: [UInt8]) {
+    package static func keyPair(seed: [UInt8]) throws(FleetError) -> (publicKey: [UInt8], secretKey: [UInt8]) {
         try load()
         guard seed.count == seedBytes else { throw FleetError("a signing key is \(seedBytes) bytes, got \(seed.count)") }
         var pk = [UInt8](repeating: 0, count: publicKeyBytes)
@@ -49,7 +49,7 @@ public enum Sodium {
 
     /// crypto_sign_detached: the 64-byte signature of `message` by the 64-byte `secretKey`
     /// (seed then public key, as libsodium and minisign keep it).
-    public static func sign(_ message: [UInt8], secretKey: [UInt8]) throws(FleetError) -> [UInt8] {
+    package static func sign(_ message: [UInt8], secretKey: [UInt8]) throws(FleetError) -> [UInt8] {
         try load()
         guard secretKey.count == secretKeyBytes else { throw FleetError("a secret key is \(secretKeyBytes) bytes, got \(secretKey.count)") }
         var signature = [UInt8](repeating: 0, count: signatureBytes)
@@ -60,7 +60,7 @@ public enum Sodium {
 
     /// crypto_generichash (BLAKE2b) without a key, `length` bytes (16 to 64): minisign's
     /// prehash (64) and its secret key checksum (32).
-    public static func blake2b(_ bytes: [UInt8], length: Int) throws(FleetError) -> [UInt8] {
+    package static func blake2b(_ bytes: [UInt8], length: Int) throws(FleetError) -> [UInt8] {
         try load()
         guard (16...64).contains(length) else { throw FleetError("a BLAKE2b digest is 16 to 64 bytes, not \(length)") }
         var digest = [UInt8](repeating: 0, count: length)
@@ -74,7 +74,7 @@ public enum Sodium {
     /// (32 bytes) at minisign's cost parameters (operations and memory limits, as its secret key
     /// file stores them). The high-level call rather than `_ll`: it turns the two limits into
     /// scrypt's N, r and p exactly as minisign's own call does.
-    public static func scrypt(password: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, length: Int) throws(FleetError) -> [UInt8] {
+    package static func scrypt(password: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: UInt64, length: Int) throws(FleetError) -> [UInt8] {
         try load()
         guard salt.count == 32 else { throw FleetError("a scrypt salt is 32 bytes, got \(salt.count)") }
         var out = [UInt8](repeating: 0, count: length)
@@ -86,21 +86,21 @@ public enum Sodium {
     }
 
     /// sodium_memzero: wipes a secret the compiler might otherwise keep.
-    public static func wipe(_ bytes: inout [UInt8]) {
+    package static func wipe(_ bytes: inout [UInt8]) {
         guard !bytes.isEmpty, (try? load()) != nil else { return }
         bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress!, $0.count) }
     }
 
     /// crypto_sign_verify_detached: whether `signature` is `publicKey`'s over `message`.
     /// Wrong lengths are false, never a read past a buffer.
-    public static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) throws(FleetError) -> Bool {
+    package static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) throws(FleetError) -> Bool {
         try load()
         guard signature.count == signatureBytes, publicKey.count == publicKeyBytes else { return false }
         return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
     }
 
     /// SodiumLink's SHA-256 in lower-case hex, with the fleet's words when libsodium is missing.
-    public static func sha256Hex(_ bytes: [UInt8]) throws(FleetError) -> String {
+    package static func sha256Hex(_ bytes: [UInt8]) throws(FleetError) -> String {
         try load()
         do {
             return try SHA256.hex(bytes)
@@ -111,7 +111,7 @@ public enum Sodium {
 }
 
 /// Something about fleet keys, bundles or the state folder, in words.
-public struct FleetError: Error, Equatable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct FleetError: Error, Equatable, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -14,8 +14,8 @@ enum EvdevCode {
 /// keep their values between frames, a tracking id starts a contact and -1 ends it, and each
 /// SYN_REPORT publishes the frame. Single-touch screens (ABS_X/ABS_Y with BTN_TOUCH) become slot 0.
 /// Positions map onto the screen as libinput's *_transformed calls do: (v - min) * size / (max - min + 1).
-public struct EvdevTouchReplay {
-    public static let maximumSlots = 64
+package struct EvdevTouchReplay {
+    package static let maximumSlots = 64
 
     private struct Slot {
         var active = false
@@ -39,7 +39,7 @@ public struct EvdevTouchReplay {
     private var current = 0
 
     /// A replay for `device`, or an error when it has no touch axes.
-    public init(device: RecordedDevice, screenWidth: Int, screenHeight: Int) throws {
+    package init(device: RecordedDevice, screenWidth: Int, screenHeight: Int) throws {
         if let x = device.absinfo[EvdevCode.absMTPositionX], let y = device.absinfo[EvdevCode.absMTPositionY] {
             (xRange, yRange, multitouch) = (x, y, true)
         } else if let x = device.absinfo[EvdevCode.absX], let y = device.absinfo[EvdevCode.absY] {
@@ -124,7 +124,7 @@ public struct EvdevTouchReplay {
 /// `screenWidth` x `screenHeight` screen. Throws `LibinputRecordError` (with the line and key)
 /// for malformed files and files without a touch device. For a file on disk,
 /// `LibinputRecordFile` streams the same events without holding them.
-public func parseLibinputRecord(yaml: String, screenWidth: Int, screenHeight: Int) throws -> [TouchEvent] {
+package func parseLibinputRecord(yaml: String, screenWidth: Int, screenHeight: Int) throws -> [TouchEvent] {
     var stream = try LibinputRecordFile(bytes: Array(yaml.utf8)).touchEvents(screenWidth: screenWidth, screenHeight: screenHeight)
     var events: [TouchEvent] = []
     while let event = try stream.next() { events.append(event) }

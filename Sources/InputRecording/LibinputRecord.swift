@@ -1,16 +1,16 @@
 import YAMLTree
 
 /// One `struct input_event` as `libinput record` writes it: [sec, usec, type, code, value].
-public struct EvdevEvent: Sendable, Equatable {
-    public var sec: Int
-    public var usec: Int
-    public var type: Int
-    public var code: Int
-    public var value: Int
+package struct EvdevEvent: Sendable, Equatable {
+    package var sec: Int
+    package var usec: Int
+    package var type: Int
+    package var code: Int
+    package var value: Int
     /// Line in the YAML file, for errors found after parsing.
-    public var line: Int
+    package var line: Int
 
-    public init(sec: Int, usec: Int, type: Int, code: Int, value: Int, line: Int = 0) {
+    package init(sec: Int, usec: Int, type: Int, code: Int, value: Int, line: Int = 0) {
         self.sec = sec
         self.usec = usec
         self.type = type
@@ -19,32 +19,32 @@ public struct EvdevEvent: Sendable, Equatable {
         self.line = line
     }
 
-    public var time: Double { Double(sec) + Double(usec) / 1_000_000 }
+    package var time: Double { Double(sec) + Double(usec) / 1_000_000 }
 }
 
 /// An axis range from the recording's absinfo: [min, max, fuzz, flat, resolution].
-public struct AbsRange: Sendable, Equatable {
-    public var minimum: Int
-    public var maximum: Int
-    public init(minimum: Int, maximum: Int) {
+package struct AbsRange: Sendable, Equatable {
+    package var minimum: Int
+    package var maximum: Int
+    package init(minimum: Int, maximum: Int) {
         self.minimum = minimum
         self.maximum = maximum
     }
 }
 
 /// One device of a `libinput record` file, reduced to what a touch replay needs.
-public struct RecordedDevice: Sendable, Equatable {
-    public var node: String
-    public var name: String
+package struct RecordedDevice: Sendable, Equatable {
+    package var node: String
+    package var name: String
     /// Keyed by ABS_* code.
-    public var absinfo: [Int: AbsRange]
+    package var absinfo: [Int: AbsRange]
     /// The evdev frames in order, each ending with its SYN_REPORT. For a file, only those of an
     /// `events` list written inline (`events: [...]`); a block list is streamed (`streamedList`).
-    public var frames: [[EvdevEvent]]
+    package var frames: [[EvdevEvent]]
     /// The streamed `events:` list of this device (an index into the file's layout), if any.
     var streamedList: Int?
 
-    public init(node: String, name: String, absinfo: [Int: AbsRange], frames: [[EvdevEvent]]) {
+    package init(node: String, name: String, absinfo: [Int: AbsRange], frames: [[EvdevEvent]]) {
         self.node = node
         self.name = name
         self.absinfo = absinfo
@@ -53,18 +53,18 @@ public struct RecordedDevice: Sendable, Equatable {
 }
 
 /// A malformed recording, located: the line and the key path of the offending node.
-public struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
-    public var line: Int?
-    public var path: String
-    public var problem: String
+package struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
+    package var line: Int?
+    package var path: String
+    package var problem: String
 
-    public init(line: Int?, path: String, problem: String) {
+    package init(line: Int?, path: String, problem: String) {
         self.line = line
         self.path = path
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         let place = line.map { "line \($0)" } ?? "the file"
         return (path.isEmpty ? "\(place): \(problem)" : "\(place): \(path): \(problem)").oneLine()
     }
@@ -73,10 +73,10 @@ public struct LibinputRecordError: Error, Equatable, CustomStringConvertible {
 /// Reads the YAML `libinput record` writes (see libinput-record(1), FILE FORMAT): per device the
 /// node, `evdev.name`, `evdev.absinfo` and the `events` list of `evdev` frames. Unknown keys are
 /// ignored as the format asks; `hid` and `libinput` event entries are skipped.
-public enum LibinputRecordReader {
+package enum LibinputRecordReader {
     /// Every device of a recording held in memory, each with all its frames (for tests and the
     /// fuzzer; `LibinputRecordFile` streams a file instead).
-    public static func devices(yaml: String) throws -> [RecordedDevice] {
+    package static func devices(yaml: String) throws -> [RecordedDevice] {
         let file = try LibinputRecordFile(bytes: Array(yaml.utf8))
         return try file.devices.enumerated().map { index, device in
             var stream = try file.evdevEvents(ofDevice: index)

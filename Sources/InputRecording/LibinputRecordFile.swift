@@ -6,20 +6,20 @@ import LinuxSystem
 /// each replay reads the file again from the start and streams the device's `events:` list, so
 /// memory stays flat in the length of the recording. The file is read more than once: it must
 /// be a regular file.
-public struct LibinputRecordFile {
+package struct LibinputRecordFile {
     /// The devices of the header (frames only for lists written inline).
-    public let devices: [RecordedDevice]
+    package let devices: [RecordedDevice]
     private let layout: RecordLayout
     private let reopen: () throws -> LineReader
 
     /// Reads the header of the file at `path`. Throws `LineReader.Failure` when it cannot be
     /// opened or read, or is not a regular file, and `LibinputRecordError` when it is malformed.
-    public init(path: String) throws {
+    package init(path: String) throws {
         try self.init { try LineReader(path: path, regularFileOnly: true) }
     }
 
     /// The same for a recording held in memory.
-    public init(bytes: [UInt8]) throws {
+    package init(bytes: [UInt8]) throws {
         try self.init { LineReader(bytes: bytes) }
     }
 
@@ -33,7 +33,7 @@ public struct LibinputRecordFile {
     }
 
     /// The first device with touch axes (ABS_MT_POSITION_X or ABS_X).
-    public func touchDevice() throws -> RecordedDevice { devices[try touchDeviceIndex()] }
+    package func touchDevice() throws -> RecordedDevice { devices[try touchDeviceIndex()] }
 
     private func touchDeviceIndex() throws -> Int {
         let touchCodes = [EvdevCode.absMTPositionX, EvdevCode.absX]
@@ -46,7 +46,7 @@ public struct LibinputRecordFile {
 
     /// The touch events of the first touch device, mapped onto a `screenWidth` x `screenHeight`
     /// screen, read from the file as they are pulled.
-    public func touchEvents(screenWidth: Int, screenHeight: Int) throws -> RecordTouchEvents {
+    package func touchEvents(screenWidth: Int, screenHeight: Int) throws -> RecordTouchEvents {
         let index = try touchDeviceIndex()
         let replay = try EvdevTouchReplay(device: devices[index], screenWidth: screenWidth, screenHeight: screenHeight)
         return RecordTouchEvents(evdev: try evdevEvents(ofDevice: index), replay: replay)
@@ -95,7 +95,7 @@ struct EvdevEvents {
 }
 
 /// Touch events replayed from a recording's evdev events, produced as they are pulled.
-public struct RecordTouchEvents {
+package struct RecordTouchEvents {
     private var evdev: EvdevEvents
     private var replay: EvdevTouchReplay
     private var queue: [TouchEvent] = []
@@ -108,7 +108,7 @@ public struct RecordTouchEvents {
 
     /// The next touch event, or nil at the end of the recording. Throws `LibinputRecordError`
     /// (located) for a malformed row and `LineReader.Failure` when the file cannot be read.
-    public mutating func next() throws -> TouchEvent? {
+    package mutating func next() throws -> TouchEvent? {
         while head == queue.count {
             queue.removeAll(keepingCapacity: true)
             head = 0

@@ -5,25 +5,25 @@ import YAMLTree
 /// The `accessibility:` section's speech and sound. Absent: the kiosk is silent
 /// and starts no audio thread. Present: speech on unless `speech: off`; sound cues only with
 /// `sound_cues: on`.
-public struct AccessibilitySettings: Sendable, Equatable {
-    public var speech: Bool
+package struct AccessibilitySettings: Sendable, Equatable {
+    package var speech: Bool
     /// An espeak-ng voice name or language (`en`, `de`, `fr-fr`, `en+f3`).
-    public var voice: String
+    package var voice: String
     /// Words per minute, 80-450.
-    public var rate: Int
+    package var rate: Int
     /// Speech loudness 0-200 (espeak-ng's scale, 100 normal).
-    public var volume: Int
-    public var soundCues: Bool
+    package var volume: Int
+    package var soundCues: Bool
     /// Cue loudness in percent of full scale, 0-100.
-    public var cueVolume: Int
+    package var cueVolume: Int
     /// The ALSA PCM to play to.
-    public var device: String
+    package var device: String
     /// The words around names: the top ring's name, "items", "activated", "Back".
-    public var words: SpeechWords
+    package var words: SpeechWords
     /// The words in the languages other than the default, by code.
-    public var wordsByLanguage: [String: SpeechWords] = [:]
+    package var wordsByLanguage: [String: SpeechWords] = [:]
 
-    public init(speech: Bool = true, voice: String = "en", rate: Int = 175, volume: Int = 100, soundCues: Bool = false,
+    package init(speech: Bool = true, voice: String = "en", rate: Int = 175, volume: Int = 100, soundCues: Bool = false,
                 cueVolume: Int = 50, device: String = "default", words: SpeechWords = SpeechWords()) {
         self.speech = speech
         self.voice = voice
@@ -49,7 +49,7 @@ public struct AccessibilitySettings: Sendable, Equatable {
     }
 
     /// The words in `language` (the default's when it has none).
-    public func words(in language: String?) -> SpeechWords { language.flatMap { wordsByLanguage[$0] } ?? words }
+    package func words(in language: String?) -> SpeechWords { language.flatMap { wordsByLanguage[$0] } ?? words }
 
     /// The voice as the worker takes it.
     package var espeakVoice: Espeak.Voice { Espeak.Voice(name: voice, rate: rate, volume: volume) }

@@ -105,18 +105,18 @@ extension ConfigSection {
 
 extension ConfigLimits {
     /// Languages of one kiosk: each is a ring slot of a languages item and a voice to load.
-    public static let languages = 32
+    package static let languages = 32
     /// Code points of an item's description: a few lines in the hub (a price, opening hours).
-    public static let descriptionCharacters = 300
+    package static let descriptionCharacters = 300
     /// Code points of the title and the hint: one line each above and below the dial.
-    public static let bandCharacters = 200
+    package static let bandCharacters = 200
 }
 
 /// `text:`: the title above the dial and the hint below it.
-public struct DialTexts: Sendable, Equatable {
-    public var title: LocalizedText?
-    public var hint: LocalizedText?
-    public init(title: LocalizedText? = nil, hint: LocalizedText? = nil) {
+package struct DialTexts: Sendable, Equatable {
+    package var title: LocalizedText?
+    package var hint: LocalizedText?
+    package init(title: LocalizedText? = nil, hint: LocalizedText? = nil) {
         self.title = title
         self.hint = hint
     }

@@ -3,9 +3,9 @@ import Glibc
 import LinuxSystem
 
 /// Reads a configuration file from disk and parses it. No path means the demo menu.
-public enum ConfigLoader {
+package enum ConfigLoader {
     /// The configuration in `path`, or `KioskConfig.demo` when `path` is nil.
-    public static func load(path: String?) throws -> KioskConfig {
+    package static func load(path: String?) throws -> KioskConfig {
         guard let path else { return .demo }
         return try ConfigParser.parse(try readText(path), file: path)
     }

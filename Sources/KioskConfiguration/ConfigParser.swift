@@ -5,7 +5,7 @@ import YAMLTree
 
 /// Turns the text of a configuration file into a `KioskConfig`, or the first problem in it.
 /// Built on YAMLTree's nodes (libyaml's events) so every value keeps its line for the message.
-public enum ConfigParser {
+package enum ConfigParser {
     /// The keys each section accepts, in the order the README documents them.
     package static let rootKeys = ["items", "theme", "physics", "display", "input", "behaviour", "power", "mqtt", "accessibility",
                                    "remote", "fleet", "languages", "text", "lock"]
@@ -23,7 +23,7 @@ public enum ConfigParser {
     /// the local file's), so items may name topics without one here.
     /// `blobDirectory`: where a pushed configuration's `icon: sha256:HEX` icons are (nil: a local
     /// file, which may not name icons so).
-    public static func parse(_ text: String, file: String, brokerElsewhere: Bool = false,
+    package static func parse(_ text: String, file: String, brokerElsewhere: Bool = false,
                              blobDirectory: String? = nil) throws -> KioskConfig {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: YAMLNode?

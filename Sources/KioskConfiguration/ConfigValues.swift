@@ -3,29 +3,29 @@ import KioskVocabulary
 
 /// The limits of a configuration file. Each keeps the work of a parse or a reload, and of
 /// painting what the file says, bounded: a hand-written menu is far inside all of them.
-public enum ConfigLimits {
+package enum ConfigLimits {
     /// Bytes of the whole file (256 KiB): a hand-edited file is a few kilobytes, and a reload
     /// parses inside the frame loop, where a file four times the bound took most of a second
     /// to parse (docs/measurements.md).
-    public static let fileBytes = 256 << 10
+    package static let fileBytes = 256 << 10
     /// Items on the dial: at 64 the discs at rest are already small on a 1920x1080 panel; more
     /// cannot be told apart or read.
-    public static let items = 64
+    package static let items = 64
     /// Items in all the rings of a nested menu together: every ring's labels and icons are
     /// prepared at start and at each reload, so the whole tree, not only a ring, must stay small.
-    public static let totalItems = 512
+    package static let totalItems = 512
     /// Unicode code points of a label: two lines' worth at the largest size; the painter fits
     /// what is shown in the item's disc.
-    public static let labelCharacters = 200
+    package static let labelCharacters = 200
     /// UTF-8 bytes of a path or a name (font, icon, device, connector, seat): PATH_MAX.
-    public static let nameBytes = 4096
+    package static let nameBytes = 4096
     /// Program and arguments of an item's command, and the UTF-8 bytes of each.
-    public static let commandArguments = 256
-    public static let argumentBytes = 4096
+    package static let commandArguments = 256
+    package static let argumentBytes = 4096
 
     /// Refuses a file of `byteCount` bytes (for a caller that knows the size before reading,
     /// from fstat, and for the parser, which sees the text).
-    public static func checkFileSize(_ byteCount: Int, file: String) throws {
+    package static func checkFileSize(_ byteCount: Int, file: String) throws {
         guard byteCount <= fileBytes else {
             throw ConfigError(file: file, line: nil, key: nil,
                               message: "\(byteCount) bytes, larger than \(fileBytes >> 10) KiB; is this the right file?")

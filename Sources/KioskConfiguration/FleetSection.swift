@@ -3,20 +3,20 @@ import YAMLTree
 /// The `fleet:` section (local file only; absent: no pushed configurations): which keys may
 /// sign a bundle, the shared topic bundles arrive on, how long a pushed configuration waits for
 /// its confirmation, and whether pushed items may carry commands.
-public struct FleetSettings: Sendable, Equatable {
+package struct FleetSettings: Sendable, Equatable {
     /// Files of trusted Ed25519 public keys (`dialkiosk config keygen`'s fleet.pub).
-    public var trustedKeys: [String]
+    package var trustedKeys: [String]
     /// Retained bundles for many kiosks; nil: only `<base>/set/config`.
-    public var topic: String?
+    package var topic: String?
     /// Seconds a pushed configuration runs before it is reverted unless confirmed; 0: no confirmation.
-    public var confirmSeconds: Double
+    package var confirmSeconds: Double
     /// Whether a pushed menu may carry item commands.
-    public var allowCommands: Bool
+    package var allowCommands: Bool
     /// Seconds a taken bundle waits for the icon blobs it names (`<topic>/blob/<sha256>`)
     /// before it is refused.
-    public var blobWaitSeconds: Double = 30
+    package var blobWaitSeconds: Double = 30
 
-    public init(trustedKeys: [String], topic: String? = nil, confirmSeconds: Double = 120, allowCommands: Bool = false) {
+    package init(trustedKeys: [String], topic: String? = nil, confirmSeconds: Double = 120, allowCommands: Bool = false) {
         self.trustedKeys = trustedKeys
         self.topic = topic
         self.confirmSeconds = confirmSeconds
@@ -29,14 +29,14 @@ extension ConfigParser {
 
     /// The sections a pushed configuration may carry; the others (`display`, `input`, `mqtt`,
     /// `fleet`, and any hardware or network section) stay in the local file.
-    public static let pushableSections: Set<String> = ["items", "theme", "physics", "behaviour", "accessibility",
+    package static let pushableSections: Set<String> = ["items", "theme", "physics", "behaviour", "accessibility",
                                                       "languages", "text", "live", "value"]
 
     /// How a pushed configuration names an icon by its content: `icon: sha256:HEX`.
-    public static let blobPrefix = "sha256:"
+    package static let blobPrefix = "sha256:"
 
     /// Whether `hex` is a SHA-256 as blobs are named: 64 lower-case hex digits.
-    public static func isSHA256<S: StringProtocol>(_ hex: S) -> Bool {
+    package static func isSHA256<S: StringProtocol>(_ hex: S) -> Bool {
         hex.utf8.count == 64 && hex.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
@@ -75,7 +75,7 @@ extension ConfigParser {
 
     /// The top-level keys of `text` with their lines, in order (empty for an empty document);
     /// a YAML error is thrown located, as `parse` throws it.
-    public static func topLevelKeys(_ text: String, file: String) throws -> [(key: String, line: Int?)] {
+    package static func topLevelKeys(_ text: String, file: String) throws -> [(key: String, line: Int?)] {
         try ConfigLimits.checkFileSize(text.utf8.count, file: file)
         let root: YAMLNode?
         do { root = try YAMLComposer.compose(text) } catch let error as YAMLError {

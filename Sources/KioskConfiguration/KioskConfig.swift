@@ -4,37 +4,37 @@ import KioskSeams
 
 /// Everything the configuration file can say, as plain values. Every field has a default, so an
 /// empty file (or no file at all) is the demo menu on the first connected output.
-public struct KioskConfig: Sendable, Equatable {
+package struct KioskConfig: Sendable, Equatable {
     /// The top ring's items (a flat menu's only ring). Setting them alone (the demo menu,
     /// `--items N`) makes the menu that one ring.
-    public var items: [MenuItem] {
+    package var items: [MenuItem] {
         didSet { if let nested, nested.top.map(\.item) != items { self.nested = nil } }
     }
-    public var theme: Theme
-    public var physics: Physics
-    public var display: Display
-    public var input: Input
-    public var behaviour: Behaviour
+    package var theme: Theme
+    package var physics: Physics
+    package var display: Display
+    package var input: Input
+    package var behaviour: Behaviour
     /// The `mqtt:` section; nil (absent) is no MQTT.
-    public var mqtt: MQTTSettings?
+    package var mqtt: MQTTSettings?
     /// The `power:` section: opening hours (none: always open).
-    public var power = PowerSettings()
+    package var power = PowerSettings()
     /// The `accessibility:` section's speech and sound; nil (absent) is a silent kiosk.
-    public var accessibility: AccessibilitySettings?
+    package var accessibility: AccessibilitySettings?
     /// The `remote:` section; nil (absent) is no remote view and no socket.
-    public var remote: RemoteSettings?
+    package var remote: RemoteSettings?
     /// The `fleet:` section (signed configurations pushed over MQTT); nil: none taken.
-    public var fleet: FleetSettings?
+    package var fleet: FleetSettings?
     /// The `lock:` section (lockdown and the admin menu behind a PIN); nil: not locked.
-    public var lock: LockSettings?
+    package var lock: LockSettings?
     /// `languages:`, the first the default; empty: one language, the file's plain texts.
-    public var languages: [Language] = []
+    package var languages: [Language] = []
     /// `text:`: the title above the dial and the hint below it.
-    public var texts = DialTexts()
+    package var texts = DialTexts()
     /// What `check-config` warns about (a missing translation, a text that cannot fit).
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
-    public init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
+    package init(items: [MenuItem] = DemoMenu.items, theme: Theme = Theme(), physics: Physics = Physics(),
                 display: Display = Display(), input: Input = Input(), behaviour: Behaviour = Behaviour()) {
         self.items = items
         self.theme = theme
@@ -45,7 +45,7 @@ public struct KioskConfig: Sendable, Equatable {
     }
 
     /// The menu with every ring: `items` is its top ring; a file's nested `items:` are kept here.
-    public var menu: MenuTree {
+    package var menu: MenuTree {
         get { nested ?? Self.flatMenu(items) }
         set {
             items = newValue.top.map(\.item)
@@ -68,40 +68,40 @@ public struct KioskConfig: Sendable, Equatable {
     }
 
     /// The configuration used when no file is given: the demo menu with every default.
-    public static let demo = KioskConfig()
+    package static let demo = KioskConfig()
 
     /// The ring's motion (docs/architecture.md: the exact coast between flip timestamps), decoded straight
     /// into DialCore's types, whose defaults are the configuration's.
-    public struct Physics: Sendable, Equatable {
+    package struct Physics: Sendable, Equatable {
         /// `decay` (velocity kept per 60 Hz frame), `min_fling_speed`, `snap_duration`.
-        public var motion: PhysicsSettings
+        package var motion: PhysicsSettings
         /// `inflate_min` and `inflate_max`: item scale far from 12 o'clock and at 12 o'clock.
-        public var inflate: Inflate
+        package var inflate: Inflate
 
-        public init(motion: PhysicsSettings = PhysicsSettings(), inflate: Inflate = Inflate()) {
+        package init(motion: PhysicsSettings = PhysicsSettings(), inflate: Inflate = Inflate()) {
             self.motion = motion
             self.inflate = inflate
         }
     }
 
     /// Which card, connector and mode to drive, and how the panel is mounted.
-    public struct Display: Sendable, Equatable {
+    package struct Display: Sendable, Equatable {
         /// A DRM card path such as /dev/dri/card0; nil picks the first card with a connected output.
-        public var device: String?
+        package var device: String?
         /// A connector name such as HDMI-A-1 or Virtual-1; nil picks the first connected one.
-        public var connector: String?
+        package var connector: String?
         /// A mode; nil uses the connector's preferred mode.
-        public var mode: ModeRequest?
-        public var rotation: DisplayRotation
+        package var mode: ModeRequest?
+        package var rotation: DisplayRotation
         /// What the screen shows after the program exits: the CRTC as it was before (the
         /// console), or the last dial frame (for a shutdown).
-        public var onExit: ExitScreen
+        package var onExit: ExitScreen
         /// The panel's shape: a round one keeps the dial inside its inscribed circle.
-        public var shape: DisplayShape = .rectangle
+        package var shape: DisplayShape = .rectangle
         /// Whether Ctrl-Alt-Fn may switch away from the kiosk's VT (off: a locked kiosk stays).
-        public var vtSwitch = false
+        package var vtSwitch = false
 
-        public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
+        package init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil,
                     rotation: DisplayRotation = .none, onExit: ExitScreen = .restore) {
             self.device = device
             self.connector = connector
@@ -112,14 +112,14 @@ public struct KioskConfig: Sendable, Equatable {
     }
 
     /// Which seat's touch devices to read, and how the digitizer maps onto the panel.
-    public struct Input: Sendable, Equatable {
-        public var seat: String
+    package struct Input: Sendable, Equatable {
+        package var seat: String
         /// libinput's calibration matrix (the first two rows, normalized); nil keeps the device's own.
-        public var calibration: CalibrationMatrix?
+        package var calibration: CalibrationMatrix?
         /// What the wheel's or encoder's click (`BTN_MIDDLE`) does: back a ring, or activate.
-        public var wheelClick: WheelClick
+        package var wheelClick: WheelClick
 
-        public init(seat: String = "seat0", calibration: CalibrationMatrix? = nil, wheelClick: WheelClick = .back) {
+        package init(seat: String = "seat0", calibration: CalibrationMatrix? = nil, wheelClick: WheelClick = .back) {
             self.seat = seat
             self.calibration = calibration
             self.wheelClick = wheelClick
@@ -127,24 +127,24 @@ public struct KioskConfig: Sendable, Equatable {
     }
 
     /// What the kiosk does on its own: where it starts, when it goes back, when the screen sleeps.
-    public struct Behaviour: Sendable, Equatable {
+    package struct Behaviour: Sendable, Equatable {
         /// The item selected at start and after `returnAfter`; nil is the first item.
-        public var defaultItem: String?
+        package var defaultItem: String?
         /// Seconds without touch after which the ring turns back to the default item; nil never.
-        public var returnAfter: Double?
-        public var start: StartState
-        public var idle: IdleAction
+        package var returnAfter: Double?
+        package var start: StartState
+        package var idle: IdleAction
         /// Minutes without touch before `idle` applies; nil never.
-        public var idleAfterMinutes: Double?
+        package var idleAfterMinutes: Double?
         /// A touch on a dimmed or blanked screen wakes it (and is not passed to the dial).
-        public var wakeOnTouch: Bool
+        package var wakeOnTouch: Bool
         /// Seconds an item's command may run before its process group gets SIGTERM (then
         /// SIGKILL): a command that hangs must not disable its item until a restart.
-        public var commandTimeout: Double = 30
+        package var commandTimeout: Double = 30
         /// Seconds without input after which the menu goes back to the default language; nil never.
-        public var languageReturnAfter: Double?
+        package var languageReturnAfter: Double?
 
-        public init(defaultItem: String? = nil, returnAfter: Double? = nil, start: StartState = .expanded,
+        package init(defaultItem: String? = nil, returnAfter: Double? = nil, start: StartState = .expanded,
                     idle: IdleAction = .dim, idleAfterMinutes: Double? = nil, wakeOnTouch: Bool = true) {
             self.defaultItem = defaultItem
             self.returnAfter = returnAfter
@@ -156,12 +156,12 @@ public struct KioskConfig: Sendable, Equatable {
     }
 
     /// Whether the dial starts collapsed into the hub or fanned out.
-    public enum StartState: String, Sendable, Equatable, CaseIterable {
+    package enum StartState: String, Sendable, Equatable, CaseIterable {
         case collapsed, expanded
     }
 
     /// What an idle screen does.
-    public enum IdleAction: String, Sendable, Equatable, CaseIterable {
+    package enum IdleAction: String, Sendable, Equatable, CaseIterable {
         /// Keep drawing at reduced brightness.
         case dim
         /// Show black (the CRTC stays on, so waking is one frame).

@@ -4,20 +4,20 @@ import YAMLTree
 /// The `lock:` section: a kiosk locked by default, whose admin menu is reached only with the
 /// PIN (docs/lockdown.md). `allow:` names what still works while locked; every other item shows
 /// and does nothing.
-public struct LockSettings: Sendable, Equatable {
+package struct LockSettings: Sendable, Equatable {
     /// The PIN file `dialkiosk lock set-pin` writes (root-owned, mode 0640).
-    public var pinFile: String = "/etc/dialkiosk/pin"
+    package var pinFile: String = "/etc/dialkiosk/pin"
     /// The items and rings usable while locked, as paths of the menu (an id in `allow:` names
     /// every item with that id; a ring's path allows the ring to open, not its items).
-    public var allow: [MenuPath] = []
+    package var allow: [MenuPath] = []
     /// The admin menu, reached after the PIN; nil: the lock's own (reload, screen, language, exit).
-    public var admin: MenuTree?
+    package var admin: MenuTree?
     /// Seconds without input after which an unlocked kiosk locks again.
-    public var relockAfterSeconds: Double = 60
+    package var relockAfterSeconds: Double = 60
     /// Seconds a finger must stay on the hub to open the PIN ring.
-    public var holdSeconds: Double = 3
+    package var holdSeconds: Double = 3
 
-    public init() {}
+    package init() {}
 }
 
 extension ConfigParser {

@@ -2,52 +2,52 @@
 /// topics. The password is never in the file: `password_file` names a file holding it,
 /// `credential` a systemd credential (`LoadCredential=NAME:PATH` in the unit; read from
 /// `$CREDENTIALS_DIRECTORY/NAME` at start).
-public struct MQTTSettings: Sendable, Equatable {
-    public struct TLS: Sendable, Equatable {
-        public var caFile: String
-        public var certFile: String?
-        public var keyFile: String?
+package struct MQTTSettings: Sendable, Equatable {
+    package struct TLS: Sendable, Equatable {
+        package var caFile: String
+        package var certFile: String?
+        package var keyFile: String?
     }
 
     /// Where the password comes from.
-    public enum Password: Sendable, Equatable {
+    package enum Password: Sendable, Equatable {
         case file(String)
         case credential(String)
     }
 
     /// The defaults of the `mqtt:` keys, kept only here (the parser and the initialiser use them).
-    public enum Defaults {
+    package enum Defaults {
         /// MQTT's registered ports (IANA): plain and over TLS.
-        public static let port = 1883
-        public static let tlsPort = 8883
-        public static let keepalive = 60
+        package static let port = 1883
+        package static let tlsPort = 8883
+        package static let keepalive = 60
         /// Home Assistant's own discovery prefix.
-        public static let discoveryPrefix = "homeassistant"
+        package static let discoveryPrefix = "homeassistant"
         /// `stale_after_seconds`: 10 minutes.
-        public static let staleAfter = 600.0
+        package static let staleAfter = 600.0
     }
 
-    public var host: String
+    package var host: String
     /// `Defaults.port`, or `Defaults.tlsPort` with `tls`, unless given.
-    public var port: Int
-    public var tls: TLS?
-    public var username: String?
-    public var password: Password?
+    package var port: Int
+    package var tls: TLS?
+    package var username: String?
+    package var password: Password?
     /// nil: `dialkiosk-` and the first 12 hex digits of /etc/machine-id.
-    public var clientID: String?
+    package var clientID: String?
     /// nil: `dialkiosk/<client_id>`.
-    public var baseTopic: String?
-    public var keepalive: Int
+    package var baseTopic: String?
+    package var keepalive: Int
     /// Home Assistant discovery under this prefix (`homeassistant`); nil: none.
-    public var discoveryPrefix: String?
+    package var discoveryPrefix: String?
     /// While the broker is away, items bound to its topics say how old their state is once it
     /// is this many seconds old (`stale_after_seconds`); nil: never.
-    public var staleAfter: Double? = Defaults.staleAfter
+    package var staleAfter: Double? = Defaults.staleAfter
     /// Where Home Assistant points people for help with the kiosk (`support_url`, an http or
     /// https URL, sent in every discovery config's `origin`); nil: none is sent.
-    public var supportURL: String?
+    package var supportURL: String?
 
-    public init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
+    package init(host: String, port: Int? = nil, tls: TLS? = nil, username: String? = nil, password: Password? = nil,
                 clientID: String? = nil, baseTopic: String? = nil, keepalive: Int = Defaults.keepalive,
                 discoveryPrefix: String? = Defaults.discoveryPrefix) {
         self.host = host
@@ -64,7 +64,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// The client id `run` uses: the configured one, or one derived from the machine id
     /// (stable across restarts, distinct across a fleet cloned from one image only if each
     /// machine got its own machine-id, as systemd-firstboot gives them).
-    public static func clientID(configured: String?, machineID: String?) -> String {
+    package static func clientID(configured: String?, machineID: String?) -> String {
         if let configured { return configured }
         let hex = (machineID ?? "").filter { $0.isHexDigit }.lowercased()
         return "dialkiosk-" + (hex.isEmpty ? "unknown" : String(hex.prefix(12)))
@@ -72,7 +72,7 @@ public struct MQTTSettings: Sendable, Equatable {
 
     /// A topic level or a topic as MQTT allows us to publish it: no wildcards, no NUL, no
     /// empty level, not starting with `$` (broker-reserved).
-    public static func topicProblem(_ topic: String) -> String? {
+    package static func topicProblem(_ topic: String) -> String? {
         if topic.isEmpty { return "must not be empty" }
         if topic.contains("+") || topic.contains("#") { return "must not contain the wildcards + or #" }
         if topic.hasPrefix("$") { return "must not start with $ (topics the broker reserves)" }
@@ -91,7 +91,7 @@ public struct MQTTSettings: Sendable, Equatable {
     /// What is wrong with `url` as `support_url`, nil when it is an absolute http or https URL
     /// (RFC 3986): the scheme, a non-empty host, and only the characters a URL may hold
     /// unencoded (no spaces: Home Assistant shows it as a link).
-    public static func supportURLProblem(_ url: String) -> String? {
+    package static func supportURLProblem(_ url: String) -> String? {
         let lower = url.lowercased()
         guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else {
             return "expected an http:// or https:// URL, got '\(url.prefix(64))'"
@@ -114,7 +114,7 @@ import LinuxSystem
 
 extension MQTTSettings {
     /// The files this section names that cannot be read now (by this user), in words.
-    public var fileProblems: [String] {
+    package var fileProblems: [String] {
         var files: [(String, String)] = []
         if case .file(let path) = password { files.append(("mqtt.password_file", path)) }
         if let tls {
@@ -135,7 +135,7 @@ extension MQTTSettings {
     /// A `host` that is a name `hostsFile` does not list: it needs DNS at every connect, which
     /// the shipped unit denies. Reads the file only (no lookup: a validator must not ask the
     /// network).
-    public static func hostProblem(_ host: String, hostsFile: String = "/etc/hosts") -> String? {
+    package static func hostProblem(_ host: String, hostsFile: String = "/etc/hosts") -> String? {
         var v4 = in_addr(), v6 = in6_addr()
         guard inet_pton(AF_INET, host, &v4) != 1, inet_pton(AF_INET6, host, &v6) != 1 else { return nil }
         var listed = false

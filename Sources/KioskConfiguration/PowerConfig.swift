@@ -2,9 +2,9 @@ import OpeningHours
 import YAMLTree
 
 /// The `power:` section: opening hours and what the screen does outside them.
-public struct PowerSettings: Sendable, Equatable {
+package struct PowerSettings: Sendable, Equatable {
     /// The screen's state outside the hours.
-    public enum OutsideHours: String, Sendable, CaseIterable {
+    package enum OutsideHours: String, Sendable, CaseIterable {
         /// Blank (the output off where it can be).
         case off
         case dim
@@ -13,46 +13,46 @@ public struct PowerSettings: Sendable, Equatable {
     }
 
     /// What a touch outside the hours does.
-    public enum TouchOutsideHours: String, Sendable, CaseIterable {
+    package enum TouchOutsideHours: String, Sendable, CaseIterable {
         /// Wake for `behaviour.idle_after_minutes`.
         case wake
         case ignore
     }
 
     /// `presence`: an input device whose key wakes a dark screen.
-    public struct Presence: Sendable, Equatable {
+    package struct Presence: Sendable, Equatable {
         /// A path, or a device name as the kernel reports it.
-        public var device: String
+        package var device: String
         /// The key code (KEY_WAKEUP is 143).
-        public var key: UInt16
+        package var key: UInt16
 
-        public init(device: String, key: UInt16) {
+        package init(device: String, key: UInt16) {
             self.device = device
             self.key = key
         }
 
         /// The key names the configuration takes, beside a plain number (linux/input-event-codes.h).
-        public static let keyNames: [String: UInt16] = ["KEY_WAKEUP": 143, "KEY_POWER": 116, "KEY_SLEEP": 142,
+        package static let keyNames: [String: UInt16] = ["KEY_WAKEUP": 143, "KEY_POWER": 116, "KEY_SLEEP": 142,
                                                        "KEY_PROG1": 148, "KEY_F13": 183, "BTN_0": 256]
     }
 
     /// `cec`: the HDMI-CEC adapter that switches the display (a TV) with the screen.
-    public enum CEC: Sendable, Equatable {
+    package enum CEC: Sendable, Equatable {
         /// `true`: the first adapter with a physical address other than 0.0.0.0 nobody holds.
         case first
         /// `/dev/cecN`.
         case path(String)
     }
 
-    public var presence: Presence?
+    package var presence: Presence?
     /// nil: no CEC (`false` or absent).
-    public var cec: CEC?
+    package var cec: CEC?
     /// `schedule`: nil without one (always open).
-    public var schedule: OpeningHours?
-    public var outsideHours: OutsideHours
-    public var touchOutsideHours: TouchOutsideHours
+    package var schedule: OpeningHours?
+    package var outsideHours: OutsideHours
+    package var touchOutsideHours: TouchOutsideHours
 
-    public init(schedule: OpeningHours? = nil, outsideHours: OutsideHours = .off, touchOutsideHours: TouchOutsideHours = .wake) {
+    package init(schedule: OpeningHours? = nil, outsideHours: OutsideHours = .off, touchOutsideHours: TouchOutsideHours = .wake) {
         self.schedule = schedule
         self.outsideHours = outsideHours
         self.touchOutsideHours = touchOutsideHours

@@ -4,33 +4,33 @@ import YAMLTree
 /// listens and what viewers may do. Closed by default: viewers only watch, and only loopback
 /// or a Unix socket is accepted, because this version has neither TLS nor a password for
 /// viewers (RFB's security type None is all it offers).
-public struct RemoteSettings: Sendable, Equatable {
-    public enum Listen: Sendable, Equatable {
+package struct RemoteSettings: Sendable, Equatable {
+    package enum Listen: Sendable, Equatable {
         case tcp(host: String, port: Int)
         case unix(path: String)
     }
 
-    public var listen: Listen
+    package var listen: Listen
     /// RFB over WebSocket (for noVNC) on its own address; nil: none.
-    public var websocket: Listen?
+    package var websocket: Listen?
     /// Viewers may turn the dial (pointer = one finger, wheel, keys).
-    public var input: Bool
-    public var maxFPS: Double
+    package var input: Bool
+    package var maxFPS: Double
     /// The on-glass "being viewed" badge while a viewer is connected.
-    public var mark: Bool
+    package var mark: Bool
     /// Screenshots over the control socket and MQTT.
-    public var screenshots: Bool
+    package var screenshots: Bool
     /// Host names the WebSocket address answers besides loopback (a tunnel's or proxy's name),
     /// lowercased, without a port.
-    public var allowedHosts: [String] = []
+    package var allowedHosts: [String] = []
     /// Origins (`scheme://host[:port]`) whose pages may open the WebSocket besides its own page.
-    public var allowedOrigins: [String] = []
+    package var allowedOrigins: [String] = []
     /// A file holding the secret the WebSocket's path must carry (`/websockify/TOKEN`).
-    public var tokenFile: String?
+    package var tokenFile: String?
     /// The group a `unix:` socket is given (mode 0660); nil: the owner's only (0600).
-    public var socketGroup: String?
+    package var socketGroup: String?
 
-    public init(listen: Listen, websocket: Listen? = nil, input: Bool = false, maxFPS: Double = 30,
+    package init(listen: Listen, websocket: Listen? = nil, input: Bool = false, maxFPS: Double = 30,
                 mark: Bool = true, screenshots: Bool = false) {
         self.listen = listen
         self.websocket = websocket
@@ -41,7 +41,7 @@ public struct RemoteSettings: Sendable, Equatable {
     }
 
     /// Host names and addresses that stay on this machine.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

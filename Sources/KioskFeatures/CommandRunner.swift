@@ -10,9 +10,9 @@ import KioskReporting
 /// leaves processes in its group (it daemonised something) has them terminated the same way.
 /// The loop wakes only at these deadlines (`nextDeadline`). A process that calls setsid(2)
 /// leaves the group and escapes this; systemd still ends it at stop (KillMode=control-group).
-public final class CommandRunner {
+package final class CommandRunner {
     /// What `run` did.
-    public enum Launch: Equatable {
+    package enum Launch: Equatable {
         case started(pid: Int32)
         /// The item has no `command`.
         case noCommand
@@ -22,19 +22,19 @@ public final class CommandRunner {
     }
 
     /// How a child ended.
-    public enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case exited(status: Int32)
         case killed(signal: Int32)
 
-        public var succeeded: Bool { self == .exited(status: 0) }
+        package var succeeded: Bool { self == .exited(status: 0) }
     }
 
     /// A reaped child.
-    public struct Finished: Equatable {
+    package struct Finished: Equatable {
         /// The item's path, `drinks/coffee` (on the top ring its id).
-        public var itemPath: String
-        public var pid: Int32
-        public var outcome: Outcome
+        package var itemPath: String
+        package var pid: Int32
+        package var outcome: Outcome
     }
 
     private struct Running {
@@ -62,7 +62,7 @@ public final class CommandRunner {
     }
 
     /// Seconds between SIGTERM and SIGKILL.
-    public let grace: Double
+    package let grace: Double
 
     /// Variables the service got from systemd that a child must not see (it would otherwise
     /// be able to notify or claim sockets on the service's behalf).
@@ -75,7 +75,7 @@ public final class CommandRunner {
     private var leftovers: [Leftovers] = []
 
     /// `environment` is the base every child gets (usually `ProcessEnvironment.current()`).
-    public init(environment: [String: String], logger: JournalLogger?, grace: Double = 5) {
+    package init(environment: [String: String], logger: JournalLogger?, grace: Double = 5) {
         self.environment = environment
         self.logger = logger
         self.grace = grace
@@ -83,17 +83,17 @@ public final class CommandRunner {
 
     /// The next time `reap(now:)` has something to do besides collecting exited children (which
     /// SIGCHLD announces): a timeout or a SIGKILL. Nil when nothing is pending.
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         (running.filter { !$0.killed }.map { $0.killAt ?? $0.deadline } + leftovers.map(\.killAt)).min()
     }
 
     /// Children started and not yet reaped.
-    public var runningCount: Int { running.count }
+    package var runningCount: Int { running.count }
 
     /// The environment of `item`'s command: ours without systemd's variables, plus the item's
     /// id, label and path (`drinks/coffee/large`; the id on the top ring). Sorted, so it is
     /// reproducible.
-    public static func childEnvironment(base: [String: String], item: MenuItem, path: MenuPath,
+    package static func childEnvironment(base: [String: String], item: MenuItem, path: MenuPath,
                                         extra: [String: String] = [:]) -> [String] {
         var env = base.filter { !withheldVariables.contains($0.key) }.merging(extra) { $1 }
         env["DIALKIOSK_ITEM_ID"] = item.id
@@ -106,7 +106,7 @@ public final class CommandRunner {
     /// if it has one and it is not still running; after `timeout` seconds its process group is
     /// terminated. Failures are logged and returned; nothing here waits.
     @discardableResult
-    public func run(_ item: MenuItem, path: MenuPath? = nil, now: Double, timeout: Double = 30,
+    package func run(_ item: MenuItem, path: MenuPath? = nil, now: Double, timeout: Double = 30,
                     extra: [String: String] = [:]) -> Launch {
         guard let argv = item.command, let program = argv.first else { return .noCommand }
         let path = path ?? MenuPath([item.id])
@@ -130,7 +130,7 @@ public final class CommandRunner {
     /// Collects every child that has ended, without waiting, and logs the ones that failed;
     /// terminates the groups whose time is up, and what an ended command left in its group.
     @discardableResult
-    public func reap(now: Double) -> [Finished] {
+    package func reap(now: Double) -> [Finished] {
         var finished: [Finished] = []
         running.removeAll { child in
             var status: Int32 = 0

@@ -12,16 +12,16 @@ import KioskReporting
 /// Each turn takes at most `linesPerTurn` lines from each client (the rest wait in a bounded
 /// buffer, then in the socket, which holds the sender back), at most one `reload`, and at most
 /// `acceptsPerTurn` new connections.
-public final class ControlServer {
+package final class ControlServer {
     /// A connected client, named by its descriptor while it is open.
-    public struct ClientID: Hashable, Sendable {
-        public let fd: Int32
+    package struct ClientID: Hashable, Sendable {
+        package let fd: Int32
     }
 
     /// A command received from a client.
-    public struct Request: Equatable, Sendable {
-        public var client: ClientID
-        public var command: ControlCommand
+    package struct Request: Equatable, Sendable {
+        package var client: ClientID
+        package var command: ControlCommand
     }
 
     private final class Client {
@@ -68,7 +68,7 @@ public final class ControlServer {
     package static let maximumPendingOutput = 256 * 1024
     package static let maximumClients = 16
 
-    public let path: String
+    package let path: String
     /// The socket file and its descriptor, made by LinuxSystem's one rule for a Unix listener.
     private let unixListener: UnixListener
     private var listener: FileDescriptor { unixListener.descriptor }
@@ -81,7 +81,7 @@ public final class ControlServer {
 
     /// Creates, binds (mode 0660) and listens on `path`. A stale socket left by a crash is
     /// replaced; a live one (another instance answers) or a non-socket file is an error.
-    public init(path: String, logger: JournalLogger?) throws {
+    package init(path: String, logger: JournalLogger?) throws {
         self.path = path
         self.logger = logger
         guard !path.hasPrefix("@") else {
@@ -101,7 +101,7 @@ public final class ControlServer {
 
     /// Descriptors to poll: the listener for new clients, each client for input while its
     /// buffer has room and it has not shut its side, and for output while it has unsent lines.
-    public var pollDescriptors: [pollfd] {
+    package var pollDescriptors: [pollfd] {
         guard listener.isOpen else { return [] }
         var fds = [pollfd(fd: listener.rawValue, events: Int16(POLLIN), revents: 0)]
         for client in clients.values.sorted(by: { $0.fd < $1.fd }) {
@@ -113,18 +113,18 @@ public final class ControlServer {
     }
 
     /// Lines are waiting that this turn's budget left over: the loop must not sleep in poll.
-    public var hasBacklog: Bool {
+    package var hasBacklog: Bool {
         clients.values.contains { $0.hasLine || ($0.closing && $0.output.isEmpty) }
     }
 
-    public var clientCount: Int { clients.count }
+    package var clientCount: Int { clients.count }
 
     /// The listening descriptor (for tests and for logging).
-    public var listeningDescriptor: Int32 { listener.rawValue }
+    package var listeningDescriptor: Int32 { listener.rawValue }
 
     /// Services one descriptor as if `poll` reported it ready (and the backlog), for callers
     /// that look at one descriptor at a time.
-    public func handle(_ ready: pollfd, now: Double) -> [Request] {
+    package func handle(_ ready: pollfd, now: Double) -> [Request] {
         var ready = ready
         if ready.revents == 0 { ready.revents = ready.events }
         return turn([ready], now: now)
@@ -134,7 +134,7 @@ public final class ControlServer {
     /// with their `revents`), then up to `linesPerTurn` lines from every client, with repeated
     /// reloads coalesced into one. Malformed lines are answered with an `error` event line to
     /// that client only.
-    public func turn(_ ready: [pollfd], now: Double) -> [Request] {
+    package func turn(_ ready: [pollfd], now: Double) -> [Request] {
         for pfd in ready where pfd.revents != 0 {
             if pfd.fd == listener.rawValue {
                 acceptPending(now: now)
@@ -183,7 +183,7 @@ public final class ControlServer {
     }
 
     /// Closes every client and the listener and removes the socket file; safe to call twice.
-    public func close() {
+    package func close() {
         for fd in clients.keys.sorted() { disconnect(fd) }
         unixListener.close()
     }

@@ -3,7 +3,7 @@ import LinuxSystem
 import KioskReporting
 
 /// One line of the sd_notify protocol (sd_notify(3)).
-public enum NotifyMessage: Sendable, Equatable {
+package enum NotifyMessage: Sendable, Equatable {
     /// Start-up finished: sent after the first successful page flip, so "active" means "visible".
     case ready
     /// The main loop is alive (WatchdogSec=).
@@ -15,7 +15,7 @@ public enum NotifyMessage: Sendable, Equatable {
     case status(String)
 
     /// The `KEY=value` lines of this message.
-    public var lines: [String] {
+    package var lines: [String] {
         switch self {
         case .ready: return ["READY=1"]
         case .watchdog: return ["WATCHDOG=1"]
@@ -29,13 +29,13 @@ public enum NotifyMessage: Sendable, Equatable {
 
 /// sd_notify without libsystemd: datagrams to $NOTIFY_SOCKET. Silent (a no-op) when the process
 /// was not started by systemd with Type=notify.
-public final class SystemdNotifier {
+package final class SystemdNotifier {
     /// The socket address from $NOTIFY_SOCKET; nil when not under systemd.
-    public let socketPath: String?
+    package let socketPath: String?
     private var socket: FileDescriptor?
 
     /// Reads NOTIFY_SOCKET from `environment`: an absolute path, or `@name` for the abstract namespace.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         let path = environment["NOTIFY_SOCKET"]
         if let path, path.hasPrefix("/") || path.hasPrefix("@"), path.utf8.count > 1 {
             socketPath = path
@@ -46,10 +46,10 @@ public final class SystemdNotifier {
 
     deinit { close() }
 
-    public var isEnabled: Bool { socketPath != nil }
+    package var isEnabled: Bool { socketPath != nil }
 
     /// Sends `messages` as one datagram. Does nothing when not under systemd.
-    public func send(_ messages: [NotifyMessage]) throws {
+    package func send(_ messages: [NotifyMessage]) throws {
         guard let socketPath else { return }
         let fd: Int32
         if let socket, socket.isOpen {
@@ -74,10 +74,10 @@ public final class SystemdNotifier {
         }
     }
 
-    public func send(_ message: NotifyMessage) throws { try send([message]) }
+    package func send(_ message: NotifyMessage) throws { try send([message]) }
 
     /// Closes the socket; safe to call twice.
-    public func close() {
+    package func close() {
         socket?.close()
     }
 }

@@ -6,17 +6,17 @@
 /// Hostile input costs linear time and memory: the size is checked before the first byte is
 /// read, each byte is looked at a bounded number of times, and nesting is an explicit stack
 /// bounded by `JSONLimits.maximumDepth`, so no input recurses.
-public enum JSONReader {
+package enum JSONReader {
     /// The value `bytes` hold, or where and why they are not JSON.
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
+    package static func parse(_ bytes: [UInt8], limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, limits: limits) }
     }
 
-    public static func parse(_ bytes: ArraySlice<UInt8>, limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
+    package static func parse(_ bytes: ArraySlice<UInt8>, limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
         bytes.withUnsafeBufferPointer { parse(buffer: $0, limits: limits) }
     }
 
-    public static func parse(_ text: String, limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
+    package static func parse(_ text: String, limits: JSONLimits = .standard) -> Result<JSONValue, JSONError> {
         parse(Array(text.utf8), limits: limits)
     }
 

@@ -2,7 +2,7 @@
 ///
 /// `null` is its own case, "no value": it never turns into the text "null". A number keeps the
 /// text it was written as, so an integer wider than a Double's 53 bits is still exact.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The value of a scalar as text: a string itself, a number as written, `true`/`false`;
     /// nil for `null` (no value), an array or an object.
-    public var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case .string(let s): return s
         case .number(let n): return n.text
@@ -23,7 +23,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// The value at `path` of nested objects (`["attributes", "temperature"]`); nil when a
     /// level is missing or not an object. An empty path is the value itself.
-    public func value(at path: [String]) -> JSONValue? {
+    package func value(at path: [String]) -> JSONValue? {
         var node = self
         for key in path {
             guard case .object(let object) = node, let next = object[key] else { return nil }
@@ -33,7 +33,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// What kind of value it is, for messages ("an array", "null").
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -47,81 +47,81 @@ public enum JSONValue: Sendable, Equatable {
 
 /// A JSON number: the Double it reads as (an overflow is an infinity, as strtod gives it) and
 /// the text it was written as.
-public struct JSONNumber: Sendable, Equatable {
+package struct JSONNumber: Sendable, Equatable {
     /// Exactly as in the input (the grammar's `-? int frac? exp?`).
-    public let text: String
-    public let double: Double
+    package let text: String
+    package let double: Double
 
-    public init(text: String, double: Double) {
+    package init(text: String, double: Double) {
         self.text = text
         self.double = double
     }
 
     /// The number as an Int when it is written as one (no fraction, no exponent) and fits;
     /// nil otherwise, never a rounded or wrapped value.
-    public var integer: Int? { Int(text) }
+    package var integer: Int? { Int(text) }
 }
 
 /// A JSON object: its members in the input's order. RFC 8259 leaves a repeated name's meaning
 /// open; the lookup takes the last one (as Python's json module does), and `repeatedKey`
 /// says whether there is one for a reader that refuses them.
-public struct JSONObject: Sendable, Equatable {
-    public var members: [JSONMember]
+package struct JSONObject: Sendable, Equatable {
+    package var members: [JSONMember]
 
-    public init(_ members: [JSONMember]) { self.members = members }
+    package init(_ members: [JSONMember]) { self.members = members }
 
     /// The value of the last member named `key`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         members.last { $0.key == key }?.value
     }
 
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The first name given twice, if any.
-    public var repeatedKey: String? {
+    package var repeatedKey: String? {
         var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted { return member.key }
         return nil
     }
 }
 
-public struct JSONMember: Sendable, Equatable {
-    public let key: String
-    public let value: JSONValue
+package struct JSONMember: Sendable, Equatable {
+    package let key: String
+    package let value: JSONValue
 
-    public init(key: String, value: JSONValue) {
+    package init(key: String, value: JSONValue) {
         self.key = key
         self.value = value
     }
 }
 
 /// Why bytes are not JSON, and where: the byte offset (from 0) of the first byte that is wrong.
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let offset: Int
-    public let message: String
+package struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let offset: Int
+    package let message: String
 
-    public init(offset: Int, _ message: String) {
+    package init(offset: Int, _ message: String) {
         self.offset = offset
         self.message = message
     }
 
     /// `byte 12: expected ':' after an object key, got '}'`
-    public var description: String { "byte \(offset): \(message)" }
+    package var description: String { "byte \(offset): \(message)" }
 }
 
 /// How much the reader takes: checked before any decoding (the size) and while it nests (the
 /// depth), so no input costs more than its bytes' worth of work and memory.
-public struct JSONLimits: Sendable, Equatable {
+package struct JSONLimits: Sendable, Equatable {
     /// Longer input is refused unread.
-    public var maximumBytes: Int
+    package var maximumBytes: Int
     /// Arrays and objects open at once; one more is refused where it opens.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
 
-    public init(maximumBytes: Int, maximumDepth: Int) {
+    package init(maximumBytes: Int, maximumDepth: Int) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
     }
 
     /// What arrives from the network in one message: 64 KiB, 32 levels.
-    public static let standard = JSONLimits(maximumBytes: 64 * 1024, maximumDepth: 32)
+    package static let standard = JSONLimits(maximumBytes: 64 * 1024, maximumDepth: 32)
 }

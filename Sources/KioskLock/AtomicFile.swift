@@ -6,24 +6,24 @@ import LinuxSystem
 /// rename over the name, then fsync of the directory, so the rename itself is on the disk
 /// before `write` returns. What the lock shows after a write (a verdict, "PIN set") is only
 /// shown once it is there.
-public struct AtomicFile: Sendable {
-    public let path: String
+package struct AtomicFile: Sendable {
+    package let path: String
     /// Where a test stops this write (`LockCrashPoint`); nil in service.
-    public var crash: LockCrashPoint.Point?
+    package var crash: LockCrashPoint.Point?
 
-    public init(path: String, crash: LockCrashPoint.Point? = nil) {
+    package init(path: String, crash: LockCrashPoint.Point? = nil) {
         self.path = path
         self.crash = crash
     }
 
-    public var directory: String {
+    package var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Replaces the file with `bytes`, mode `mode`; `owner`: (uid, gid) to give the temporary
     /// file before it is renamed (nil: the caller's).
-    public func write(_ bytes: [UInt8], mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil) throws(LockFileError) {
+    package func write(_ bytes: [UInt8], mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil) throws(LockFileError) {
         let temporary = path + ".new"
         // O_NOFOLLOW: a link planted at the temporary name is not followed into another file;
         // it is removed first so O_EXCL can refuse anything else standing there.
@@ -57,7 +57,7 @@ public struct AtomicFile: Sendable {
     }
 
     /// fsync of a directory: its entries (a rename into it) reach the disk.
-    public static func syncDirectory(_ directory: String) throws(LockFileError) {
+    package static func syncDirectory(_ directory: String) throws(LockFileError) {
         let dir: FileDescriptor
         switch FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
         case .success(let fd): dir = fd
@@ -71,24 +71,24 @@ public struct AtomicFile: Sendable {
 /// Where a test kills the process during a lock file's write (`DIALKIOSK_LOCK_CRASH_AT`:
 /// `POINT@N`, at POINT of the Nth write, POINT one of `torn`, `before-rename`, `after-rename`,
 /// `after-sync`), as a power cut or a kill -9 would stop it.
-public struct LockCrashPoint: Sendable, Equatable {
-    public enum Point: String, Sendable, CaseIterable {
+package struct LockCrashPoint: Sendable, Equatable {
+    package enum Point: String, Sendable, CaseIterable {
         case torn
         case beforeRename = "before-rename"
         case afterRename = "after-rename"
         case afterSync = "after-sync"
     }
 
-    public var point: Point
-    public var write: Int
+    package var point: Point
+    package var write: Int
 
-    public init(point: Point, write: Int) {
+    package init(point: Point, write: Int) {
         self.point = point
         self.write = write
     }
 
     /// `POINT@N` from the environment; nil when absent or malformed.
-    public static func from(environment: [String: String]) -> LockCrashPoint? {
+    package static func from(environment: [String: String]) -> LockCrashPoint? {
         guard let text = environment["DIALKIOSK_LOCK_CRASH_AT"] else { return nil }
         let parts = text.split(separator: "@").map(String.init)
         guard parts.count == 2, let point = Point(rawValue: parts[0]), let n = Int(parts[1]), n >= 1 else { return nil }

@@ -1,7 +1,7 @@
 import LinuxSystem
 
 /// The calls the lock's files are made with, as their failure messages name them.
-public enum LockFileCall: SystemCall {
+package enum LockFileCall: SystemCall {
     case open(String)
     case write(String)
     case fsync(String)
@@ -11,7 +11,7 @@ public enum LockFileCall: SystemCall {
     case chmod(String)
     case read(String)
 
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .open(let p): "open \(p)"
         case .write(let p): "write \(p)"
@@ -26,4 +26,4 @@ public enum LockFileCall: SystemCall {
 }
 
 /// A failed call on one of the lock's files: the call and its errno.
-public typealias LockFileError = CallError<LockFileCall>
+package typealias LockFileError = CallError<LockFileCall>

@@ -6,47 +6,47 @@
 ///     failures 7
 ///     last_failure 1765100000.250
 ///     check 8c1f0e2a9b3d4c51
-public struct LockState: Sendable, Equatable {
-    public var failures: Int
-    public var lastFailure: Double?
+package struct LockState: Sendable, Equatable {
+    package var failures: Int
+    package var lastFailure: Double?
 
-    public init(failures: Int = 0, lastFailure: Double? = nil) {
+    package init(failures: Int = 0, lastFailure: Double? = nil) {
         self.failures = failures
         self.lastFailure = lastFailure
     }
 
     /// What the lock assumes when its file cannot be trusted: enough failures for the longest
     /// refusal, the last one now. Never zero failures: a damaged file must not open the ring.
-    public static func mostRestrictive(at now: Double) -> LockState {
+    package static func mostRestrictive(at now: Double) -> LockState {
         var failures = LockBackoff.freeFailures
         while LockBackoff.refusal(after: failures) < LockBackoff.longestRefusal { failures += 1 }
         return LockState(failures: failures, lastFailure: now)
     }
 
     /// The verdict at `now`.
-    public func verdict(at now: Double) -> LockBackoff.Verdict {
+    package func verdict(at now: Double) -> LockBackoff.Verdict {
         LockBackoff.verdict(failures: failures, lastFailure: lastFailure, now: now)
     }
 
     /// One more wrong PIN at `now`. The count stops at `maximumFailures` (the refusal stopped
     /// growing long before).
-    public func failed(at now: Double) -> LockState {
+    package func failed(at now: Double) -> LockState {
         LockState(failures: min(failures + 1, Self.maximumFailures), lastFailure: max(now, lastFailure ?? now))
     }
 
-    public static let maximumFailures = 1_000_000
+    package static let maximumFailures = 1_000_000
     static let magic = "dialkiosk-lock-state 1"
     /// A real file is about 90 bytes; anything much longer is not one.
     static let maximumBytes = 512
 
     /// The file's text.
-    public var text: String {
+    package var text: String {
         let body = "\(Self.magic)\nfailures \(failures)\nlast_failure \(lastFailure.map { Self.seconds($0) } ?? "-")\n"
         return body + "check \(Self.check(body))\n"
     }
 
     /// Reads a file's bytes; a problem names the line and key that are wrong.
-    public static func parse(_ bytes: [UInt8], file: String) -> Result<LockState, LockFileProblem> {
+    package static func parse(_ bytes: [UInt8], file: String) -> Result<LockState, LockFileProblem> {
         func problem(_ line: Int?, _ key: String?, _ message: String) -> Result<LockState, LockFileProblem> {
             .failure(LockFileProblem(file: file, line: line, key: key, message: message))
         }

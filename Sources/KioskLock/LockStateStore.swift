@@ -3,13 +3,13 @@ import LinuxSystem
 
 /// The lock's record in the state directory (`$STATE_DIRECTORY/lock-state`): read once at start,
 /// replaced whole (`AtomicFile`) at each change, before the change is shown.
-public final class LockStateStore {
-    public static let fileName = "lock-state"
-    public let path: String
+package final class LockStateStore {
+    package static let fileName = "lock-state"
+    package let path: String
     private let crash: LockCrashPoint?
     private var writes = 0
 
-    public init(directory: String, crash: LockCrashPoint? = nil) {
+    package init(directory: String, crash: LockCrashPoint? = nil) {
         path = directory + "/" + Self.fileName
         self.crash = crash
     }
@@ -17,7 +17,7 @@ public final class LockStateStore {
     /// What the file says. No file: nothing failed yet. A file that cannot be read or trusted
     /// (torn, edited, not a regular file, too long) is the most restrictive state at `now`, with
     /// the problem located for the journal.
-    public func load(now: Double) -> (state: LockState, problem: LockFileProblem?) {
+    package func load(now: Double) -> (state: LockState, problem: LockFileProblem?) {
         switch read() {
         case .success(nil): return (LockState(), nil)
         case .success(let bytes?):
@@ -30,7 +30,7 @@ public final class LockStateStore {
     }
 
     /// Replaces the file with `state`; returns once it is on the disk.
-    public func save(_ state: LockState) throws(LockFileError) {
+    package func save(_ state: LockState) throws(LockFileError) {
         writes += 1
         let point = crash.flatMap { $0.write == writes ? $0.point : nil }
         try AtomicFile(path: path, crash: point).write(Array(state.text.utf8), mode: 0o600)
@@ -65,12 +65,12 @@ public final class LockStateStore {
 /// as a failure before the PIN is checked (`begin`) and the count cleared only once the check
 /// says it was right (`succeeded`): a process killed or a power cut during the slow check keeps
 /// the failure, so cutting the power is not a free guess.
-public final class LockLedger {
-    public let store: LockStateStore
-    public private(set) var state: LockState
+package final class LockLedger {
+    package let store: LockStateStore
+    package private(set) var state: LockState
 
     /// Reads the store (`LockStateStore.load`); `problem` says why its file was not trusted.
-    public init(store: LockStateStore, now: Double) {
+    package init(store: LockStateStore, now: Double) {
         self.store = store
         let loaded = store.load(now: now)
         state = loaded.state
@@ -78,14 +78,14 @@ public final class LockLedger {
     }
 
     /// Why the file read at start was not trusted (the state is then the most restrictive).
-    public let problem: LockFileProblem?
+    package let problem: LockFileProblem?
 
     /// The verdict at `now`, without trying anything.
-    public func verdict(at now: Double) -> LockBackoff.Verdict { state.verdict(at: now) }
+    package func verdict(at now: Double) -> LockBackoff.Verdict { state.verdict(at: now) }
 
     /// A PIN is about to be checked at `now`: refused (nothing counted) while the back-off runs;
     /// else the try is counted and on the disk when this returns `.allowed`.
-    public func begin(at now: Double) throws(LockFileError) -> LockBackoff.Verdict {
+    package func begin(at now: Double) throws(LockFileError) -> LockBackoff.Verdict {
         if case .refused = state.verdict(at: now) { return state.verdict(at: now) }
         let next = state.failed(at: now)
         try store.save(next)
@@ -94,7 +94,7 @@ public final class LockLedger {
     }
 
     /// The PIN checked after `begin` was right: the count starts again.
-    public func succeeded() throws(LockFileError) {
+    package func succeeded() throws(LockFileError) {
         let next = LockState()
         try store.save(next)
         state = next

@@ -9,28 +9,28 @@ import LinuxSystem
 ///     dialkiosk-pin 1
 ///     digits 4
 ///     hash $argon2id$v=19$m=65536,t=2,p=1$...$...
-public struct PINFile: Sendable, Equatable {
-    public var digits: Int
-    public var hash: String
+package struct PINFile: Sendable, Equatable {
+    package var digits: Int
+    package var hash: String
 
-    public init(digits: Int, hash: String) {
+    package init(digits: Int, hash: String) {
         self.digits = digits
         self.hash = hash
     }
 
     /// The file's mode: root reads and writes, the kiosk's group reads, nobody else anything.
-    public static let mode: mode_t = 0o640
+    package static let mode: mode_t = 0o640
     /// The most memory one check may take (KiB, the hash's `m=`): a file asking more is refused
     /// rather than let a check take the kiosk's memory.
-    public static let maximumMemoryKiB = 256 * 1024
+    package static let maximumMemoryKiB = 256 * 1024
     static let magic = "dialkiosk-pin 1"
     static let maximumBytes = 1024
 
-    public var text: String { "\(Self.magic)\ndigits \(digits)\nhash \(hash)\n" }
+    package var text: String { "\(Self.magic)\ndigits \(digits)\nhash \(hash)\n" }
 
     /// Why a file of `mode` owned by `uid`:`gid` is no PIN file for a kiosk that trusts only
     /// `owner` to write it and `groups` to read it (nil: any group); nil when it is fine.
-    public static func problem(mode: mode_t, uid: uid_t, gid: gid_t, owner: uid_t, groups: Set<gid_t>?) -> String? {
+    package static func problem(mode: mode_t, uid: uid_t, gid: gid_t, owner: uid_t, groups: Set<gid_t>?) -> String? {
         let permissions = mode & 0o7777
         if uid != owner { return "owned by uid \(uid), not \(owner == 0 ? "root" : "uid \(owner)"): only root may write the PIN (dialkiosk lock set-pin)" }
         if permissions & ~Self.mode != 0 {
@@ -48,7 +48,7 @@ public struct PINFile: Sendable, Equatable {
     }
 
     /// Reads and checks the file at `path`: its owner and mode first, then every line.
-    public static func read(_ path: String, owner: uid_t = 0, groups: Set<gid_t>? = nil) -> Result<PINFile, LockFileProblem> {
+    package static func read(_ path: String, owner: uid_t = 0, groups: Set<gid_t>? = nil) -> Result<PINFile, LockFileProblem> {
         let fd: FileDescriptor
         switch FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
         case .success(let f): fd = f
@@ -74,7 +74,7 @@ public struct PINFile: Sendable, Equatable {
     }
 
     /// The file's lines, each checked.
-    public static func parse(_ bytes: [UInt8], file: String) -> Result<PINFile, LockFileProblem> {
+    package static func parse(_ bytes: [UInt8], file: String) -> Result<PINFile, LockFileProblem> {
         func problem(_ line: Int?, _ key: String?, _ message: String) -> Result<PINFile, LockFileProblem> {
             .failure(LockFileProblem(file: file, line: line, key: key, message: message))
         }
@@ -94,7 +94,7 @@ public struct PINFile: Sendable, Equatable {
     }
 
     /// Why `hash` is no Argon2id string this kiosk will check; nil when it is one.
-    public static func hashProblem(_ hash: String) -> String? {
+    package static func hashProblem(_ hash: String) -> String? {
         let bytes = Array(hash.utf8)
         guard hash.hasPrefix("$argon2id$"), bytes.count < 128, bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             return "expected an Argon2id string ($argon2id$v=19$m=...,t=...,p=...$SALT$HASH) under 128 characters"
@@ -113,7 +113,7 @@ public struct PINFile: Sendable, Equatable {
     }
 
     /// Writes the file atomically (`AtomicFile`), owned by `uid` and `gid`, mode 0640.
-    public func write(to path: String, uid: uid_t, gid: gid_t) throws(LockFileError) {
+    package func write(to path: String, uid: uid_t, gid: gid_t) throws(LockFileError) {
         try AtomicFile(path: path).write(Array(text.utf8), mode: Self.mode, owner: (uid, gid))
     }
 }

@@ -2,7 +2,7 @@ import Glibc
 
 /// Exit statuses, one per kind of failure a person can act on (sysexits.h numbering where one
 /// fits). The README's table is generated from the same list; keep them together.
-public enum ExitStatus: Int32, CaseIterable, Sendable {
+package enum ExitStatus: Int32, CaseIterable, Sendable {
     case ok = 0
     /// An unexpected failure: a bug, or a system call that should not fail.
     case failure = 1
@@ -31,7 +31,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case outputNotFound = 79
 
     /// One line for the README's table.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .ok: return "success (or stopped by SIGTERM/SIGINT)"
         case .failure: return "unexpected internal failure"
@@ -50,17 +50,17 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
 }
 
 /// An error a person can act on: a one-line message and the exit status that goes with it.
-public protocol ReportableError: Error, CustomStringConvertible {
+package protocol ReportableError: Error, CustomStringConvertible {
     var exitStatus: ExitStatus { get }
 }
 
 /// A plain located failure for commands that need no error type of their own.
-public struct CommandFailure: ReportableError {
-    public var message: String
-    public var exitStatus: ExitStatus
-    public init(_ message: String, status: ExitStatus) {
+package struct CommandFailure: ReportableError {
+    package var message: String
+    package var exitStatus: ExitStatus
+    package init(_ message: String, status: ExitStatus) {
         self.message = message
         self.exitStatus = status
     }
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -2,18 +2,18 @@ import Glibc
 import LinuxSystem
 
 /// syslog priorities as sd-daemon(3) prefixes them: `<3>` error ... `<7>` debug.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case emergency = 0, alert, critical, error, warning, notice, info, debug
 
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Formats log lines for stderr: with `<N>` priority prefixes when stderr is the journal (so
 /// `journalctl -p err` works), plain when a person reads the terminal.
-public struct LogFormat: Sendable, Equatable {
-    public var journalPrefixes: Bool
+package struct LogFormat: Sendable, Equatable {
+    package var journalPrefixes: Bool
 
-    public init(journalPrefixes: Bool) {
+    package init(journalPrefixes: Bool) {
         self.journalPrefixes = journalPrefixes
     }
 
@@ -21,13 +21,13 @@ public struct LogFormat: Sendable, Equatable {
     /// (a command's argv, a config value) can neither end the line early nor start a journald
     /// record of its own: journald ends a record at LF or NUL and reads a following `<N>` as that
     /// record's priority, which would let a label forge an emergency entry.
-    public func format(_ level: LogLevel, _ message: String) -> String {
+    package func format(_ level: LogLevel, _ message: String) -> String {
         (journalPrefixes ? "<\(level.rawValue)>" : "") + Self.escapingControls(message) + "\n"
     }
 
     /// `message` with C0 controls (NUL, CR, LF, ESC ...), DEL and C1 controls written as `\n`,
     /// `\r`, `\t` or `\xNN`; everything else unchanged.
-    public static func escapingControls(_ message: String) -> String {
+    package static func escapingControls(_ message: String) -> String {
         guard message.unicodeScalars.contains(where: isControl) else { return message }
         var out = ""
         out.unicodeScalars.reserveCapacity(message.unicodeScalars.count + 8)
@@ -51,7 +51,7 @@ public struct LogFormat: Sendable, Equatable {
 
     /// True when $JOURNAL_STREAM ("device:inode") names the file stderr is (systemd.exec(5)):
     /// a child whose stderr was redirected elsewhere must not prefix.
-    public static func isJournalStream(_ value: String?, device: UInt64, inode: UInt64) -> Bool {
+    package static func isJournalStream(_ value: String?, device: UInt64, inode: UInt64) -> Bool {
         guard let value else { return false }
         let parts = value.split(separator: ":")
         guard parts.count == 2, let dev = UInt64(parts[0]), let ino = UInt64(parts[1]) else { return false }
@@ -59,7 +59,7 @@ public struct LogFormat: Sendable, Equatable {
     }
 
     /// The format for this process's stderr.
-    public static func forStandardError(environment: [String: String]) -> LogFormat {
+    package static func forStandardError(environment: [String: String]) -> LogFormat {
         var info = stat()
         guard fstat(STDERR_FILENO, &info) == 0 else { return LogFormat(journalPrefixes: false) }
         return LogFormat(journalPrefixes: isJournalStream(environment["JOURNAL_STREAM"],
@@ -69,14 +69,14 @@ public struct LogFormat: Sendable, Equatable {
 
 /// The service's logger: levels at or above `minimumLevel` go to `sink` (stderr by default), or
 /// to a non-blocking queue while the frame loop runs (`divert`).
-public final class JournalLogger {
-    public let format: LogFormat
-    public var minimumLevel: LogLevel
+package final class JournalLogger {
+    package let format: LogFormat
+    package var minimumLevel: LogLevel
     private let sink: (String) -> Void
     /// While set, lines go here instead of `sink`: the frame loop must never wait on stderr.
     package private(set) var queue: OutputQueue?
 
-    public init(format: LogFormat, minimumLevel: LogLevel = .info, sink: @escaping (String) -> Void = JournalLogger.writeToStandardError) {
+    package init(format: LogFormat, minimumLevel: LogLevel = .info, sink: @escaping (String) -> Void = JournalLogger.writeToStandardError) {
         self.format = format
         self.minimumLevel = minimumLevel
         self.sink = sink
@@ -84,9 +84,9 @@ public final class JournalLogger {
 
     /// A message's UTF-8 bytes at most; the rest is cut (and counted on the line): a line that
     /// quotes hostile input must never be the size of that input, nor outgrow the output queue.
-    public static let messageLimit = 2048
+    package static let messageLimit = 2048
 
-    public func log(_ level: LogLevel, _ message: String) {
+    package func log(_ level: LogLevel, _ message: String) {
         guard level <= minimumLevel else { return }
         let text = format.format(level, Self.bounded(message))
         if let queue {
@@ -109,7 +109,7 @@ public final class JournalLogger {
 
     /// `message`, or its first `messageLimit` bytes (cut at a character boundary) and how many
     /// bytes were cut.
-    public static func bounded(_ message: String) -> String {
+    package static func bounded(_ message: String) -> String {
         let utf8 = message.utf8
         guard utf8.count > messageLimit else { return message }
         var end = utf8.index(utf8.startIndex, offsetBy: messageLimit)
@@ -118,15 +118,15 @@ public final class JournalLogger {
         return kept + " [\(utf8.count - kept.utf8.count) more bytes cut]"
     }
 
-    public func error(_ message: String) { log(.error, message) }
-    public func warning(_ message: String) { log(.warning, message) }
-    public func notice(_ message: String) { log(.notice, message) }
-    public func info(_ message: String) { log(.info, message) }
-    public func debug(_ message: String) { log(.debug, message) }
+    package func error(_ message: String) { log(.error, message) }
+    package func warning(_ message: String) { log(.warning, message) }
+    package func notice(_ message: String) { log(.notice, message) }
+    package func info(_ message: String) { log(.info, message) }
+    package func debug(_ message: String) { log(.debug, message) }
 
     /// One write(2) per message, so lines from this process and its children do not interleave
     /// mid-line.
-    public static func writeToStandardError(_ text: String) {
+    package static func writeToStandardError(_ text: String) {
         var text = text
         text.withUTF8 { buffer in
             var offset = 0

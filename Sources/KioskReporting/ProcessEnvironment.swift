@@ -2,8 +2,8 @@ import Glibc
 
 /// The process environment as a dictionary (components take it as an argument so tests can
 /// pass their own).
-public enum ProcessEnvironment {
-    public static func current() -> [String: String] {
+package enum ProcessEnvironment {
+    package static func current() -> [String: String] {
         var result: [String: String] = [:]
         var cursor = environ
         while let entry = cursor.pointee {

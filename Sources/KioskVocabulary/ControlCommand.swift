@@ -1,7 +1,7 @@
 import DialCore
 
 /// A command a control-socket client sends, one per line.
-public enum ControlCommand: Sendable, Equatable {
+package enum ControlCommand: Sendable, Equatable {
     /// Show the item at this path (`drinks/coffee`; a top-level item's path is its id): the
     /// ring turns to it, opening and closing rings on the way.
     case select(path: MenuPath)
@@ -42,12 +42,12 @@ public enum ControlCommand: Sendable, Equatable {
 }
 
 /// `screen on|off|dim|auto` (`auto`: back to the opening hours and the idle timers).
-public enum ScreenRequest: String, Sendable, Equatable, CaseIterable {
+package enum ScreenRequest: String, Sendable, Equatable, CaseIterable {
     case on, off, dim, auto
 }
 
 /// What one received line means.
-public enum ControlLine: Sendable, Equatable {
+package enum ControlLine: Sendable, Equatable {
     case command(ControlCommand)
     /// Empty or a `#` comment: ignored, no reply.
     case blank
@@ -58,7 +58,7 @@ public enum ControlLine: Sendable, Equatable {
     package static let usage = "commands: " + ControlVocabulary.verbs.compactMap { $0.socket?.usage }.joined(separator: ", ")
 
     /// Parses one line (without its newline; a trailing CR from telnet-like clients is ignored).
-    public static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
+    package static func parse<S: StringProtocol>(_ line: S) -> ControlLine {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
         guard let verb = words.first, !verb.hasPrefix("#") else { return .blank }
         guard let socket = ControlVocabulary.socketVerb(String(verb)) else {

@@ -5,7 +5,7 @@ import DialCore
 /// line, the MQTT parser and its error text, the bridge's subscriptions and the command entities
 /// of Home Assistant discovery are built from this one list, and the reference's verb table
 /// (docs/reference.md) is checked against it. A new verb is a `ControlCommand` case and a row here.
-public enum ControlVocabulary {
+package enum ControlVocabulary {
     /// In the usage line's order.
     package static let verbs: [ControlVerb] = [
         ControlVerb("select", usage: "select <id or path>", help: "turns the ring to that item, opening and closing rings on the way",
@@ -76,7 +76,7 @@ public enum ControlVocabulary {
 }
 
 /// One row of the vocabulary.
-public struct ControlVerb: Sendable {
+package struct ControlVerb: Sendable {
     /// How the control socket reads the words after the verb.
     package enum Grammar: Sendable {
         /// No arguments; anything after the verb is refused.
@@ -152,7 +152,7 @@ package struct IntegerArgument: Sendable {
 }
 
 /// A topic under `<base>/set/` and how its payload becomes a command.
-public struct MQTTInput: Sendable {
+package struct MQTTInput: Sendable {
     package enum Payload: Sendable {
         /// Anything (Home Assistant's buttons send `PRESS`): the verb without arguments.
         case ignored
@@ -195,7 +195,7 @@ public struct MQTTInput: Sendable {
 
 /// What Home Assistant discovery announces for an MQTT input (the payload's fields beyond
 /// these are Home Assistant's schema, built in KioskFeatures's `HomeAssistantDiscovery`).
-public struct HomeAssistantEntity: Sendable, Equatable {
+package struct HomeAssistantEntity: Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case button
         /// Its options and, from `<base>/state`, its current value.

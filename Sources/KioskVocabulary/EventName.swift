@@ -2,7 +2,7 @@
 /// only place the names are spelled: the writers name an event by its case, and
 /// `EventVocabulary` gives each case its row (fields, help, writers, Home Assistant). The cases
 /// are in the table's order, which `--help`'s lists and docs/reference.md's event table follow.
-public enum EventName: String, Sendable, CaseIterable {
+package enum EventName: String, Sendable, CaseIterable {
     /// The dial is on the glass (after the first flip).
     case started
     /// An item came to rest at the top.

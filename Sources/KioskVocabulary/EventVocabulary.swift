@@ -2,7 +2,7 @@
 /// (an `EventName`), its fields in order, and who writes it. Home Assistant's event entity takes
 /// its `event_types` from here, `--help` its lists of events, and tests check the writers and
 /// docs/reference.md's event table against it. A new event is an `EventName` case and a row here.
-public enum EventVocabulary {
+package enum EventVocabulary {
     package static let events: [EventKind] = [
         EventKind(.started, ["t", "event", "items"], help: "the dial is on the glass (after the first flip)", homeAssistant: true),
         EventKind(.selected, ["t", "event", "index", "id", "label", "path"],
@@ -57,7 +57,7 @@ public enum EventVocabulary {
 }
 
 /// One event line's shape.
-public struct EventKind: Sendable, Equatable {
+package struct EventKind: Sendable, Equatable {
     /// Which output carries it.
     package enum Source: String, Sendable {
         /// `run`'s standard output, the control socket's clients and `<base>/event`.

@@ -3,19 +3,19 @@ import Glibc
 import LinuxSystem
 
 /// Where and as whom to connect.
-public struct MQTTEndpoint: Sendable, Equatable {
-    public var host: String
-    public var port: Int
-    public var clientID: String
-    public var keepalive: Int
-    public var username: String?
-    public var password: String?
+package struct MQTTEndpoint: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var clientID: String
+    package var keepalive: Int
+    package var username: String?
+    package var password: String?
     /// CA file, optional client certificate and key; nil: plain TCP.
-    public var tls: (caFile: String, certFile: String?, keyFile: String?)?
+    package var tls: (caFile: String, certFile: String?, keyFile: String?)?
     /// Where `online`/`offline` go (retained; `offline` is the last will).
-    public var availabilityTopic: String
+    package var availabilityTopic: String
 
-    public init(host: String, port: Int, clientID: String, keepalive: Int, username: String?, password: String?,
+    package init(host: String, port: Int, clientID: String, keepalive: Int, username: String?, password: String?,
                 tls: (caFile: String, certFile: String?, keyFile: String?)?, availabilityTopic: String) {
         self.host = host
         self.port = port
@@ -27,7 +27,7 @@ public struct MQTTEndpoint: Sendable, Equatable {
         self.availabilityTopic = availabilityTopic
     }
 
-    public static func == (a: MQTTEndpoint, b: MQTTEndpoint) -> Bool {
+    package static func == (a: MQTTEndpoint, b: MQTTEndpoint) -> Bool {
         a.host == b.host && a.port == b.port && a.clientID == b.clientID && a.keepalive == b.keepalive
             && a.username == b.username && a.password == b.password && a.availabilityTopic == b.availabilityTopic
             && a.tls?.caFile == b.tls?.caFile && a.tls?.certFile == b.tls?.certFile && a.tls?.keyFile == b.tls?.keyFile
@@ -45,9 +45,9 @@ public struct MQTTEndpoint: Sendable, Equatable {
 /// connected and at most `inflightLimit` unacknowledged; libmosquitto resends those after a
 /// reconnect. Retained topics are kept and published again on every connect (a restarted
 /// broker without persistence has forgotten them).
-public final class MQTTConnection {
+package final class MQTTConnection {
     /// Why there is no connection, or what it is doing.
-    public enum State: Equatable, Sendable {
+    package enum State: Equatable, Sendable {
         /// Waiting until `retryAt` for the next attempt.
         case waiting(retryAt: Double)
         /// TCP (and TLS) connect or CONNACK pending since `since`.
@@ -57,33 +57,33 @@ public final class MQTTConnection {
     }
 
     /// Packets read per loop turn at most; the rest wait in the socket.
-    public static let readsPerTurn = 32
+    package static let readsPerTurn = 32
     /// QoS 1 event lines handed to libmosquitto and not yet acknowledged, at most.
-    public static let inflightLimit = 20
+    package static let inflightLimit = 20
     /// A connect (TCP, TLS, CONNACK, or a broker name's lookup) not finished in this time is
     /// given up, unless the connection is given another (`connectTimeout`).
-    public static let defaultConnectTimeout = 10.0
+    package static let defaultConnectTimeout = 10.0
     /// This connection's give-up time for a connect.
-    public let connectTimeout: Double
+    package let connectTimeout: Double
     /// How a broker given by name is connected off the loop (tests give a lookup that hangs).
     var lookupConnect: ConnectAttempt.Connect = ConnectAttempt.mosquitto
 
-    public private(set) var endpoint: MQTTEndpoint
-    public private(set) var state: State
-    public private(set) var backoff = ReconnectBackoff()
+    package private(set) var endpoint: MQTTEndpoint
+    package private(set) var state: State
+    package private(set) var backoff = ReconnectBackoff()
     /// How soon the broker ended the last sessions (another client with the same id).
-    public private(set) var sessions = SessionWatch()
+    package private(set) var sessions = SessionWatch()
     /// Another client keeps taking the session (same client id): retries wait the longest
     /// backoff, and the journal said so once.
-    public var takenOver: Bool { sessions.takenOver }
-    public private(set) var backlog: EventBacklog
+    package var takenOver: Bool { sessions.takenOver }
+    package private(set) var backlog: EventBacklog
     /// The protocol the next client speaks: MQTT 5 while the library has it and the broker has
     /// not refused it, so a broker that ends a session says why (0x8E: taken over); 3.1.1 after
     /// a refusal, for the rest of the run. Set before the first attempt to speak 3.1.1 only
     /// (tests of the 3.1.1 path against a broker that speaks both).
-    public var protocolWanted: MQTTProtocol = .v5
+    package var protocolWanted: MQTTProtocol = .v5
     /// The protocol of the last accepted connection (nil before one).
-    public private(set) var speaking: MQTTProtocol?
+    package private(set) var speaking: MQTTProtocol?
     private var client: MosquittoClient?
     /// A broker given by name: the connect (and its lookup) running on a thread of its own.
     private var lookup: ConnectAttempt?
@@ -98,24 +98,24 @@ public final class MQTTConnection {
     /// libmosquitto's queue, however often the state changes (the latest waits here).
     private var retainedInFlight: [Int32: (topic: String, payload: String)] = [:]
     /// Retained publishes in flight (at most one per topic).
-    public var retainedUnacknowledged: Int { retainedInFlight.count }
+    package var retainedUnacknowledged: Int { retainedInFlight.count }
     /// Event lines the broker acknowledged (for tests and metrics).
-    public private(set) var acknowledged = 0
+    package private(set) var acknowledged = 0
     /// Event lines handed to libmosquitto and not yet acknowledged (it resends them after a
     /// reconnect: QoS 1 is at least once).
-    public var unacknowledged: Int { inflight.count }
+    package var unacknowledged: Int { inflight.count }
     /// Messages handed to libmosquitto since the start: each is a copy it holds until the
     /// socket takes it, so while a broker stalls this count is what its memory grows by.
-    public private(set) var handedOver = 0
+    package private(set) var handedOver = 0
     private let eventTopic: String
     private let log: (MQTTLogLevel, String) -> Void
     /// Called after each accepted connection, after `online` and the subscriptions went out.
-    public var onConnect: (() -> Void)?
+    package var onConnect: (() -> Void)?
     private var subscriptions: [String] = []
     private var lastMisc = -Double.infinity
 
     /// Nothing touches the network here; the first attempt is made by the first `serve`.
-    public init(endpoint: MQTTEndpoint, eventTopic: String, backlogCapacity: Int = EventBacklog.defaultCapacity,
+    package init(endpoint: MQTTEndpoint, eventTopic: String, backlogCapacity: Int = EventBacklog.defaultCapacity,
                 connectTimeout: Double = MQTTConnection.defaultConnectTimeout,
                 now: Double, log: @escaping (MQTTLogLevel, String) -> Void) {
         self.endpoint = endpoint
@@ -131,10 +131,10 @@ public final class MQTTConnection {
         if lookup == nil { client?.close() }
     }
 
-    public var isConnected: Bool { state == .connected }
+    package var isConnected: Bool { state == .connected }
 
     /// Topics to subscribe to (QoS 1) on every connect.
-    public func subscribe(_ patterns: [String]) {
+    package func subscribe(_ patterns: [String]) {
         let added = patterns.filter { !subscriptions.contains($0) }
         subscriptions = patterns
         // Connected already (a reload bound new topics): subscribe to the new ones now.
@@ -149,14 +149,14 @@ public final class MQTTConnection {
 
     /// Topics whose payloads may be larger than `MQTTMessage.payloadLimit`, with their bound
     /// (kept across reconnects).
-    public var payloadLimits: [String: Int] = [:] {
+    package var payloadLimits: [String: Int] = [:] {
         didSet { client?.payloadLimits = payloadLimits }
     }
 
     /// The descriptor to poll: POLLIN, and POLLOUT only while libmosquitto has bytes to write.
     /// None while waiting to retry: a socket given up on (connect timeout) may still be open
     /// and would report POLLHUP every turn.
-    public var pollDescriptor: pollfd? {
+    package var pollDescriptor: pollfd? {
         switch state {
         case .connecting, .connected: break
         case .waiting, .stopped: return nil
@@ -168,7 +168,7 @@ public final class MQTTConnection {
     }
 
     /// When the loop must come back: the next attempt, the connect timeout, the keepalive check.
-    public func wakeUp(now: Double) -> Double? {
+    package func wakeUp(now: Double) -> Double? {
         switch state {
         case .waiting(let retryAt): return retryAt
         case .connecting(let since): return since + connectTimeout
@@ -185,7 +185,7 @@ public final class MQTTConnection {
 
     /// One loop turn: the attempt when due, the socket's reads and writes (`revents` from
     /// poll, 0 when it was not polled or nothing happened), keepalive, and what the broker sent.
-    public func serve(revents: Int16, now: Double) -> [MQTTMessage] {
+    package func serve(revents: Int16, now: Double) -> [MQTTMessage] {
         switch state {
         case .stopped:
             return []
@@ -262,7 +262,7 @@ public final class MQTTConnection {
 
     /// An event line, QoS 1 on the event topic, in order; waits in the backlog while the
     /// broker is away.
-    public func publishEvent(_ line: String) {
+    package func publishEvent(_ line: String) {
         backlog.append(line)
         if backlog.takeOverflowNotice() {
             log(.warning, "mqtt: \(backlog.capacity) event lines wait for the broker; dropping the oldest from now on")
@@ -275,7 +275,7 @@ public final class MQTTConnection {
     /// A retained topic: published when it changed and none of it is in flight (else its
     /// latest payload goes when the broker acknowledges the one in flight), and again on every
     /// connect.
-    public func publishRetained(topic: String, payload: String) {
+    package func publishRetained(topic: String, payload: String) {
         if let i = retained.firstIndex(where: { $0.topic == topic }) {
             guard retained[i].payload != payload else { return }
             retained[i].payload = payload
@@ -301,13 +301,13 @@ public final class MQTTConnection {
 
     /// A value dial's commit: QoS 1, not retained (a retained setpoint would be sent again to
     /// every device that connects); dropped with a warning while disconnected.
-    public func publishCommand(topic: String, payload: String) {
+    package func publishCommand(topic: String, payload: String) {
         guard isConnected else { return log(.warning, "mqtt: not connected; \(topic) = \(payload) was not sent") }
         send(topic: topic, payload: payload, qos: 1, retain: false)
     }
 
     /// A message that is only worth sending now (metrics): QoS 0, dropped while disconnected.
-    public func publishNow(topic: String, payload: String) {
+    package func publishNow(topic: String, payload: String) {
         // Not while earlier bytes still wait to go out: a stalled broker would let them pile up.
         guard client?.wantsWrite == false else { return }
         send(topic: topic, payload: payload, qos: 0, retain: false)
@@ -317,7 +317,7 @@ public final class MQTTConnection {
     /// dropped while disconnected; libmosquitto copies them and writes them as the socket takes
     /// them. Returns whether they were queued.
     @discardableResult
-    public func publishBytes(topic: String, bytes: [UInt8]) -> Bool {
+    package func publishBytes(topic: String, bytes: [UInt8]) -> Bool {
         guard isConnected, let client else { return false }
         do {
             try client.publish(topic: topic, bytes: bytes, qos: 0, retain: false)
@@ -343,7 +343,7 @@ public final class MQTTConnection {
 
     /// On the way out: `offline` (retained) and DISCONNECT, written as far as the socket takes
     /// them without waiting, then the handle goes. Safe to call twice.
-    public func stop() {
+    package func stop() {
         guard state != .stopped else { return }
         if lookup != nil {
             // The handle is the lookup thread's until it ends; it goes with that thread.
@@ -363,13 +363,13 @@ public final class MQTTConnection {
 
     /// Makes no attempt until `resume` (the password could not be read). Before the first
     /// attempt only.
-    public func hold() {
+    package func hold() {
         guard client == nil, lookup == nil else { return }
         state = .stopped
     }
 
     /// After `hold`: the password read at last; the first attempt is made at the next turn.
-    public func resume(password: String?, now: Double) {
+    package func resume(password: String?, now: Double) {
         guard state == .stopped, client == nil else { return }
         endpoint.password = password
         state = .waiting(retryAt: now)
@@ -577,6 +577,6 @@ public final class MQTTConnection {
 }
 
 /// How loud a connection message is (the kiosk maps it onto its journal priorities).
-public enum MQTTLogLevel: Sendable {
+package enum MQTTLogLevel: Sendable {
     case info, warning, error
 }

@@ -6,23 +6,23 @@ import LinuxSystem
 /// 127.0.0.1:1883: Connection refused". libmosquitto answers with its own MOSQ_ERR_* codes;
 /// MOSQ_ERR_ERRNO means errno says why, every other code has its own words
 /// (mosquitto_strerror), kept in `reason`.
-public struct MosquittoCall: SystemCall {
+package struct MosquittoCall: SystemCall {
     /// The words after "Failed to".
-    public var operation: String
+    package var operation: String
     /// mosquitto_strerror's text when the code is not MOSQ_ERR_ERRNO.
-    public var reason: String?
+    package var reason: String?
     /// The MOSQ_ERR_* code (MOSQ_ERR_ERRNO: see the error's errno).
-    public var code: Int32
+    package var code: Int32
 
-    public var phrase: String { operation }
+    package var phrase: String { operation }
 
-    public func message(errno: Errno) -> String? {
+    package func message(errno: Errno) -> String? {
         reason.map { "Failed to \(operation): \($0)" }
     }
 }
 
 /// The module's one error shape for a failed libmosquitto call.
-public typealias MosquittoError = CallError<MosquittoCall>
+package typealias MosquittoError = CallError<MosquittoCall>
 
 extension MosquittoError {
     /// The error for `result`, a MOSQ_ERR_* code other than success; read right after the call

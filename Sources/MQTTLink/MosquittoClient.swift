@@ -7,21 +7,21 @@ import Synchronization
 /// small: a payload over `payloadLimit` bytes or a topic over `topicLimit` bytes is never copied
 /// nor decoded (`isOversized`, with its true length), so one hostile message costs the loop no
 /// more than a small one.
-public struct MQTTMessage: Sendable, Equatable {
+package struct MQTTMessage: Sendable, Equatable {
     /// Payload bytes copied at most; every command the kiosk takes fits in far less.
-    public static let payloadLimit = 4096
+    package static let payloadLimit = 4096
     /// Topic bytes copied at most.
-    public static let topicLimit = 1024
+    package static let topicLimit = 1024
 
-    public var topic: String
-    public var payload: [UInt8]
-    public var retained: Bool
+    package var topic: String
+    package var payload: [UInt8]
+    package var retained: Bool
     /// The payload's length as the broker sent it (larger than `payload.count` when oversized).
-    public var payloadLength: Int
+    package var payloadLength: Int
     /// The payload or the topic was over its limit: neither is kept.
-    public var isOversized: Bool
+    package var isOversized: Bool
 
-    public init(topic: String, payload: [UInt8], retained: Bool = false) {
+    package init(topic: String, payload: [UInt8], retained: Bool = false) {
         self.topic = topic
         self.payload = payload
         self.retained = retained
@@ -30,7 +30,7 @@ public struct MQTTMessage: Sendable, Equatable {
     }
 
     /// A message whose payload (of `payloadLength` bytes) or topic was over its limit.
-    public static func oversized(topic: String, payloadLength: Int, retained: Bool) -> MQTTMessage {
+    package static func oversized(topic: String, payloadLength: Int, retained: Bool) -> MQTTMessage {
         var message = MQTTMessage(topic: topic, payload: [], retained: retained)
         message.payloadLength = payloadLength
         message.isOversized = true
@@ -38,17 +38,17 @@ public struct MQTTMessage: Sendable, Equatable {
     }
 
     /// The payload as text (MQTT payloads are bytes; ours are UTF-8).
-    public var text: String { String(decoding: payload, as: UTF8.self) }
+    package var text: String { String(decoding: payload, as: UTF8.self) }
 }
 
 /// The protocol a client speaks.
-public enum MQTTProtocol: String, Sendable, Equatable {
+package enum MQTTProtocol: String, Sendable, Equatable {
     case v311 = "3.1.1"
     case v5 = "5"
 }
 
 /// What libmosquitto's callbacks reported, in order, as plain values.
-public enum MosquittoEvent: Sendable, Equatable {
+package enum MosquittoEvent: Sendable, Equatable {
     /// CONNACK: `code` 0 is accepted; otherwise the broker's refusal (`reason` in words).
     case connected(code: Int32, reason: String)
     /// The connection ended; `code` 0 means we asked for it.
@@ -66,7 +66,7 @@ public enum MosquittoEvent: Sendable, Equatable {
 /// a non-blocking connect; the caller polls `socket` (POLLOUT only while `wantsWrite`) and calls
 /// `loopRead`, `loopWrite` and `loopMisc`; callbacks run inside those calls, on the caller's
 /// thread, and are queued in `events` for the caller to take.
-public final class MosquittoClient {
+package final class MosquittoClient {
     private var handle: OpaquePointer?
     /// Callback results since the last `takeEvents`.
     private var events: [MosquittoEvent] = []
@@ -100,14 +100,14 @@ public final class MosquittoClient {
 
     /// Whether the loaded libmosquitto speaks MQTT 5 (1.6 and later); false before a load or
     /// when it cannot load.
-    public static var speaksV5: Bool { library == nil && dk_mosquitto_has_v5() != 0 }
+    package static var speaksV5: Bool { library == nil && dk_mosquitto_has_v5() != 0 }
 
     /// The protocol this client speaks.
-    public let speaking: MQTTProtocol
+    package let speaking: MQTTProtocol
 
     /// mosquitto_new with a clean session: `clientID` is the MQTT client identifier; `protocol`
     /// `.v5` when the library has it (`speaksV5`), else 3.1.1. The first client loads libmosquitto.
-    public init(clientID: String, protocol wanted: MQTTProtocol = .v311) throws(MosquittoError) {
+    package init(clientID: String, protocol wanted: MQTTProtocol = .v311) throws(MosquittoError) {
         if let error = Self.library { throw error }
         let handle = mosquitto_new(clientID, true, nil)
         guard let handle else { throw MosquittoError("create MQTT client '\(clientID)'", result: Int32(MOSQ_ERR_ERRNO.rawValue)) }
@@ -169,7 +169,7 @@ public final class MosquittoClient {
 
     /// Topics that may carry more than `MQTTMessage.payloadLimit` (signed configurations), each
     /// with its own bound; every other topic keeps the small one.
-    public var payloadLimits: [String: Int] = [:]
+    package var payloadLimits: [String: Int] = [:]
 
     deinit { close() }
 
@@ -183,27 +183,27 @@ public final class MosquittoClient {
     }
 
     /// What the callbacks reported since the last call, oldest first.
-    public func takeEvents() -> [MosquittoEvent] {
+    package func takeEvents() -> [MosquittoEvent] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }
 
     /// mosquitto_will_set: what the broker publishes if we vanish without DISCONNECT.
-    public func setWill(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) {
+    package func setWill(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) {
         let h = try live("set the last will on \(topic)")
         let bytes = Array(payload.utf8)
         try MosquittoError.check("set the last will on \(topic)", mosquitto_will_set(h, topic, Int32(bytes.count), bytes, qos, retain))
     }
 
     /// mosquitto_username_pw_set.
-    public func setCredentials(username: String, password: String?) throws(MosquittoError) {
+    package func setCredentials(username: String, password: String?) throws(MosquittoError) {
         let h = try live("set the MQTT user name")
         try MosquittoError.check("set the MQTT user name '\(username)'", mosquitto_username_pw_set(h, username, password))
     }
 
     /// mosquitto_tls_set: verify the broker against `caFile`; `certFile`/`keyFile` for a client
     /// certificate (unencrypted key). The broker's name is checked against its certificate.
-    public func setTLS(caFile: String, certFile: String?, keyFile: String?) throws(MosquittoError) {
+    package func setTLS(caFile: String, certFile: String?, keyFile: String?) throws(MosquittoError) {
         let h = try live("set up TLS")
         try MosquittoError.check("set up TLS with CA file \(caFile)", mosquitto_tls_set(h, caFile, nil, certFile, keyFile, nil))
     }
@@ -211,39 +211,39 @@ public final class MosquittoClient {
     /// mosquitto_connect_async: resolves `host` (use an address or a name /etc/hosts answers:
     /// getaddrinfo may wait on DNS) and starts a non-blocking connect; CONNECT goes out when the
     /// socket becomes writable.
-    public func connectAsync(host: String, port: Int, keepalive: Int) throws(MosquittoError) {
+    package func connectAsync(host: String, port: Int, keepalive: Int) throws(MosquittoError) {
         let h = try live("connect to broker \(host):\(port)")
         try MosquittoError.check("connect to broker \(host):\(port)", mosquitto_connect_async(h, host, Int32(port), Int32(keepalive)))
     }
 
     /// mosquitto_socket: the connection's descriptor, or nil when there is none.
-    public var socket: Int32? {
+    package var socket: Int32? {
         guard let handle else { return nil }
         let fd = mosquitto_socket(handle)
         return fd >= 0 ? fd : nil
     }
 
     /// mosquitto_want_write: bytes wait to go out (or TLS needs to write).
-    public var wantsWrite: Bool { handle.map { mosquitto_want_write($0) } ?? false }
+    package var wantsWrite: Bool { handle.map { mosquitto_want_write($0) } ?? false }
 
     /// mosquitto_loop_read: reads what the socket holds, at most `maxPackets` packets.
-    public func loopRead(maxPackets: Int32) throws(MosquittoError) {
+    package func loopRead(maxPackets: Int32) throws(MosquittoError) {
         try MosquittoError.check("read from the MQTT broker", mosquitto_loop_read(try live("read from the MQTT broker"), maxPackets))
     }
 
     /// mosquitto_loop_write: writes what waits, as far as the socket takes it.
-    public func loopWrite() throws(MosquittoError) {
+    package func loopWrite() throws(MosquittoError) {
         try MosquittoError.check("write to the MQTT broker", mosquitto_loop_write(try live("write to the MQTT broker"), 1))
     }
 
     /// mosquitto_loop_misc: keepalive PINGREQ and the PINGRESP timeout.
-    public func loopMisc() throws(MosquittoError) {
+    package func loopMisc() throws(MosquittoError) {
         try MosquittoError.check("keep the MQTT connection alive", mosquitto_loop_misc(try live("keep the MQTT connection alive")))
     }
 
     /// mosquitto_publish; returns the message id (its PUBACK reports it in `events`).
     @discardableResult
-    public func publish(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
+    package func publish(topic: String, payload: String, qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
         let h = try live("publish on \(topic)")
         var mid: Int32 = 0
         let bytes = Array(payload.utf8)
@@ -253,7 +253,7 @@ public final class MosquittoClient {
 
     /// mosquitto_publish of raw bytes (a screenshot's PNG); returns the message id.
     @discardableResult
-    public func publish(topic: String, bytes: [UInt8], qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
+    package func publish(topic: String, bytes: [UInt8], qos: Int32, retain: Bool) throws(MosquittoError) -> Int32 {
         let h = try live("publish on \(topic)")
         var mid: Int32 = 0
         try MosquittoError.check("publish on \(topic)", mosquitto_publish(h, &mid, topic, Int32(bytes.count), bytes, qos, retain))
@@ -261,18 +261,18 @@ public final class MosquittoClient {
     }
 
     /// mosquitto_subscribe.
-    public func subscribe(_ pattern: String, qos: Int32) throws(MosquittoError) {
+    package func subscribe(_ pattern: String, qos: Int32) throws(MosquittoError) {
         let h = try live("subscribe to \(pattern)")
         try MosquittoError.check("subscribe to \(pattern)", mosquitto_subscribe(h, nil, pattern, qos))
     }
 
     /// mosquitto_disconnect: DISCONNECT queued (the broker then drops the last will).
-    public func disconnect() throws(MosquittoError) {
+    package func disconnect() throws(MosquittoError) {
         try MosquittoError.check("disconnect from the MQTT broker", mosquitto_disconnect(try live("disconnect from the MQTT broker")))
     }
 
     /// mosquitto_destroy; safe to call twice.
-    public func close() {
+    package func close() {
         guard let handle else { return }
         self.handle = nil
         mosquitto_destroy(handle)

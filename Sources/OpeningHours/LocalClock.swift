@@ -3,21 +3,21 @@ import Glibc
 /// The system's local time as glibc computes it: `localtime_r` and `mktime`, which read TZ
 /// (POSIX TZ strings such as "CET-1CEST,M3.5.0,M10.5.0/3" included) and /etc/localtime.
 /// Foundation's `TimeZone.current` ignores POSIX TZ strings, so it is not used.
-public struct LocalClock: Sendable {
+package struct LocalClock: Sendable {
     /// A zone of one fixed UTC offset in seconds instead of the system's (tests that must not
     /// touch the process-wide TZ); nil: the system's local time.
-    public let fixedOffset: Int?
+    package let fixedOffset: Int?
 
-    public init(fixedOffset: Int? = nil) {
+    package init(fixedOffset: Int? = nil) {
         self.fixedOffset = fixedOffset
     }
 
     /// Re-reads TZ and /etc/localtime (`tzset`), for a process whose zone changed.
-    public static func reloadZone() { tzset() }
+    package static func reloadZone() { tzset() }
 
     /// What is wrong with the zone this process runs in (`ZoneCheck`), from `environment`'s
     /// TZ and TZDIR and the zone files here; nil for a usable zone, or a fixed offset's clock.
-    public func zoneProblem(environment: [String: String]) -> String? {
+    package func zoneProblem(environment: [String: String]) -> String? {
         guard fixedOffset == nil else { return nil }
         return ZoneCheck.problem(tz: environment["TZ"], tzdir: environment["TZDIR"], head: Self.head)
     }
@@ -33,23 +33,23 @@ public struct LocalClock: Sendable {
     }
 
     /// The wall-clock reading at `epoch`.
-    public func local(_ epoch: Double) -> LocalTime {
+    package func local(_ epoch: Double) -> LocalTime {
         let parts = broken(epoch)
         return LocalTime(Weekday(rawValue: Int(parts.tm_wday)) ?? .sun, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
     }
 
     /// `epoch` as people read it here: "mon 07:00".
-    public func text(_ epoch: Double) -> String {
+    package func text(_ epoch: Double) -> String {
         let time = local(epoch)
         let hh = time.minute / 60, mm = time.minute % 60
         return "\(time.weekday.name) \(hh < 10 ? "0" : "")\(hh):\(mm < 10 ? "0" : "")\(mm)"
     }
 
     /// The UTC offset in seconds at `epoch` (`tm_gmtoff`).
-    public func offset(_ epoch: Double) -> Int { broken(epoch).tm_gmtoff }
+    package func offset(_ epoch: Double) -> Int { broken(epoch).tm_gmtoff }
 
     /// Local midnight of the day `days` after the day of `epoch` (an epoch), by `mktime`.
-    public func midnight(of epoch: Double, addingDays days: Int) -> Double? {
+    package func midnight(of epoch: Double, addingDays days: Int) -> Double? {
         var parts = broken(epoch)
         parts.tm_mday += Int32(days)
         parts.tm_hour = 0
@@ -61,7 +61,7 @@ public struct LocalClock: Sendable {
 
     /// `minute` of the day of `midnight` (local, by `mktime`: a time in a skipped hour moves
     /// past it, a repeated one is its first occurrence).
-    public func epoch(dayOf midnight: Double, minute: Int) -> Double? {
+    package func epoch(dayOf midnight: Double, minute: Int) -> Double? {
         var parts = broken(midnight)
         parts.tm_hour = 0
         parts.tm_min = Int32(minute)
@@ -72,7 +72,7 @@ public struct LocalClock: Sendable {
 
     /// The instant within the 26 hours after `midnight` where the UTC offset changes (a
     /// daylight-saving transition), to the second; nil when it does not.
-    public func offsetChange(within midnight: Double) -> Double? {
+    package func offsetChange(within midnight: Double) -> Double? {
         var low = midnight
         var high = midnight + 26 * 3600
         let before = offset(low)

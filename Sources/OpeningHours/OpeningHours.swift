@@ -1,27 +1,27 @@
 /// A day of the week, as glibc's `tm_wday` counts them (Sunday 0).
-public enum Weekday: Int, Sendable, CaseIterable, Comparable {
+package enum Weekday: Int, Sendable, CaseIterable, Comparable {
     case sun = 0, mon, tue, wed, thu, fri, sat
 
     /// The three-letter names the configuration uses.
-    public static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    package static let names = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
-    public init?(name: String) {
+    package init?(name: String) {
         guard let index = Weekday.names.firstIndex(of: name.lowercased()) else { return nil }
         self.init(rawValue: index)
     }
 
-    public var name: String { Weekday.names[rawValue] }
-    public var previous: Weekday { Weekday(rawValue: (rawValue + 6) % 7)! }
-    public var next: Weekday { Weekday(rawValue: (rawValue + 1) % 7)! }
-    public static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
+    package var name: String { Weekday.names[rawValue] }
+    package var previous: Weekday { Weekday(rawValue: (rawValue + 6) % 7)! }
+    package var next: Weekday { Weekday(rawValue: (rawValue + 1) % 7)! }
+    package static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A wall-clock reading: the day of the week and the minute of that day (0...1439).
-public struct LocalTime: Sendable, Equatable {
-    public var weekday: Weekday
-    public var minute: Int
+package struct LocalTime: Sendable, Equatable {
+    package var weekday: Weekday
+    package var minute: Int
 
-    public init(_ weekday: Weekday, _ minute: Int) {
+    package init(_ weekday: Weekday, _ minute: Int) {
         self.weekday = weekday
         self.minute = minute
     }
@@ -30,19 +30,19 @@ public struct LocalTime: Sendable, Equatable {
 /// One opening window: on `days` from `on` to `off` (minutes of the day; `off` may be 1440,
 /// "24:00"). A window whose `off` is before its `on` runs past midnight and belongs to the day
 /// it opens.
-public struct HoursWindow: Sendable, Equatable {
-    public var days: Set<Weekday>
-    public var on: Int
-    public var off: Int
+package struct HoursWindow: Sendable, Equatable {
+    package var days: Set<Weekday>
+    package var on: Int
+    package var off: Int
 
-    public init(days: Set<Weekday>, on: Int, off: Int) {
+    package init(days: Set<Weekday>, on: Int, off: Int) {
         self.days = days
         self.on = on
         self.off = off
     }
 
     /// Whether the window holds `time`.
-    public func contains(_ time: LocalTime) -> Bool {
+    package func contains(_ time: LocalTime) -> Bool {
         if on < off { return days.contains(time.weekday) && time.minute >= on && time.minute < off }
         // Past midnight: the evening of an opening day, or the morning after one.
         return (days.contains(time.weekday) && time.minute >= on)
@@ -51,7 +51,7 @@ public struct HoursWindow: Sendable, Equatable {
 
     /// "HH:MM" from 00:00 to 23:59, or "24:00" when `closing`: minutes of the day; nil otherwise
     /// ("7:5", "25:00", "07:60").
-    public static func minutes(_ text: String, closing: Bool) -> Int? {
+    package static func minutes(_ text: String, closing: Bool) -> Int? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
               parts.allSatisfy({ $0.allSatisfy { $0 >= "0" && $0 <= "9" } }),
@@ -62,7 +62,7 @@ public struct HoursWindow: Sendable, Equatable {
     }
 
     /// "mon", a range "mon-fri" (which may wrap: "fri-mon"): the days; nil for anything else.
-    public static func days(_ text: String) -> Set<Weekday>? {
+    package static func days(_ text: String) -> Set<Weekday>? {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
         switch ends.count {
         case 1:
@@ -84,20 +84,20 @@ public struct HoursWindow: Sendable, Equatable {
 
 /// The opening hours: open while any window holds the wall-clock time. Without windows the
 /// kiosk is never open (the configuration refuses an empty list).
-public struct OpeningHours: Sendable, Equatable {
-    public var windows: [HoursWindow]
+package struct OpeningHours: Sendable, Equatable {
+    package var windows: [HoursWindow]
 
-    public init(_ windows: [HoursWindow]) {
+    package init(_ windows: [HoursWindow]) {
         self.windows = windows
     }
 
     /// The decision at one wall-clock reading.
-    public func isOpen(at time: LocalTime) -> Bool {
+    package func isOpen(at time: LocalTime) -> Bool {
         windows.contains { $0.contains(time) }
     }
 
     /// The decision at `epoch` (seconds since 1970, UTC) in `clock`'s local time.
-    public func isOpen(atEpoch epoch: Double, clock: LocalClock) -> Bool {
+    package func isOpen(atEpoch epoch: Double, clock: LocalClock) -> Bool {
         isOpen(at: clock.local(epoch))
     }
 
@@ -105,7 +105,7 @@ public struct OpeningHours: Sendable, Equatable {
     /// never changes, such as windows that cover the whole week). The candidates are every
     /// window edge on the days around, as `mktime` places them, and the instants the UTC offset
     /// changes (a window edge inside a skipped hour takes effect when the clock jumps over it).
-    public func nextTransition(after epoch: Double, clock: LocalClock) -> Double? {
+    package func nextTransition(after epoch: Double, clock: LocalClock) -> Double? {
         let now = isOpen(atEpoch: epoch, clock: clock)
         var candidates: [Double] = []
         let edges = Set(windows.flatMap { [$0.on, $0.off] })

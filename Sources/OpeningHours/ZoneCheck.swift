@@ -6,12 +6,12 @@
 /// word. An empty `TZ` is glibc's spelling of UTC and is no problem.
 ///
 /// Pure: the file system comes in as `head`, the first bytes of a file (nil: it cannot be read).
-public enum ZoneCheck {
-    public static let defaultDirectory = "/usr/share/zoneinfo"
-    public static let defaultFile = "/etc/localtime"
+package enum ZoneCheck {
+    package static let defaultDirectory = "/usr/share/zoneinfo"
+    package static let defaultFile = "/etc/localtime"
 
     /// What is wrong with the zone `tz` gives (nil: glibc can use it), and that UTC is used instead.
-    public static func problem(tz: String?, tzdir: String?, head: (String) -> [UInt8]?) -> String? {
+    package static func problem(tz: String?, tzdir: String?, head: (String) -> [UInt8]?) -> String? {
         guard let tz else {
             switch zoneFile(defaultFile, head: head) {
             case .zone: return nil
@@ -42,7 +42,7 @@ public enum ZoneCheck {
     }
 
     /// How far a TZ value reads as POSIX's rule.
-    public enum POSIXVerdict: Equatable, Sendable {
+    package enum POSIXVerdict: Equatable, Sendable {
         case valid
         /// Not even a zone name and offset: glibc uses UTC.
         case invalid
@@ -50,7 +50,7 @@ public enum ZoneCheck {
         case brokenAfter(String)
     }
 
-    public static func posixVerdict(_ text: String) -> POSIXVerdict {
+    package static func posixVerdict(_ text: String) -> POSIXVerdict {
         var scanner = RuleScanner(Array(text.utf8))
         if scanner.rule() { return .valid }
         guard let end = scanner.standardEnd else { return .invalid }
@@ -68,7 +68,7 @@ public enum ZoneCheck {
     /// POSIX's TZ rule (XBD 8.3): `std offset [dst [offset] [,start[/time],end[/time]]]`; names
     /// of three or more letters or `<...>` quoted, offsets `[+-]hh[:mm[:ss]]`, dates `Jn`, `n`
     /// or `Mm.w.d`. glibc reads the same grammar (its hours going up to 24, rule times to 167).
-    public static func isPOSIXRule(_ text: String) -> Bool { posixVerdict(text) == .valid }
+    package static func isPOSIXRule(_ text: String) -> Bool { posixVerdict(text) == .valid }
 }
 
 /// A one-pass reader of the POSIX TZ grammar over bytes.

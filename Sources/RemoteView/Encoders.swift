@@ -2,7 +2,7 @@ import DialRender
 import KioskSeams
 
 /// The encodings this server speaks (RFC 6143 7.7), in the numbers SetEncodings carries.
-public enum Encoding: Int32, Sendable {
+package enum Encoding: Int32, Sendable {
     case raw = 0
     /// zlib over 64x64 tiles, each solid or plain (what vncdotool and TigerVNC decode).
     case zrle = 16

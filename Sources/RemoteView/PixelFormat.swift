@@ -1,14 +1,14 @@
 /// An RFB pixel format (RFC 6143 7.4): how a viewer wants pixels laid out on the wire. Only
 /// true-colour formats are served; a colour map is refused.
-public struct PixelFormat: Sendable, Equatable {
-    public var bitsPerPixel: UInt8
-    public var depth: UInt8
-    public var bigEndian: Bool
-    public var trueColour: Bool
-    public var redMax: UInt16, greenMax: UInt16, blueMax: UInt16
-    public var redShift: UInt8, greenShift: UInt8, blueShift: UInt8
+package struct PixelFormat: Sendable, Equatable {
+    package var bitsPerPixel: UInt8
+    package var depth: UInt8
+    package var bigEndian: Bool
+    package var trueColour: Bool
+    package var redMax: UInt16, greenMax: UInt16, blueMax: UInt16
+    package var redShift: UInt8, greenShift: UInt8, blueShift: UInt8
 
-    public init(bitsPerPixel: UInt8, depth: UInt8, bigEndian: Bool, trueColour: Bool,
+    package init(bitsPerPixel: UInt8, depth: UInt8, bigEndian: Bool, trueColour: Bool,
                 redMax: UInt16, greenMax: UInt16, blueMax: UInt16, redShift: UInt8, greenShift: UInt8, blueShift: UInt8) {
         self.bitsPerPixel = bitsPerPixel
         self.depth = depth
@@ -24,11 +24,11 @@ public struct PixelFormat: Sendable, Equatable {
 
     /// The painter's own layout, XRGB8888 little-endian: what ServerInit announces, and raw
     /// rectangles in it are the frame's bytes as they are.
-    public static let native = PixelFormat(bitsPerPixel: 32, depth: 24, bigEndian: false, trueColour: true,
+    package static let native = PixelFormat(bitsPerPixel: 32, depth: 24, bigEndian: false, trueColour: true,
                                            redMax: 255, greenMax: 255, blueMax: 255, redShift: 16, greenShift: 8, blueShift: 0)
 
     /// The 16 bytes of the wire format.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         [bitsPerPixel, depth, bigEndian ? 1 : 0, trueColour ? 1 : 0,
          UInt8(redMax >> 8), UInt8(redMax & 0xFF), UInt8(greenMax >> 8), UInt8(greenMax & 0xFF),
          UInt8(blueMax >> 8), UInt8(blueMax & 0xFF), redShift, greenShift, blueShift, 0, 0, 0]
@@ -36,7 +36,7 @@ public struct PixelFormat: Sendable, Equatable {
 
     /// Parses the 16 wire bytes; nil for a format this server does not produce (a colour map, a
     /// size other than 8, 16 or 32 bits, a shift past the pixel).
-    public init?(wire b: ArraySlice<UInt8>) {
+    package init?(wire b: ArraySlice<UInt8>) {
         guard b.count >= 16 else { return nil }
         let i = b.startIndex
         func u16(_ k: Int) -> UInt16 { UInt16(b[i + k]) << 8 | UInt16(b[i + k + 1]) }
@@ -47,7 +47,7 @@ public struct PixelFormat: Sendable, Equatable {
               redMax > 0, greenMax > 0, blueMax > 0 else { return nil }
     }
 
-    public var bytesPerPixel: Int { Int(bitsPerPixel) / 8 }
+    package var bytesPerPixel: Int { Int(bitsPerPixel) / 8 }
 
     /// The wire value of an XRGB8888 pixel.
     @inline(__always)

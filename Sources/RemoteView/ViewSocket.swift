@@ -4,11 +4,11 @@ import LinuxSystem
 
 /// Where the view listens: a TCP address (the configuration allows loopback only until the view
 /// has TLS and a password) or a Unix socket path.
-public enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
+package enum ListenAddress: Sendable, Equatable, CustomStringConvertible {
     case tcp(host: String, port: Int)
     case unix(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .tcp(let host, let port): return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         case .unix(let path): return "unix:\(path)"

@@ -1,10 +1,10 @@
 /// Standard base64 (RFC 4648, with padding): the package's one, for the fleet's keys and
 /// signatures and WebSocket's `Sec-WebSocket-Accept`. Written here rather than taken from
 /// libsodium (sodium_bin2base64) so that a WebSocket handshake needs no library loaded. Strict: decoding refuses whitespace, wrong padding and stray bits.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var i = 0
@@ -20,7 +20,7 @@ public enum Base64 {
     }
 
     /// The bytes of `text`, or nil when it is not canonical base64.
-    public static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+    package static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
         let chars = Array(text.utf8)
         guard chars.count % 4 == 0 else { return nil }
         var out: [UInt8] = []

@@ -1,18 +1,18 @@
 import KioskSeams
 
 /// One touch report as libinput gave it, in panel pixels (before the display rotation).
-public struct TouchRecord: Sendable, Equatable {
-    public var device: InputDeviceID
+package struct TouchRecord: Sendable, Equatable {
+    package var device: InputDeviceID
     /// The device's own slot; -1 for a frame, or a cancel that covers every slot.
-    public var slot: Int
-    public var phase: TouchPhase
+    package var slot: Int
+    package var phase: TouchPhase
     /// Panel pixels from libinput_event_touch_get_{x,y}_transformed; 0 for up, cancel and frame.
-    public var x: Double
-    public var y: Double
+    package var x: Double
+    package var y: Double
     /// CLOCK_MONOTONIC microseconds (libinput_event_touch_get_time_usec).
-    public var timeUsec: UInt64
+    package var timeUsec: UInt64
 
-    public init(device: InputDeviceID, slot: Int, phase: TouchPhase, x: Double = 0, y: Double = 0, timeUsec: UInt64) {
+    package init(device: InputDeviceID, slot: Int, phase: TouchPhase, x: Double = 0, y: Double = 0, timeUsec: UInt64) {
         self.device = device
         self.slot = slot
         self.phase = phase
@@ -24,7 +24,7 @@ public struct TouchRecord: Sendable, Equatable {
 
 /// Every libinput event TouchInput cares about, copied into plain values the moment it is read,
 /// so that the translation into DialCore's events is a pure function tested without a device.
-public enum DeviceRecord: Sendable, Equatable {
+package enum DeviceRecord: Sendable, Equatable {
     case added(InputDeviceID, InputDeviceInfo)
     case removed(InputDeviceID)
     case touch(TouchRecord)

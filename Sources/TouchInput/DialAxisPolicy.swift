@@ -1,20 +1,20 @@
 /// One evdev node as udev describes it, copied out of the udev device at once.
-public struct EvdevNode: Sendable, Equatable {
+package struct EvdevNode: Sendable, Equatable {
     /// The device node, e.g. "/dev/input/event5".
-    public var devnode: String
+    package var devnode: String
     /// The kernel name, e.g. "event5".
-    public var sysname: String
+    package var sysname: String
     /// The input device's `name` attribute ("" when udev has none).
-    public var name: String
+    package var name: String
     /// The `ID_SEAT` property; nil when unset, which udev and libinput take as seat0.
-    public var seat: String?
+    package var seat: String?
     /// The input device's `capabilities/rel` attribute: the relative axes as hexadecimal words,
     /// most significant first ("143"); nil when udev has none.
-    public var relativeAxes: String?
+    package var relativeAxes: String?
     /// `LIBINPUT_IGNORE_DEVICE` is set: libinput leaves the device alone, and so do we.
-    public var ignored: Bool
+    package var ignored: Bool
 
-    public init(devnode: String, sysname: String, name: String = "", seat: String? = nil,
+    package init(devnode: String, sysname: String, name: String = "", seat: String? = nil,
                 relativeAxes: String? = nil, ignored: Bool = false) {
         self.devnode = devnode
         self.sysname = sysname
@@ -25,11 +25,11 @@ public struct EvdevNode: Sendable, Equatable {
     }
 
     /// The seat udev puts the node on: `ID_SEAT`, else seat0.
-    public var seatName: String { seat.flatMap { $0.isEmpty ? nil : $0 } ?? DialAxisPolicy.defaultSeat }
+    package var seatName: String { seat.flatMap { $0.isEmpty ? nil : $0 } ?? DialAxisPolicy.defaultSeat }
 }
 
 /// Whether DialKiosk reads an evdev node itself.
-public enum DialAxisVerdict: Sendable, Equatable {
+package enum DialAxisVerdict: Sendable, Equatable {
     /// A REL_DIAL device on the configured seat: opened and read beside libinput.
     case read
     /// No REL_DIAL axis (libinput's business, or nobody's).
@@ -43,13 +43,13 @@ public enum DialAxisVerdict: Sendable, Equatable {
 /// Which evdev nodes DialKiosk opens itself: those that turn on REL_DIAL, on the configured
 /// seat as udev assigns it (`ID_SEAT`, unset meaning seat0), the rule libinput applies to the
 /// devices it opens for `libinput_udev_assign_seat`.
-public enum DialAxisPolicy {
-    public static let defaultSeat = "seat0"
+package enum DialAxisPolicy {
+    package static let defaultSeat = "seat0"
     /// REL_DIAL in linux/input-event-codes.h.
     static let relDial = 7
 
     /// The verdict for `node` when the kiosk runs on `seat`.
-    public static func verdict(_ node: EvdevNode, seat: String) -> DialAxisVerdict {
+    package static func verdict(_ node: EvdevNode, seat: String) -> DialAxisVerdict {
         guard node.sysname.hasPrefix("event"), turnsOnDial(node.relativeAxes) else { return .notADial }
         if node.ignored { return .ignored }
         let on = node.seatName

@@ -7,11 +7,11 @@ import KioskSeams
 /// an unplugged touchscreen by first lifting its fingers (TOUCH_UP) and then DEVICE_REMOVED: an
 /// up that only precedes its device's removal was never lifted by a person, so it becomes a
 /// cancel and the dial settles instead of flinging.
-public struct EventTranslator: Sendable {
-    public private(set) var transform: ScreenTransform
+package struct EventTranslator: Sendable {
+    package private(set) var transform: ScreenTransform
     /// What the wheel's click does (`input.wheel_click`).
-    public var wheelClick = WheelClick.back
-    public private(set) var devices: [InputDeviceID: InputDeviceInfo] = [:]
+    package var wheelClick = WheelClick.back
+    package private(set) var devices: [InputDeviceID: InputDeviceInfo] = [:]
 
     private var slots = SlotAllocator()
     private var lastPosition: [SlotAllocator.Key: Point] = [:]
@@ -22,19 +22,19 @@ public struct EventTranslator: Sendable {
     /// The slot a device uses for its mouse-as-finger (device slots are never negative).
     static let mouseSlot = -2
 
-    public init(transform: ScreenTransform) {
+    package init(transform: ScreenTransform) {
         self.transform = transform
     }
 
     /// Maps later touches onto a new panel size (a hotplug re-modeset); mice start again
     /// from the new panel's centre.
-    public mutating func retarget(_ transform: ScreenTransform) {
+    package mutating func retarget(_ transform: ScreenTransform) {
         self.transform = transform
         mice.removeAll()
     }
 
     /// Translates one batch in order.
-    public mutating func translate(_ records: [DeviceRecord]) -> [InputEvent] {
+    package mutating func translate(_ records: [DeviceRecord]) -> [InputEvent] {
         let releasedByRemoval = Self.releasesCausedByRemoval(records)
         var out: [InputEvent] = []
         for (index, record) in records.enumerated() {

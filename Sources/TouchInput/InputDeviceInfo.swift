@@ -1,22 +1,22 @@
 /// A device as TouchInput numbers it: an ordinal handed out when libinput announces the device,
 /// never reused while the program runs (so a replugged panel is a new device).
-public struct InputDeviceID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var ordinal: Int
-    public init(_ ordinal: Int) { self.ordinal = ordinal }
-    public static func < (a: InputDeviceID, b: InputDeviceID) -> Bool { a.ordinal < b.ordinal }
-    public var description: String { "device \(ordinal)" }
+package struct InputDeviceID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var ordinal: Int
+    package init(_ ordinal: Int) { self.ordinal = ordinal }
+    package static func < (a: InputDeviceID, b: InputDeviceID) -> Bool { a.ordinal < b.ordinal }
+    package var description: String { "device \(ordinal)" }
 }
 
 /// What a device can do, as libinput reports it (libinput_device_has_capability).
-public struct InputCapabilities: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let touch = InputCapabilities(rawValue: 1 << 0)
-    public static let pointer = InputCapabilities(rawValue: 1 << 1)
-    public static let keyboard = InputCapabilities(rawValue: 1 << 2)
+package struct InputCapabilities: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    package static let touch = InputCapabilities(rawValue: 1 << 0)
+    package static let pointer = InputCapabilities(rawValue: 1 << 1)
+    package static let keyboard = InputCapabilities(rawValue: 1 << 2)
 
     /// "touch,pointer,keyboard" style, in that order; "none" when empty.
-    public var names: String {
+    package var names: String {
         var parts: [String] = []
         if contains(.touch) { parts.append("touch") }
         if contains(.pointer) { parts.append("pointer") }
@@ -26,19 +26,19 @@ public struct InputCapabilities: OptionSet, Sendable, Hashable {
 }
 
 /// A device's description, copied out of libinput when it is added.
-public struct InputDeviceInfo: Sendable, Equatable {
-    public var name: String
+package struct InputDeviceInfo: Sendable, Equatable {
+    package var name: String
     /// The kernel name, e.g. "event3" (libinput_device_get_sysname).
-    public var sysname: String
+    package var sysname: String
     /// The physical and logical seat, e.g. "seat0" / "default".
-    public var seat: String
-    public var capabilities: InputCapabilities
+    package var seat: String
+    package var capabilities: InputCapabilities
     /// Width and height in millimetres when the device knows them (libinput_device_get_size).
-    public var sizeMillimetres: (width: Double, height: Double)?
+    package var sizeMillimetres: (width: Double, height: Double)?
     /// True when libinput accepts a calibration matrix for this device.
-    public var acceptsCalibration: Bool
+    package var acceptsCalibration: Bool
 
-    public init(name: String, sysname: String, seat: String, capabilities: InputCapabilities,
+    package init(name: String, sysname: String, seat: String, capabilities: InputCapabilities,
                 sizeMillimetres: (width: Double, height: Double)? = nil, acceptsCalibration: Bool = false) {
         self.name = name
         self.sysname = sysname
@@ -48,7 +48,7 @@ public struct InputDeviceInfo: Sendable, Equatable {
         self.acceptsCalibration = acceptsCalibration
     }
 
-    public static func == (a: InputDeviceInfo, b: InputDeviceInfo) -> Bool {
+    package static func == (a: InputDeviceInfo, b: InputDeviceInfo) -> Bool {
         a.name == b.name && a.sysname == b.sysname && a.seat == b.seat && a.capabilities == b.capabilities
             && a.sizeMillimetres?.width == b.sizeMillimetres?.width
             && a.sizeMillimetres?.height == b.sizeMillimetres?.height

@@ -4,8 +4,8 @@ import LinuxSystem
 /// A call into udev, libinput or the kernel that TouchInput makes, as its failure message names
 /// it: "Failed to assign seat seat9: No such device" or, for device nodes,
 /// "/dev/input/event3: Permission denied (is the user in group input?)".
-public struct InputCall: SystemCall {
-    public enum Kind: Sendable, Equatable {
+package struct InputCall: SystemCall {
+    package enum Kind: Sendable, Equatable {
         /// A library or system call; `operation` says which and on what.
         case call
         /// Opening a device node; `operation` is its path.
@@ -14,17 +14,17 @@ public struct InputCall: SystemCall {
         case noDevices
     }
 
-    public var kind: Kind
-    public var operation: String
+    package var kind: Kind
+    package var operation: String
 
-    public init(_ kind: Kind = .call, operation: String) {
+    package init(_ kind: Kind = .call, operation: String) {
         self.kind = kind
         self.operation = operation
     }
 
-    public var phrase: String { operation }
+    package var phrase: String { operation }
 
-    public func message(errno: Errno) -> String? {
+    package func message(errno: Errno) -> String? {
         switch kind {
         case .call:
             return nil
@@ -38,17 +38,17 @@ public struct InputCall: SystemCall {
 }
 
 /// TouchInput's failures: which call, and the errno it left.
-public typealias InputSystemError = CallError<InputCall>
+package typealias InputSystemError = CallError<InputCall>
 
 extension InputSystemError {
-    public init(_ kind: InputCall.Kind = .call, operation: String, errno: Int32) {
+    package init(_ kind: InputCall.Kind = .call, operation: String, errno: Int32) {
         self.init(InputCall(kind, operation: operation), code: errno)
     }
 
-    public var kind: InputCall.Kind { call.kind }
+    package var kind: InputCall.Kind { call.kind }
 
     /// True when a person can fix it with groups or permissions.
-    public var isPermissionProblem: Bool { Self.isPermission(errno) }
+    package var isPermissionProblem: Bool { Self.isPermission(errno) }
 
     static func isPermission(_ errno: Errno) -> Bool { errno.rawValue == EACCES || errno.rawValue == EPERM }
 }

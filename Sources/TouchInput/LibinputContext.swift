@@ -6,10 +6,10 @@ import LinuxSystem
 /// The one owner of a udev handle and a libinput context on a udev seat
 /// (udev_new, libinput_udev_create_context, libinput_udev_assign_seat). Device nodes are opened
 /// by `open_restricted` below; teardown runs in reverse order and is safe to call twice.
-public final class LibinputContext {
-    public let seat: String
+package final class LibinputContext {
+    package let seat: String
     /// Device nodes libinput asked for that could not be opened, in order.
-    public private(set) var openFailures: [InputSystemError] = []
+    package private(set) var openFailures: [InputSystemError] = []
 
     private var udev: OpaquePointer?
     private(set) var libinput: OpaquePointer?
@@ -18,7 +18,7 @@ public final class LibinputContext {
     private let log: InputLog
 
     /// Opens the seat. `log` receives libinput's own messages (info and above) and TouchInput's.
-    public init(seat: String = "seat0", log: @escaping InputLog) throws(InputSystemError) {
+    package init(seat: String = "seat0", log: @escaping InputLog) throws(InputSystemError) {
         self.seat = seat
         self.log = log
         guard let udev = udev_new() else {
@@ -53,20 +53,20 @@ public final class LibinputContext {
     deinit { close() }
 
     /// The descriptor to poll (libinput_get_fd), or -1 once closed.
-    public var fileDescriptor: Int32 {
+    package var fileDescriptor: Int32 {
         guard let libinput else { return -1 }
         return libinput_get_fd(libinput)
     }
 
     /// Reads the kernel and udev (libinput_dispatch); events then wait in `nextEvent`.
-    public func dispatch() throws(InputSystemError) {
+    package func dispatch() throws(InputSystemError) {
         guard let libinput else { return }
         try InputSystemError.check(InputCall(operation: "dispatch libinput events (libinput_dispatch)"),
                                    libinput_dispatch(libinput))
     }
 
     /// Hands each queued event to `body` and destroys it right after: `body` must copy what it needs.
-    public func forEachEvent(_ body: (OpaquePointer) -> Void) {
+    package func forEachEvent(_ body: (OpaquePointer) -> Void) {
         guard let libinput else { return }
         while let event = libinput_get_event(libinput) {
             body(event)
@@ -75,7 +75,7 @@ public final class LibinputContext {
     }
 
     /// Releases libinput (closing every device through close_restricted), then udev.
-    public func close() {
+    package func close() {
         if let li = libinput {
             libinput = nil
             libinput_unref(li)

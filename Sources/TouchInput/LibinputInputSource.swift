@@ -7,9 +7,9 @@ import LinuxSystem
 /// DialCore's `InputSource` on a libinput seat: poll `pollDescriptor`, then `drain()` dispatches,
 /// copies each event into a `DeviceRecord` and translates the batch (rotation, slots, mouse,
 /// wheel, keys, hotplug). Devices added later are configured the same way as the first ones.
-public final class LibinputInputSource: InputSource {
-    public let context: LibinputContext
-    public let calibration: CalibrationMatrix?
+package final class LibinputInputSource: InputSource {
+    package let context: LibinputContext
+    package let calibration: CalibrationMatrix?
     private var copier: LibinputEventCopier
     private var translator: EventTranslator
     private let log: InputLog
@@ -23,7 +23,7 @@ public final class LibinputInputSource: InputSource {
     /// Opens `seat`; touches map onto the panel described by `transform`; `calibration`, when
     /// given, is set on every device that accepts one as it is added; `wheelClick`: what
     /// `BTN_MIDDLE` does.
-    public init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
+    package init(seat: String = "seat0", transform: ScreenTransform, calibration: CalibrationMatrix? = nil,
                 wheelClick: WheelClick = .back, log: @escaping InputLog) throws(InputSystemError) {
         context = try LibinputContext(seat: seat, log: log)
         self.calibration = calibration
@@ -38,7 +38,7 @@ public final class LibinputInputSource: InputSource {
         pending = try read()
     }
 
-    public var pollDescriptor: Int32 { joined?.rawValue ?? context.fileDescriptor }
+    package var pollDescriptor: Int32 { joined?.rawValue ?? context.fileDescriptor }
 
     /// An epoll set of `descriptors` (readable while any of them is), when there is more than
     /// libinput's own; nil otherwise, or when epoll fails (logged: the REL_DIAL devices and
@@ -61,16 +61,16 @@ public final class LibinputInputSource: InputSource {
     }
 
     /// Touches map onto `transform` from the next event on (a hotplug gave the output a new size).
-    public func retarget(_ transform: ScreenTransform) {
+    package func retarget(_ transform: ScreenTransform) {
         copier.panelWidth = UInt32(max(transform.panelWidth, 1))
         copier.panelHeight = UInt32(max(transform.panelHeight, 1))
         translator.retarget(transform)
     }
 
     /// Devices present now, by their TouchInput number.
-    public var devices: [InputDeviceID: InputDeviceInfo] { translator.devices }
+    package var devices: [InputDeviceID: InputDeviceInfo] { translator.devices }
 
-    public func drain() throws -> [InputEvent] {
+    package func drain() throws -> [InputEvent] {
         defer { pending = [] }
         return try pending + read() + dials.drain()
     }

@@ -1,6 +1,6 @@
 /// Every input device on `seat` as libinput sees it right now (for `list-inputs`). Throws the
 /// first open failure when nothing could be opened (e.g. not in group input).
-public func listInputDevices(seat: String = "seat0", log: @escaping InputLog) throws(InputSystemError) -> [InputDeviceInfo] {
+package func listInputDevices(seat: String = "seat0", log: @escaping InputLog) throws(InputSystemError) -> [InputDeviceInfo] {
     let context = try LibinputContext(seat: seat, log: log)
     defer { context.close() }
     try context.dispatch()
@@ -16,7 +16,7 @@ public func listInputDevices(seat: String = "seat0", log: @escaping InputLog) th
 /// The evdev nodes that turn on REL_DIAL, on every seat, as udev describes them now (for
 /// `list-inputs`): libinput opens none of them; DialKiosk reads those `DialAxisPolicy` gives
 /// `.read` for the seat it runs on.
-public func listDialAxisDevices() throws(InputSystemError) -> [EvdevNode] {
+package func listDialAxisDevices() throws(InputSystemError) -> [EvdevNode] {
     let udev = try EvdevUdev(monitoring: false)
     defer { udev.close() }
     return udev.present().filter { DialAxisPolicy.turnsOnDial($0.relativeAxes) }

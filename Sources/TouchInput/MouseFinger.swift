@@ -2,21 +2,21 @@ import KioskSeams
 
 /// A mouse whose left button held down acts as one finger. The position lives in the logical
 /// frame, clamped to it, and starts at the centre; nothing draws it (a kiosk shows no cursor).
-public struct MouseFinger: Sendable, Equatable {
+package struct MouseFinger: Sendable, Equatable {
     /// BTN_LEFT in linux/input-event-codes.h.
-    public static let leftButton: UInt32 = 0x110
+    package static let leftButton: UInt32 = 0x110
 
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         case hovering
         /// The left button is down: motion drags.
         case pressed
     }
 
-    public private(set) var state: State = .hovering
-    public private(set) var position: Point
+    package private(set) var state: State = .hovering
+    package private(set) var position: Point
     private let transform: ScreenTransform
 
-    public init(transform: ScreenTransform) {
+    package init(transform: ScreenTransform) {
         self.transform = transform
         let size = transform.logicalSize
         position = Point(x: Double(size.width) / 2, y: Double(size.height) / 2)
@@ -24,23 +24,23 @@ public struct MouseFinger: Sendable, Equatable {
 
     /// What the finger does in response to one pointer record; nil when it does nothing
     /// (motion without the button, other buttons, a second press).
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case down(Point)
         case motion(Point)
         case up(Point)
     }
 
     /// Relative motion, in the logical frame (a person moves the mouse by what they see).
-    public mutating func move(dx: Double, dy: Double) -> Action? {
+    package mutating func move(dx: Double, dy: Double) -> Action? {
         moveTo(Point(x: position.x + dx, y: position.y + dy))
     }
 
     /// Absolute motion in panel pixels: turned like a touch.
-    public mutating func moveAbsolute(panelX: Double, panelY: Double) -> Action? {
+    package mutating func moveAbsolute(panelX: Double, panelY: Double) -> Action? {
         moveTo(transform.logical(x: panelX, y: panelY))
     }
 
-    public mutating func button(_ code: UInt32, pressed: Bool) -> Action? {
+    package mutating func button(_ code: UInt32, pressed: Bool) -> Action? {
         guard code == Self.leftButton else { return nil }
         switch (state, pressed) {
         case (.hovering, true):
@@ -55,7 +55,7 @@ public struct MouseFinger: Sendable, Equatable {
     }
 
     /// The device went away with the button held: the drag is over without a release.
-    public mutating func reset() -> Bool {
+    package mutating func reset() -> Bool {
         defer { state = .hovering }
         return state == .pressed
     }

@@ -7,13 +7,13 @@ import LinuxSystem
 /// the dial. A device that is missing or goes away (unplugged) is looked for again every
 /// `retrySeconds`, said once per outage; `wakeUp` gives that time, so nothing polls while the
 /// device is there.
-public final class PresenceSensor {
+package final class PresenceSensor {
     /// What `device` names: a path (`/dev/input/by-id/...`) or a device name as EVIOCGNAME
     /// reports it (`"gpio-keys"`), looked for among /dev/input/event*.
-    public let device: String
+    package let device: String
     /// The key code (KEY_WAKEUP is 143).
-    public let key: UInt16
-    public static let retrySeconds = 5.0
+    package let key: UInt16
+    package static let retrySeconds = 5.0
     private var fd: FileDescriptor?
     private var path: String?
     private var retryAt: Double?
@@ -25,7 +25,7 @@ public final class PresenceSensor {
     /// Told of each outage once (why) and of the device back (nil): the kiosk's problem list.
     private let status: (String?) -> Void
 
-    public init(device: String, key: UInt16, inputDirectory: String = "/dev/input", log: @escaping (String) -> Void,
+    package init(device: String, key: UInt16, inputDirectory: String = "/dev/input", log: @escaping (String) -> Void,
                 status: @escaping (String?) -> Void = { _ in }) {
         self.device = device
         self.key = key
@@ -37,14 +37,14 @@ public final class PresenceSensor {
     deinit { fd?.close() }
 
     /// The descriptor to poll while the device is open (-1: none).
-    public var pollDescriptor: Int32 { fd?.rawValue ?? -1 }
+    package var pollDescriptor: Int32 { fd?.rawValue ?? -1 }
 
     /// When the missing device is looked for again (nil: it is open).
-    public func wakeUp(now: Double) -> Double? { fd == nil ? (retryAt ?? now) : nil }
+    package func wakeUp(now: Double) -> Double? { fd == nil ? (retryAt ?? now) : nil }
 
     /// Opens the device if it is missing and its retry time came; reads the presses waiting.
     /// Returns how many presses of `key` came.
-    public func serve(now: Double) -> Int {
+    package func serve(now: Double) -> Int {
         if fd == nil {
             guard now >= (retryAt ?? now) else { return 0 }
             open(now: now)

@@ -7,9 +7,9 @@ import LinuxSystem
 /// says a failure in its own error's words. The monitor hears a device only once udevd has
 /// run its rules on it (seat and permissions set); without udevd it stays quiet.
 /// Teardown in reverse order (monitor, then context), safe to call twice.
-public final class UdevMonitor {
+package final class UdevMonitor {
     /// The step of the set-up that failed.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// udev_new
         case context
         /// udev_monitor_new_from_netlink
@@ -19,19 +19,19 @@ public final class UdevMonitor {
     }
 
     /// A failed set-up step with the errno it left.
-    public struct SetupError: Error, Sendable {
-        public let step: Step
-        public let errno: Errno
+    package struct SetupError: Error, Sendable {
+        package let step: Step
+        package let errno: Errno
     }
 
     /// The udev context, for enumerating devices; nil once closed.
-    public private(set) var context: OpaquePointer?
+    package private(set) var context: OpaquePointer?
     /// The monitor; nil without one or once closed.
-    public private(set) var monitor: OpaquePointer?
+    package private(set) var monitor: OpaquePointer?
 
     /// Opens the context and, when `subsystem` is given, a monitor of it, started before the
     /// caller enumerates anything, so a device that appears in between is heard of.
-    public init(subsystem: String?) throws(SetupError) {
+    package init(subsystem: String?) throws(SetupError) {
         guard let u = udev_new() else { throw SetupError(step: .context, errno: .current) }
         context = u
         guard let subsystem else { return }
@@ -52,10 +52,10 @@ public final class UdevMonitor {
     deinit { close() }
 
     /// The monitor's socket (non-blocking), readable when udev has news; -1 without a monitor.
-    public var fileDescriptor: Int32 { monitor.map { udev_monitor_get_fd($0) } ?? -1 }
+    package var fileDescriptor: Int32 { monitor.map { udev_monitor_get_fd($0) } ?? -1 }
 
     /// Releases the monitor, then the context; safe to call twice.
-    public func close() {
+    package func close() {
         if let m = monitor { udev_monitor_unref(m) }
         monitor = nil
         if let u = context { udev_unref(u) }

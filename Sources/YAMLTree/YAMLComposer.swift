@@ -3,13 +3,13 @@ import CYAML
 /// Bounds on what one document may compose to. Aliases share the node they name, so memory stays
 /// that of the text, but every reader that walks the tree walks each alias again: eight lists of
 /// eight aliases of each other are 8^8 nodes to walk from a few hundred bytes.
-public struct YAMLLimits: Sendable {
+package struct YAMLLimits: Sendable {
     /// Lists and mappings open at once (a configuration nests a few dozen deep at most).
-    public var depth: Int
+    package var depth: Int
     /// Nodes of the document with every alias expanded.
-    public var expandedNodes: Int
+    package var expandedNodes: Int
 
-    public init(depth: Int = 1000, expandedNodes: Int = 1 << 24) {
+    package init(depth: Int = 1000, expandedNodes: Int = 1 << 24) {
         self.depth = depth
         self.expandedNodes = expandedNodes
     }
@@ -17,11 +17,11 @@ public struct YAMLLimits: Sendable {
 
 /// Composes YAML text into one `YAMLNode` tree with libyaml's parser (its events, composed here
 /// without recursion, so a deep text cannot exhaust the stack).
-public enum YAMLComposer {
+package enum YAMLComposer {
     /// The single document of `text`; nil for an empty stream (nothing, or only comments). More
     /// than one document, an undefined alias, a key repeated in a mapping or a bound passed is an
     /// error, as are libyaml's own.
-    public static func compose(_ text: String, limits: YAMLLimits = YAMLLimits()) throws -> YAMLNode? {
+    package static func compose(_ text: String, limits: YAMLLimits = YAMLLimits()) throws -> YAMLNode? {
         var bytes = text
         return try bytes.withUTF8 { buffer in
             let composition = Composition(text: text, limits: limits)

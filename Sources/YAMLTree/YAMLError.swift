@@ -1,15 +1,15 @@
 /// Why a text is not one YAML document, located as libyaml locates it (lines from 1).
-public enum YAMLError: Error, Sendable, CustomStringConvertible {
+package enum YAMLError: Error, Sendable, CustomStringConvertible {
     /// Where in libyaml (or in the composition above it) the text was refused.
-    public enum Stage: String, Sendable {
+    package enum Stage: String, Sendable {
         case scanner, parser, composer
     }
 
     /// What libyaml said about the text around the problem (`while parsing a block mapping`)
     /// and the line it started on.
-    public struct Context: Sendable {
-        public let text: String
-        public let line: Int
+    package struct Context: Sendable {
+        package let text: String
+        package let line: Int
     }
 
     /// Bad syntax at `line` (libyaml's problem text, e.g. "did not find expected key").
@@ -24,7 +24,7 @@ public enum YAMLError: Error, Sendable, CustomStringConvertible {
     case memory
 
     /// The problem's line, or nil when it has none.
-    public var line: Int? {
+    package var line: Int? {
         switch self {
         case .syntax(_, _, let line, _, _), .duplicateKeys(_, let line): return line
         case .reader(_, _, _, let line, _): return line
@@ -32,7 +32,7 @@ public enum YAMLError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .syntax(stage, problem, line, column, context):
             let around = context.map { "\($0.text) in line \($0.line)\n" } ?? ""

@@ -1,13 +1,13 @@
 /// One node of a composed YAML document, with the line it starts on (1-based) so that every
 /// value a reader refuses can be named by its place in the file. An alias is replaced by the
 /// node its anchor named (sharing its storage and its line), as YAML's composition defines it.
-public enum YAMLNode: Sendable {
+package enum YAMLNode: Sendable {
     case scalar(YAMLScalar)
     case mapping(YAMLMapping)
     case sequence(YAMLSequence)
 
     /// The line the node starts on, counted from 1.
-    public var line: Int {
+    package var line: Int {
         switch self {
         case .scalar(let scalar): return scalar.line
         case .mapping(let mapping): return mapping.line
@@ -15,26 +15,26 @@ public enum YAMLNode: Sendable {
         }
     }
 
-    public var scalar: YAMLScalar? { if case .scalar(let scalar) = self { return scalar }; return nil }
-    public var mapping: YAMLMapping? { if case .mapping(let mapping) = self { return mapping }; return nil }
-    public var sequence: YAMLSequence? { if case .sequence(let sequence) = self { return sequence }; return nil }
+    package var scalar: YAMLScalar? { if case .scalar(let scalar) = self { return scalar }; return nil }
+    package var mapping: YAMLMapping? { if case .mapping(let mapping) = self { return mapping }; return nil }
+    package var sequence: YAMLSequence? { if case .sequence(let sequence) = self { return sequence }; return nil }
 
     /// The text of a scalar; nil for a list or a mapping.
-    public var string: String? { scalar?.string }
+    package var string: String? { scalar?.string }
 
     /// A plain scalar written as a YAML 1.1 integer (`12`, `-3`, `0x1F`, `0o17`, `017`, `0b101`,
     /// `1_000`, `1:30`); nil for anything else, a quoted scalar included.
-    public var int: Int? { scalar.flatMap { YAMLScalarValues.integer($0) } }
+    package var int: Int? { scalar.flatMap { YAMLScalarValues.integer($0) } }
 
     /// A plain scalar that spells null (`~`, `null`, `Null`, `NULL` or nothing).
-    public var isNull: Bool {
+    package var isNull: Bool {
         guard let scalar, scalar.style == .plain || scalar.style == .any else { return false }
         return YAMLScalarValues.nullSpellings.contains(scalar.string)
     }
 
     /// The value of the last entry of a mapping whose key is a scalar equal to `key` read as a
     /// plain scalar (so `"1"` quoted is not the key `1`); nil for lists and scalars.
-    public subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         guard let mapping else { return nil }
         let wanted = YAMLScalarValues.resolvedTag(plain: key)
         return mapping.pairs.last { pair in
@@ -44,18 +44,18 @@ public enum YAMLNode: Sendable {
     }
 }
 
-public struct YAMLScalar: Sendable {
+package struct YAMLScalar: Sendable {
     /// How the scalar was written; the raw values are libyaml's `yaml_scalar_style_t`.
-    public enum Style: Int, Sendable {
+    package enum Style: Int, Sendable {
         case any = 0, plain, singleQuoted, doubleQuoted, literal, folded
     }
 
     /// The scalar's text after YAML's folding and escapes, never a number or a boolean.
-    public let string: String
-    public let style: Style
+    package let string: String
+    package let style: Style
     /// The explicit tag (`!!str` spelled out as `tag:yaml.org,2002:str`); nil when none was written.
-    public let tag: String?
-    public let line: Int
+    package let tag: String?
+    package let line: Int
 
     package init(string: String, style: Style, tag: String?, line: Int) {
         self.string = string
@@ -66,36 +66,36 @@ public struct YAMLScalar: Sendable {
 
     /// The tag YAML 1.1's implicit resolution gives: quoted and block scalars are strings, a
     /// plain one is whatever its spelling says (`1` an int, `yes` a bool, `~` null...).
-    public var resolvedTag: String {
+    package var resolvedTag: String {
         if let tag { return tag }
         return style == .plain || style == .any ? YAMLScalarValues.resolvedTag(plain: string) : YAMLScalarValues.strTag
     }
 }
 
 /// A mapping's entries in document order (duplicates are refused when it is composed).
-public struct YAMLMapping: RandomAccessCollection, Sendable {
-    public typealias Pair = (key: YAMLNode, value: YAMLNode)
-    public let pairs: [Pair]
-    public let tag: String?
-    public let line: Int
+package struct YAMLMapping: RandomAccessCollection, Sendable {
+    package typealias Pair = (key: YAMLNode, value: YAMLNode)
+    package let pairs: [Pair]
+    package let tag: String?
+    package let line: Int
     /// Nodes in this mapping with aliases expanded, itself included (the composer's bound).
     let expandedCount: Int
 
-    public var startIndex: Int { pairs.startIndex }
-    public var endIndex: Int { pairs.endIndex }
-    public subscript(position: Int) -> Pair { pairs[position] }
+    package var startIndex: Int { pairs.startIndex }
+    package var endIndex: Int { pairs.endIndex }
+    package subscript(position: Int) -> Pair { pairs[position] }
 }
 
-public struct YAMLSequence: RandomAccessCollection, Sendable {
-    public let elements: [YAMLNode]
-    public let tag: String?
-    public let line: Int
+package struct YAMLSequence: RandomAccessCollection, Sendable {
+    package let elements: [YAMLNode]
+    package let tag: String?
+    package let line: Int
     /// Nodes in this list with aliases expanded, itself included (the composer's bound).
     let expandedCount: Int
 
-    public var startIndex: Int { elements.startIndex }
-    public var endIndex: Int { elements.endIndex }
-    public subscript(position: Int) -> YAMLNode { elements[position] }
+    package var startIndex: Int { elements.startIndex }
+    package var endIndex: Int { elements.endIndex }
+    package subscript(position: Int) -> YAMLNode { elements[position] }
 }
 
 extension YAMLNode {

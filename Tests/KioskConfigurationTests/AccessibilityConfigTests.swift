@@ -1,5 +1,6 @@
 import DialCore
 import Glibc
+import KioskVocabulary
 import LinuxSystem
 import Testing
 @testable import KioskReporting

@@ -1,4 +1,5 @@
 import DialCore
+import KioskVocabulary
 import Testing
 @testable import KioskConfiguration
 @testable import KioskFeatures

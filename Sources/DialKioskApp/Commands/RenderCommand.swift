@@ -7,7 +7,7 @@ import KioskConfiguration
 import KioskRuntime
 
 extension RenderError: ReportableError {
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch kind {
         case .fontNotFound, .inputFile: return .noInput
         case .outputFile: return .ioError

@@ -7,19 +7,19 @@ import KioskJSON
 /// configuration and `libinput record` captures. Parsing either succeeds with finite values or
 /// throws the parser's own error as one located line; anything else (a crash, another error
 /// type, a message without a place, a NaN) is a finding.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     case record
     /// The JSON reader of live payloads and touch script lines.
     case json
 }
 
-public enum FuzzOracle {
+package enum FuzzOracle {
     /// The file name errors are reported against.
     static let fileName = "fuzz.yaml"
 
     /// Nil when `bytes` were handled as promised; otherwise what went wrong.
-    public static func check(_ target: FuzzTarget, _ bytes: [UInt8]) -> String? {
+    package static func check(_ target: FuzzTarget, _ bytes: [UInt8]) -> String? {
         // The JSON reader checks UTF-8 itself, with the offset of the first bad byte.
         if target == .json { return checkJSON(bytes) }
         // Both readers take UTF-8 text; ConfigLoader rejects other bytes with a located error

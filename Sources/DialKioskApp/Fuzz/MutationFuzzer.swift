@@ -2,7 +2,7 @@ import DialCore
 
 /// A seeded mutation fuzzer for machines where libFuzzer cannot link: byte flips, insertions,
 /// deletions, duplications, splices of two corpus entries and YAML tokens, reproducible by seed.
-public struct MutationFuzzer {
+package struct MutationFuzzer {
     private var rng: SplitMix64
     private let corpus: [[UInt8]]
     private static let tokens: [String] = [
@@ -15,13 +15,13 @@ public struct MutationFuzzer {
         "53: [-9223372036854775808, 9223372036854775807, 0, 0, 0]", "- [99999999999, 0, 0, 0, 0]", "\r\n",
     ]
 
-    public init(seed: UInt64, corpus: [[UInt8]]) {
+    package init(seed: UInt64, corpus: [[UInt8]]) {
         rng = SplitMix64(seed: seed)
         self.corpus = corpus.isEmpty ? [[]] : corpus
     }
 
     /// The next input: a corpus entry with one to four mutations.
-    public mutating func next() -> [UInt8] {
+    package mutating func next() -> [UInt8] {
         var bytes = corpus.randomElement(using: &rng)!
         for _ in 0..<Int.random(in: 1...4, using: &rng) { mutate(&bytes) }
         return bytes.count > 65_536 ? Array(bytes.prefix(65_536)) : bytes

@@ -6,7 +6,7 @@ import KioskReporting
 
 /// Exit statuses and one-line messages for the display's errors.
 extension DisplayCall: ReportableCall {
-    public func exitStatus(errno: Errno) -> ExitStatus {
+    package func exitStatus(errno: Errno) -> ExitStatus {
         let error = DisplayError(self, errno: errno)
         if error.isPermissionDenied { return .permissionDenied }
         if error.isAnotherMaster { return .deviceBusy }
@@ -21,7 +21,7 @@ extension DisplayCall: ReportableCall {
 }
 
 extension OutputChoiceError: ReportableError {
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch self {
         case .noDevice, .deviceNotFound, .noConnectedOutput: return .noDevice
         case .connectorNotFound, .modeNotFound: return .outputNotFound
@@ -48,7 +48,7 @@ extension OutputChoiceError: ReportableError {
 }
 
 extension OutputOpenError: ReportableError {
-    public var exitStatus: ExitStatus {
+    package var exitStatus: ExitStatus {
         switch self {
         case .choice(let e): return e.exitStatus
         case .display(let e): return e.exitStatus

@@ -3,5 +3,5 @@ import KioskReporting
 
 /// A malformed `libinput record` file is status 65 (data error).
 extension LibinputRecordError: ReportableError {
-    public var exitStatus: ExitStatus { .dataError }
+    package var exitStatus: ExitStatus { .dataError }
 }
