@@ -205,7 +205,7 @@ let package = Package(
         // tests of what ships around the code, run on the files and the binary as they are.
         .testTarget(name: "PackagingTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskReportingTests", dependencies: ["KioskReporting", "LinuxSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "DialCore", "KioskReporting", "LinuxSystem",
+        .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "KioskVocabulary", "DialCore", "KioskReporting", "LinuxSystem",
                                                                    "OpeningHours", "KioskTestSupport"]),
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
