@@ -286,10 +286,10 @@ public final class DialPainter {
     /// Writes the background of the whole drawing box into `buffer` (of the painter's size).
     private func restoreBox(into buffer: inout PixelBuffer) {
         let bx = box.x0, by = box.y0, w = box.x1 - box.x0, pitch = buffer.rowPitch
+        let bg = background.reader
+        defer { withExtendedLifetime(background) {} }
         buffer.withUnsafeMutablePixels { d in
-            background.withReader { bg in
-                for y in 0..<(box.y1 - box.y0) { bg.restore(row: y, from: 0, to: w, into: d + (y + by) * pitch + bx) }
-            }
+            for y in 0..<(box.y1 - box.y0) { bg.restore(row: y, from: 0, to: w, into: d + (y + by) * pitch + bx) }
         }
     }
 
@@ -350,28 +350,28 @@ public final class DialPainter {
         let bx = box.x0, by = box.y0
         let dp = frame.rowPitch
         var spans: [(Int, Int)] = [], over: [OpaqueDisc] = []
+        let s = background.reader
+        defer { withExtendedLifetime(background) {} }
         frame.withUnsafeMutablePixels { d in
-            background.withReader { s in
-                for r in rects where r.y0 < rows.upperBound && r.y1 > rows.lowerBound {
-                    over.removeAll(keepingCapacity: true)
-                    for p in opaque where p.rect.x0 < r.x1 && r.x0 < p.rect.x1 && p.rect.y0 < r.y1 && r.y0 < p.rect.y1 {
-                        over.append(p)
+            for r in rects where r.y0 < rows.upperBound && r.y1 > rows.lowerBound {
+                over.removeAll(keepingCapacity: true)
+                for p in opaque where p.rect.x0 < r.x1 && r.x0 < p.rect.x1 && p.rect.y0 < r.y1 && r.y0 < p.rect.y1 {
+                    over.append(p)
+                }
+                for y in max(r.y0, rows.lowerBound)..<min(r.y1, rows.upperBound) {
+                    spans.removeAll(keepingCapacity: true)
+                    for p in over {
+                        if let span = p.solid.span(row: y) { spans.append(span) }
                     }
-                    for y in max(r.y0, rows.lowerBound)..<min(r.y1, rows.upperBound) {
-                        spans.removeAll(keepingCapacity: true)
-                        for p in over {
-                            if let span = p.solid.span(row: y) { spans.append(span) }
-                        }
-                        if spans.count > 1 { spans.sort { $0.0 < $1.0 } }
-                        let dst = d + y * dp, row = y - by
-                        var x = r.x0
-                        for (a, b) in spans where b > x {
-                            if a > x { s.restore(row: row, from: x - bx, to: min(a, r.x1) - bx, into: dst + x) }
-                            x = b
-                            if x >= r.x1 { break }
-                        }
-                        if x < r.x1 { s.restore(row: row, from: x - bx, to: r.x1 - bx, into: dst + x) }
+                    if spans.count > 1 { spans.sort { $0.0 < $1.0 } }
+                    let dst = d + y * dp, row = y - by
+                    var x = r.x0
+                    for (a, b) in spans where b > x {
+                        if a > x { s.restore(row: row, from: x - bx, to: min(a, r.x1) - bx, into: dst + x) }
+                        x = b
+                        if x >= r.x1 { break }
                     }
+                    if x < r.x1 { s.restore(row: row, from: x - bx, to: r.x1 - bx, into: dst + x) }
                 }
             }
         }
