@@ -45,7 +45,9 @@ public final class DialPainter {
 
     /// The background of `box` only: outside it nothing is drawn after the background, so
     /// there the frame keeps it (at 1920x1080 the box is about 1300x1080: 2.6 MB less). Kept
-    /// as runs (`RunRows`): the hub's face and the ring's track are one colour along a row.
+    /// as `RunRows`: the hub's face, one colour along each row, costs no pixels. The pointers
+    /// the restore reads hold while this value is not replaced (only `ensureBackground` and
+    /// `reuseBuffers` replace it).
     private(set) var background = RunRows()
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
