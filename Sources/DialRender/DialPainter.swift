@@ -44,8 +44,11 @@ public final class DialPainter {
     private let discColors: [UInt32]
 
     /// The background of `box` only: outside it nothing is drawn after the background, so
-    /// there the frame keeps it (the box is narrower than a wide panel: megabytes less at 1080p).
-    private(set) var background: PixelBuffer
+    /// there the frame keeps it (the box is narrower than a wide panel: megabytes less at 1080p). Kept
+    /// as `RunRows`: the hub's face, one colour along each row, costs no pixels. The pointers
+    /// the restore reads hold while this value is not replaced (only `ensureBackground` and
+    /// `reuseBuffers` replace it).
+    private(set) var background = RunRows()
     private var backgroundGeometry: DialGeometry?
     /// The part of the frame per-frame drawing may touch (items, labels, rings, hub label).
     private(set) var box = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
@@ -123,7 +126,6 @@ public final class DialPainter {
         // Both made by the first `prepare` or `paint`, or taken from the painter this one
         // replaces (`reuseBuffers(of:)`).
         frame = PixelBuffer(width: 1, height: 1)
-        background = PixelBuffer(width: 1, height: 1)
         caches = try PainterCaches(items: items, theme: theme, width: width, height: height,
                                    ringSizes: ringSlots.values.map(\.slots.count), iconSources: iconSources, bounds: given)
         hubWords = HubWords(text: caches.hubText, theme: theme)
@@ -153,16 +155,16 @@ public final class DialPainter {
     /// The budget `prepare` chose (or the fixed bounds the painter was made with), for `bench`.
     public var cacheBudget: CacheBudget { caches.budget }
 
-    /// Takes the frame and the background buffer of `old`, the painter this one replaces (a
-    /// reload), when it has the same size and this one has painted nothing yet: call it before
-    /// `prepare`, so a reload never holds two frames and two backgrounds (megabytes each at
-    /// 1080p). `old` keeps working: its next frame repaints its background
-    /// into buffers of its own.
+    /// Takes the frame of `old`, the painter this one replaces (a reload), and drops its
+    /// background, when it has the same size and this one has painted nothing yet: call it
+    /// before `prepare`, so a reload never holds two frames and two backgrounds. `old` keeps
+    /// working: its next frame repaints its background into buffers of its own.
     public func reuseBuffers(of old: DialPainter) {
         guard old !== self, old.width == width, old.height == height, backgroundGeometry == nil,
               frame.width != width || frame.height != height else { return }
         swap(&frame, &old.frame)
-        swap(&background, &old.background)
+        // Built anew by `prepare` (its runs depend on what is painted); the old one's goes now.
+        old.background = RunRows()
         old.backgroundGeometry = nil
         old.dirty = nil
     }
@@ -209,7 +211,7 @@ public final class DialPainter {
             restored = dirty
         } else {
             restored = nil
-            frame.copyRect(from: background, box, originX: box.x0, originY: box.y0)
+            restoreBox(into: &frame)
             draw(ops, spans: spans, into: &frame, rows: 0..<(box.y1 - box.y0))
         }
         let drawn = touched(by: ops)
@@ -231,7 +233,7 @@ public final class DialPainter {
         ensureBackground(pose.geometry)
         // Outside the box the frame holds the background.
         buffer.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: width, y1: height))
-        buffer.copyRect(from: background, box, originX: box.x0, originY: box.y0)
+        restoreBox(into: &buffer)
         let ops = drawOps(pose, placements(pose))
         draw(ops, spans: ops.map { _ in Int.min..<Int.max }, into: &buffer, rows: 0..<(box.y1 - box.y0))
     }
@@ -277,13 +279,20 @@ public final class DialPainter {
         b.strokeRing(center: c, inner: hub - 6, outer: hub - 4.8, color: theme.hubRimColor, opacity: 0.35)
         words?.paint(into: &b, geometry: g)
         frame = b
-        if background.width != box.x1 - box.x0 || background.height != box.y1 - box.y0 {
-            background = PixelBuffer(width: 1, height: 1)
-            background = PixelBuffer(width: box.x1 - box.x0, height: box.y1 - box.y0)
-        }
-        background.copyRect(from: frame, PixelRect(x0: 0, y0: 0, x1: background.width, y1: background.height),
-                            originX: -box.x0, originY: -box.y0)
+        // The old one goes first: never two backgrounds at once.
+        background = RunRows()
+        background = RunRows(frame, rect: box)
         caches.warm(g)
+    }
+
+    /// Writes the background of the whole drawing box into `buffer` (of the painter's size).
+    private func restoreBox(into buffer: inout PixelBuffer) {
+        let bx = box.x0, by = box.y0, w = box.x1 - box.x0, pitch = buffer.rowPitch
+        let bg = background.reader
+        defer { withExtendedLifetime(background) {} }
+        buffer.withUnsafeMutablePixels { d in
+            for y in 0..<(box.y1 - box.y0) { bg.restore(row: y, from: 0, to: w, into: d + (y + by) * pitch + bx) }
+        }
     }
 
     /// Where per-frame drawing may land for `g`: around the ring by the largest disc with its
@@ -340,30 +349,30 @@ public final class DialPainter {
     /// the last frame drew is under this frame's discs.
     private func restore(_ rects: [PixelRect], rows: Range<Int>, under opaque: [OpaqueDisc]) {
         let bx = box.x0, by = box.y0
-        let sp = background.rowPitch, dp = frame.rowPitch
+        let dp = frame.rowPitch
         var spans: [(Int, Int)] = [], over: [OpaqueDisc] = []
+        let s = background.reader
+        defer { withExtendedLifetime(background) {} }
         frame.withUnsafeMutablePixels { d in
-            background.withUnsafePixels { s in
-                for r in rects where r.y0 < rows.upperBound && r.y1 > rows.lowerBound {
-                    over.removeAll(keepingCapacity: true)
-                    for p in opaque where p.rect.x0 < r.x1 && r.x0 < p.rect.x1 && p.rect.y0 < r.y1 && r.y0 < p.rect.y1 {
-                        over.append(p)
+            for r in rects where r.y0 < rows.upperBound && r.y1 > rows.lowerBound {
+                over.removeAll(keepingCapacity: true)
+                for p in opaque where p.rect.x0 < r.x1 && r.x0 < p.rect.x1 && p.rect.y0 < r.y1 && r.y0 < p.rect.y1 {
+                    over.append(p)
+                }
+                for y in max(r.y0, rows.lowerBound)..<min(r.y1, rows.upperBound) {
+                    spans.removeAll(keepingCapacity: true)
+                    for p in over {
+                        if let span = p.solid.span(row: y) { spans.append(span) }
                     }
-                    for y in max(r.y0, rows.lowerBound)..<min(r.y1, rows.upperBound) {
-                        spans.removeAll(keepingCapacity: true)
-                        for p in over {
-                            if let span = p.solid.span(row: y) { spans.append(span) }
-                        }
-                        if spans.count > 1 { spans.sort { $0.0 < $1.0 } }
-                        let dst = d + y * dp, src = s + (y - by) * sp - bx
-                        var x = r.x0
-                        for (a, b) in spans where b > x {
-                            if a > x { (dst + x).update(from: src + x, count: min(a, r.x1) - x) }
-                            x = b
-                            if x >= r.x1 { break }
-                        }
-                        if x < r.x1 { (dst + x).update(from: src + x, count: r.x1 - x) }
+                    if spans.count > 1 { spans.sort { $0.0 < $1.0 } }
+                    let dst = d + y * dp, row = y - by
+                    var x = r.x0
+                    for (a, b) in spans where b > x {
+                        if a > x { s.restore(row: row, from: x - bx, to: min(a, r.x1) - bx, into: dst + x) }
+                        x = b
+                        if x >= r.x1 { break }
                     }
+                    if x < r.x1 { s.restore(row: row, from: x - bx, to: r.x1 - bx, into: dst + x) }
                 }
             }
         }

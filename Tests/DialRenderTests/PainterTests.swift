@@ -65,14 +65,14 @@ import Testing
         let old = try DialPainter(items: DemoMenu.items, width: w, height: h)
         old.prepare(for: b.geometry)
         for pose in poses { old.paint(pose) }
-        let oldFrame = ObjectIdentifier(old.frame.storage), oldBackground = ObjectIdentifier(old.background.storage)
+        let oldFrame = ObjectIdentifier(old.frame.storage)
 
         let reloaded = try DialPainter(items: DemoMenu.numbered(7), width: w, height: h)
         reloaded.reuseBuffers(of: old)
+        #expect(old.background.byteCount < 64)
         let b7 = builder(7, w, h)
         reloaded.prepare(for: b7.geometry)
         #expect(ObjectIdentifier(reloaded.frame.storage) == oldFrame)
-        #expect(ObjectIdentifier(reloaded.background.storage) == oldBackground)
         let fresh = try DialPainter(items: DemoMenu.numbered(7), width: w, height: h)
         for rotation in [0.0, 0.2] {
             let pose = b7.pose(rotation: rotation, visibility: .shown, time: 0)
