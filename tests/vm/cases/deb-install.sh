@@ -95,10 +95,10 @@ kms_check "started later than before ($(prop upgrade-before.txt ExecMainStartTim
   test "$(prop upgrade-after.txt ExecMainStartTimestampMonotonic)" -gt "$(prop upgrade-before.txt ExecMainStartTimestampMonotonic)"
 kms_check "no restart by Restart= (NRestarts $(prop upgrade-before.txt NRestarts) -> $(prop upgrade-after.txt NRestarts))" \
   test "$(prop upgrade-before.txt NRestarts)" = 0 -a "$(prop upgrade-after.txt NRestarts)" = 0
-n_stopping=$(grep -c '^Stopping dialkiosk.service' journal-upgrade.txt) n_starting=$(grep -c '^Starting dialkiosk.service' journal-upgrade.txt)
+# The kiosk's own event lines count the restarts: PID 1's "Stopping/Starting dialkiosk.service"
+# lines do not show in this guest's `journalctl -u` at all (none at the install either), so
+# counting them would count nothing.
 n_stopped=$(grep -c '"event": "stopping"' journal-upgrade.txt) n_started=$(grep -c '"event": "started"' journal-upgrade.txt)
-kms_check "systemd stopped it once and started it once during the upgrade (Stopping $n_stopping, Starting $n_starting)" \
-  test "$n_stopping" = 1 -a "$n_starting" = 1
 kms_check "the kiosk said stopping once and started once (stopping $n_stopped, started $n_started)" \
   test "$n_stopped" = 1 -a "$n_started" = 1
 console_fb=$(kms_fb crtc-before.txt)
