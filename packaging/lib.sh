@@ -26,12 +26,14 @@ pkg_elapsed() { awk -v a="$1" -v b="$(pkg_now)" 'BEGIN { printf "%.1f", b - a }'
 # test suite calls (git for SwiftPM, python3 and util-linux's setpriv, systemd-analyze, which
 # also runs kill and man for the unit's commands and Documentation=, the fonts: the language
 # golden pictures draw a CJK label through fontconfig's fallback, fonts-droid-fallback, as on the
-# host), and Debian 13's own lintian for the packages (package.sh runs the host's too).
+# host), Debian 13's own lintian for the packages (package.sh runs the host's too), and debhelper,
+# whose helpers write the maintainer scripts' systemd and sysusers parts and the control file
+# (packaging/debhelper.sh).
 pkg_build_packages=(
   swiftlang pkg-config git ca-certificates
   libdrm-dev libudev-dev libinput-dev libfreetype-dev libharfbuzz-dev libpng-dev libfontconfig-dev
   fonts-dejavu-core fonts-noto-core fonts-droid-fallback python3-minimal procps systemd man-db dpkg-dev file
-  lintian
+  lintian debhelper
   libmosquitto-dev mosquitto openssl
   libespeak-ng-dev libasound2-dev espeak-ng
   libsodium-dev

@@ -1,12 +1,13 @@
 # The steps that make the unit runnable, shared by scripts/install.sh (source installs) and the
 # package's postinst (which sources the copy installed as /usr/lib/dialkiosk/system-setup.sh),
-# so the two ways onto a kiosk cannot drift apart. POSIX sh (postinst runs under /bin/sh); each
+# so the two ways onto a kiosk cannot drift apart where no debhelper helper does the step for
+# the package (the configuration, the backlights). POSIX sh (postinst runs under /bin/sh); each
 # step is safe to repeat. `dk_run` stands for /run in the tests.
 : "${dk_run:=/run}"
 
 # dk_create_user FILE [ROOT]: the dialkiosk user and groups from the sysusers file (a path, or a
 # name systemd-sysusers looks up in its directories). It only edits ROOT's /etc/passwd and
-# /etc/group: no running systemd is needed.
+# /etc/group: no running systemd is needed. (The package's is dh_installsysusers'.)
 dk_create_user() {
 	if [ -n "${2:-}" ]; then systemd-sysusers --root="$2" "$1"; else systemd-sysusers "$1"; fi
 }
@@ -31,21 +32,11 @@ dk_trigger_backlights() {
 	udevadm trigger --subsystem-match=backlight --action=add >/dev/null 2>&1 || true
 }
 
-# dk_enable_unit package: dialkiosk.service enabled as dh_installsystemd does it: unmasked (a
-# removal masked it), enabled on a new installation, an administrator's `systemctl disable` kept
-# across upgrades (deb-systemd-helper's state).
-# dk_enable_unit source ROOT: enabled with systemctl, under ROOT (a staging root, or / when
-# systemd does not run here: the symlink only).
+# dk_enable_unit source [ROOT]: dialkiosk.service enabled with systemctl, under ROOT (a staging
+# root, or / when systemd does not run here: the symlink only). The package's enabling is
+# dh_installsystemd's (packaging/debhelper.sh).
 dk_enable_unit() {
 	case "$1" in
-	package)
-		deb-systemd-helper unmask 'dialkiosk.service' >/dev/null || true
-		if deb-systemd-helper --quiet was-enabled 'dialkiosk.service'; then
-			deb-systemd-helper enable 'dialkiosk.service' >/dev/null || true
-		else
-			deb-systemd-helper update-state 'dialkiosk.service' >/dev/null || true
-		fi
-		;;
 	source)
 		if [ "${2:-/}" = / ] && [ -d "$dk_run/systemd/system" ]; then
 			systemctl enable dialkiosk.service
@@ -54,7 +45,7 @@ dk_enable_unit() {
 		fi
 		;;
 	*)
-		echo "dk_enable_unit: package or source, not '$1'" >&2
+		echo "dk_enable_unit: source, not '$1'" >&2
 		return 64
 		;;
 	esac

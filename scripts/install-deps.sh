@@ -31,6 +31,9 @@ packages=(
   # and qemu user mode for the arm64 checks (packaging/check-arm64.sh); debootstrap also makes
   # the Debian 13 root Home Assistant Core runs in (tests/ha/venv.sh: Python 3.13)
   debootstrap dpkg-dev lintian binutils-aarch64-linux-gnu qemu-user-static
+  # debhelper: Tests/PackagingTests/MaintainerScriptTests write the maintainer scripts with its
+  # helpers (packaging/debhelper.sh) as the package build does in its Debian 13 root
+  debhelper
   # the arm64 VM case (tests/vm/cases/arm64-kiosk): qemu-system-aarch64, and the bed's drmtool
   # cross-compiled for the arm64 guest
   qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross

@@ -143,11 +143,10 @@ while IFS= read -r dep; do
   grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$depends" && pkg_die "${dep%% *} is both linked and opened with dlopen"
   grep -Eq "(^|, )${dep%% *}( |,|$)" <<<"$recommends" || recommends="${recommends:+$recommends, }$dep"
 done <<<"$dlopen_depends"
-# What the maintainer scripts call, as debhelper would add it: postinst runs systemd-sysusers
-# (dh_installsysusers' alternatives) and deb-systemd-helper/-invoke (init-system-helpers, essential
-# in Debian 13, named with the version dh_installsystemd asks for). A minbase root has neither
-# systemd nor a sysusers (packaging/check-minbase.sh installs there).
-depends="$depends, $swift_dep, fonts-dejavu-core, systemd | systemd-standalone-sysusers | systemd-sysusers, init-system-helpers (>= 1.52)"
+# What the maintainer scripts call comes from the helpers that write them (misc:Depends, filled
+# in by dh_gencontrol: packaging/debhelper.sh); the rest of Depends is packaging/debian/control's.
+shlibs_depends="$depends"
+depends="$depends, $swift_dep, fonts-dejavu-core"
 # Every NEEDED library is a file of a package named in Depends, every library it opens one in
 # Recommends.
 owners="$(in_root bash -c 'for lib; do
@@ -160,7 +159,7 @@ for o in $owners; do
   grep -Eq "(^|, )$o( |,|$)" <<<"$depends, $recommends" \
     || pkg_die "NEEDED or opened library of package $o, which neither Depends nor Recommends names: $depends; $recommends"
 done
-pkg_log "Depends: $depends"
+pkg_log "Depends (before debhelper's misc:Depends): $depends"
 pkg_log "Recommends: $recommends"
 
 # The man page and completions come from the binary itself (argument-parser generates them).
@@ -180,7 +179,7 @@ pkg_log "amd64 binary, Depends, man page and completions in $(pkg_elapsed "$t") 
 stage() {
   local arch="$1" binary="$2" s="$work/stage-$1"
   rm -rf "$s"
-  install -d -m 0755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/sysusers.d" "$s/usr/lib/udev/rules.d" \
+  install -d -m 0755 "$s/usr/bin" "$s/usr/lib/udev/rules.d" \
     "$s/usr/share/dialkiosk" "$s/usr/share/man/man1" "$s/usr/share/man/man5" "$s/usr/share/bash-completion/completions" \
     "$s/usr/share/zsh/vendor-completions" "$s/usr/share/doc/dialkiosk" "$s/usr/share/lintian/overrides"
   local strip=strip
@@ -189,18 +188,19 @@ stage() {
   "$strip" --remove-section=.comment --remove-section=.note -o "$s/usr/bin/dialkiosk" "$binary"
   chmod 0755 "$s/usr/bin/dialkiosk"
   # systemd/ is the source; the unit there names the binary by install.sh's default prefix.
-  sed 's#/usr/local/bin/dialkiosk#/usr/bin/dialkiosk#g' "$pkg_repo/systemd/dialkiosk.service" >"$s/usr/lib/systemd/system/dialkiosk.service"
-  grep -q '^ExecStart=/usr/bin/dialkiosk ' "$s/usr/lib/systemd/system/dialkiosk.service" \
-    || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
+  # dh_installsystemd installs it (packaging/debhelper.sh).
+  local unit="$work/dialkiosk.service"
+  sed 's#/usr/local/bin/dialkiosk#/usr/bin/dialkiosk#g' "$pkg_repo/systemd/dialkiosk.service" >"$unit"
+  grep -q '^ExecStart=/usr/bin/dialkiosk ' "$unit" || pkg_die "the unit's ExecStart does not name /usr/bin/dialkiosk after the rewrite"
   local page
-  for page in $(sed -n 's/^Documentation=//p' "$s/usr/lib/systemd/system/dialkiosk.service"); do
+  for page in $(sed -n 's/^Documentation=//p' "$unit"); do
     case "$page" in
       man:*) page="${page#man:}"; page="${page%)}"; page="${page%(*}.${page##*(}"
         [ -f "$docs/$page" ] || [ -f "$pkg_repo/docs/man/$page" ] \
           || pkg_die "the unit's Documentation= names man:$page, which the package does not ship" ;;
     esac
   done
-  install -m 0644 "$pkg_repo/systemd/dialkiosk.conf" "$s/usr/lib/sysusers.d/dialkiosk.conf"
+  # usr/lib/sysusers.d/dialkiosk.conf is dh_installsysusers' (packaging/debhelper.sh).
   install -m 0644 "$pkg_repo/packaging/udev/70-dialkiosk-backlight.rules" "$s/usr/lib/udev/rules.d/70-dialkiosk-backlight.rules"
   # What postinst sources: the steps it shares with scripts/install.sh.
   install -D -m 0644 "$pkg_repo/packaging/system-setup.sh" "$s/usr/lib/dialkiosk/system-setup.sh"
@@ -224,14 +224,22 @@ stage() {
   gzip -9n <"$debian/changelog" >"$s/usr/share/doc/dialkiosk/changelog.gz"
   install -m 0644 "$debian/lintian-overrides" "$s/usr/share/lintian/overrides/dialkiosk"
   chmod 0644 "$s"/usr/share/man/man1/*.gz "$s"/usr/share/man/man5/*.gz "$s"/usr/share/doc/dialkiosk/*.gz "$s/usr/share/bash-completion/completions/dialkiosk"
-  install -m 0755 "$debian/postinst" "$debian/prerm" "$debian/postrm" "$s/DEBIAN/"
   # No conffiles: the package ships nothing under /etc.
-  [ -z "$(find "$s" -path "$s/DEBIAN" -prune -o -path "$s/etc*" -print)" ] || pkg_die "the package would ship files under /etc"
-  (cd "$s" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$s/DEBIAN/md5sums"
-  chmod 0644 "$s/DEBIAN/md5sums"
-  local size; size="$(du -sk --exclude=DEBIAN "$s" | cut -f1)"
-  sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$size/" \
-    -e "s/@DEPENDS@/$depends/" -e "s/@RECOMMENDS@/$recommends/" "$debian/control.in" >"$s/DEBIAN/control"
+  [ -z "$(find "$s" -path "$s/etc*" -print)" ] || pkg_die "the package would ship files under /etc"
+  # The maintainer scripts, md5sums and control file from debhelper's helpers, in the root.
+  in_root bash "$pkg_repo/packaging/debhelper.sh" "$s" "$arch" "$unit" "shlibs:Depends=$shlibs_depends" "swift:Depends=$swift_dep" \
+    "dlopen:Recommends=$recommends" >"$work/debhelper-$arch.log" 2>&1 \
+    || { cat "$work/debhelper-$arch.log" >&2; pkg_die "debhelper's helpers failed for $arch"; }
+  [ -f "$s/DEBIAN/postinst" ] && [ -f "$s/DEBIAN/prerm" ] && [ -f "$s/DEBIAN/postrm" ] && [ -f "$s/DEBIAN/control" ] \
+    || pkg_die "debhelper wrote no postinst, prerm, postrm or control into $s/DEBIAN"
+  cmp -s "$unit" "$s/usr/lib/systemd/system/dialkiosk.service" || pkg_die "debhelper did not install the unit as usr/lib/systemd/system/dialkiosk.service"
+  grep -q 'deb-systemd-invoke try-restart' "$s/DEBIAN/postinst" && grep -q 'systemd-sysusers' "$s/DEBIAN/postinst" \
+    && grep -q 'deb-systemd-invoke stop' "$s/DEBIAN/prerm" || pkg_die "debhelper's systemd and sysusers snippets are missing"
+  [ ! -e "$s/DEBIAN/conffiles" ] || pkg_die "debhelper made conffiles: $(cat "$s/DEBIAN/conffiles")"
+  grep -q '^#DEBHELPER#' "$s"/DEBIAN/p*inst "$s"/DEBIAN/p*rm && pkg_die "#DEBHELPER# left in a maintainer script"
+  [ ! -e "$s/DEBIAN/preinst" ] || pkg_die "debhelper wrote a preinst (a stop before the upgrade, then a second start?)"
+  [ "$(sed -n 's/^Architecture: //p' "$s/DEBIAN/control")" = "$arch" ] \
+    || pkg_die "the control file names another architecture than $arch"
   # Reproducible: every file dated by the changelog.
   find "$s" -exec touch -h -d "@$epoch" {} +
   echo "$s"
@@ -253,6 +261,7 @@ $(diff <(echo "$needed_amd64") <(echo "$needed_arm64"))"
   deb="$out/dialkiosk_${version}_$arch.deb"
   SOURCE_DATE_EPOCH="$epoch" dpkg-deb --root-owner-group -Zxz --build "$s" "$deb" >/dev/null
   pkg_log "$arch: $deb ($(stat -c %s "$deb") bytes; binary $(stat -c %s "$s/usr/bin/dialkiosk") bytes stripped) in $(pkg_elapsed "$t") s"
+  pkg_log "$arch: Depends: $(dpkg-deb -f "$deb" Depends)"
   # lintian's errors fail the build; its warnings are printed (the kept ones are overridden
   # with their reasons in packaging/debian/lintian-overrides). Twice: the host's (Debian 12's)
   # and Debian 13's own, in the build root, whose checks match the release the package is for.
