@@ -37,7 +37,10 @@ arm64_deb_depends() {
 arm64_root() {
   [ "${APT_CONFIG:-}" = "$pkg_cache/apt/apt.conf" ] || pkg_apt_setup
   local deb="$1" key root packages
-  mapfile -t packages < <( (printf '%s\n' "${trixie_packages[@]}"; arm64_deb_depends "$deb") | sort -u)
+  # init-system-helpers (deb-systemd-helper, deb-systemd-invoke: what debhelper's snippets in the
+  # maintainer scripts call) is Essential, so no Depends names it; named here, the list, and so
+  # the cached root's key, stays what it was when the package's own Depends named it.
+  mapfile -t packages < <( (printf '%s\n' "${trixie_packages[@]}" init-system-helpers; arm64_deb_depends "$deb") | sort -u)
   key="$(pkg_versions arm64 "${packages[@]}" | pkg_key guest-arm64-mmdebstrap "${packages[@]}")"
   [ -n "$key" ] || case_fail "cannot resolve the arm64 root's packages in Debian 13's lists"
   root="$vm_cache/arm64-root-$key"
