@@ -38,6 +38,20 @@ import Testing
         return ((status & 0x7F) == SIGKILL, (status >> 8) & 0xFF)
     }
 
+    /// Kills `pid` `after` microseconds past the moment `output` shows `count` failures, or
+    /// reaps it if it ends first.
+    static func killOnceShown(_ pid: pid_t, output: String, count: Int, after: UInt32) -> (killed: Bool, status: Int32) {
+        var status: Int32 = 0
+        while printed(output).count < count {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { return ((status & 0x7F) == SIGKILL, (status >> 8) & 0xFF) }
+            usleep(200)
+        }
+        usleep(after)
+        kill(pid, SIGKILL)
+        return reap(pid)
+    }
+
     /// The failures printed so far: count and time.
     static func printed(_ output: String) -> [(count: Int, time: Double)] {
         (readFile(output) ?? "").split(separator: "\n").compactMap { line -> (Int, Double)? in
@@ -77,9 +91,8 @@ import Testing
     @Test func killedAtRandomPointsOfThirtyWrongEntries() throws {
         var rng = SystemRandomNumberGenerator()
         var kills = 0, runs = 0, printed = 0
-        // At least four rounds, and more until twenty kills have landed: how far a child gets
-        // before a kill depends on the machine's load, and a kill that lands after the last
-        // write proves nothing.
+        // At least four rounds, and more until twenty kills have landed: a kill that lands
+        // after the last write proves nothing.
         var rounds = 0
         while (rounds < 4 || kills < 20) && rounds < 60 {
             rounds += 1
@@ -90,12 +103,25 @@ import Testing
             var roundRuns = 0
             while LockStateStore(directory: dir.path).load(now: 0).state.failures < 30 && roundRuns < 200 {
                 roundRuns += 1
+                let before = Self.printed(output).count
                 let pid = Self.spawnDrill(dir.path, output: output)
-                // From before the child reaches its first write (a debug build starts in about
-                // 90 ms) to well into its run (30 writes, each with two fsyncs, about 600 ms).
-                usleep(UInt32.random(in: 0...150_000, using: &rng))
-                kill(pid, SIGKILL)
-                if Self.reap(pid).killed { kills += 1 }
+                let ended: (killed: Bool, status: Int32)
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    // A moment after the start: often before the first write, when the state
+                    // file may not even exist yet.
+                    usleep(UInt32.random(in: 0...100_000, using: &rng))
+                    kill(pid, SIGKILL)
+                    ended = Self.reap(pid)
+                } else {
+                    // Inside the run, whatever the machine's speed: once the child has shown a
+                    // random number of verdicts, and then within the next write or two (a run
+                    // on a fast disk writes all 30 in a few milliseconds, so a kill timed from
+                    // the start alone would mostly land after the child had ended).
+                    let wanted = before + Int.random(in: 0..<(30 - previous), using: &rng)
+                    ended = Self.killOnceShown(pid, output: output, count: wanted,
+                                               after: UInt32.random(in: 0...1_500, using: &rng))
+                }
+                if ended.killed { kills += 1 }
                 Self.check(dir.path, output: output, previous: &previous)
             }
             #expect(LockStateStore(directory: dir.path).load(now: 0).state.failures == 30, "\(roundRuns) runs")
