@@ -63,13 +63,16 @@ Dir::Etc::PreferencesParts "$dir/sources/parts.d";
 APT::Sandbox::User "root";
 APT::Install-Recommends "false";
 Acquire::Languages "none";
+DPkg::Lock::Timeout "900";
 EOF
   export APT_CONFIG="$dir/apt.conf"
   # Lists are fetched once; DIALKIOSK_PKG_REFRESH=1 (package.sh --refresh) fetches them again,
   # and new versions then make new cache keys.
   if [ "${DIALKIOSK_PKG_REFRESH:-0}" = 1 ] || ! ls "$dir/lists/"*_Packages* >/dev/null 2>&1; then
     pkg_log "fetching Debian $pkg_suite's package lists"
-    apt-get -qq update || pkg_die "apt-get update for $pkg_suite failed"
+    # apt-get update does not wait for another's lock on the lists (two stages sharing this
+    # cache at once, a VM case and a package build): flock makes the second wait its turn.
+    flock -w 900 "$dir/update.flock" apt-get -qq update || pkg_die "apt-get update for $pkg_suite failed"
   fi
 }
 
