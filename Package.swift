@@ -107,7 +107,7 @@ let package = Package(
         system("CYAML", "yaml-0.1", "libyaml-dev"),
         .target(name: "YAMLTree", dependencies: ["CYAML"]),
         // Glibc only: the opening hours and the local wall clock (localtime_r, mktime).
-        .target(name: "OpeningHours"),
+        .target(name: "OpeningHours", dependencies: ["LinuxSystem"]),
         // HDMI-CEC through the kernel's CEC framework: the only module that opens /dev/cec*.
         .target(name: "CECLink", dependencies: ["LinuxSystem", "CCEC"]),
         .target(name: "DialRender", dependencies: ["DialCore", "KioskSeams", "LinuxSystem", "CFreeType", "CHarfBuzz", "CPNG", "CFontconfig"]),

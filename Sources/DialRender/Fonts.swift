@@ -1,7 +1,6 @@
 import CFontconfig
 import CFreeType
 import CHarfBuzz
-import Glibc
 import LinuxSystem
 
 /// Owner of the FreeType library handle (FT_Init_FreeType / FT_Done_FreeType). Faces keep it
@@ -32,8 +31,8 @@ final class FontFace {
     let face: FT_Face
     let hbFont: OpaquePointer
     private let library: FreeTypeLibrary
-    private let mapping: UnsafeMutableRawPointer
-    private let mappedBytes: Int
+    /// Released after the face (deinit's body runs first).
+    private let mapping: MappedFile
     private(set) var size64: Int = 0
 
     init(path: String, id: Int, library: FreeTypeLibrary) throws {
@@ -44,20 +43,20 @@ final class FontFace {
         // The mapping outlives the descriptor, which `file` closes at the end of this scope.
         let bytes = file.size
         guard bytes > 0 else { throw RenderError(.fontNotFound, "load font \(path)", "the file is empty") }
-        guard let map = mmap(nil, bytes, PROT_READ, MAP_PRIVATE, file.rawValue, 0), map != MAP_FAILED else {
-            throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(Errno.current.description)")
+        let map: MappedFile
+        switch MappedFile.map(file, count: bytes) {
+        case .success(let made): map = made
+        case .failure(let failure): throw RenderError(.fontNotFound, "load font \(path)", "cannot map the file: \(failure.description)")
         }
         var f: FT_Face?
-        let err = FT_New_Memory_Face(library.handle, map.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes), 0, &f)
+        let err = FT_New_Memory_Face(library.handle, map.base.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes), 0, &f)
         guard err == 0, let f else {
-            munmap(map, bytes)
             throw RenderError(.fontNotFound, "load font \(path)", FreeTypeError.describe(err))
         }
         self.path = path
         self.id = id
         self.library = library
         mapping = map
-        mappedBytes = bytes
         face = f
         hbFont = hb_ft_font_create_referenced(f)
         setSize(px64: 16 * 64)
@@ -66,7 +65,6 @@ final class FontFace {
     deinit {
         hb_font_destroy(hbFont)
         FT_Done_Face(face)
-        munmap(mapping, mappedBytes)
     }
 
     /// Selects the pixel size (FT_Set_Char_Size at 72 dpi, so points are pixels) for shaping

@@ -1,4 +1,4 @@
-import Glibc
+import LinuxSystem
 import Synchronization
 
 /// Icons decoded once per distinct file and scaled to the painter's largest icon box, shared by
@@ -46,10 +46,9 @@ public final class IconCache: Sendable {
 
     /// The key of the file at `path`: fstat of the file itself (links followed).
     public static func fileKey(_ path: String) -> FileKey {
-        var st = stat()
-        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return .path(path) }
-        return .file(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                     modified: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
+        guard case .success(let st) = FileStatus.of(path), st.kind == .regular else { return .path(path) }
+        return .file(device: st.device, inode: st.inode, size: st.size,
+                     modified: st.modifiedSeconds, modifiedNanoseconds: st.modifiedNanoseconds)
     }
 
     /// The icon at `path` fitted to `box` (at most its own size), decoded unless a build already

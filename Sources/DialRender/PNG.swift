@@ -1,6 +1,5 @@
 import CPNG
 import DialCore
-import Glibc
 import LinuxSystem
 
 /// PNG files through libpng's simplified API (png_image_*), which reports errors through the
@@ -66,10 +65,10 @@ public enum PNGWriter {
         // that is not a regular file (/dev/stdout, a FIFO) is written directly.
         let destination = resolvedDestination(path)
         let temporary = destination.map(temporaryName(for:))
-        let opened = temporary.map { FileDescriptor.open($0, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666) }
-            ?? FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o666)
+        let opened = temporary.map { FileDescriptor.open($0, [.writeOnly, .create, .exclusive], mode: 0o666) }
+            ?? FileDescriptor.open(path, [.writeOnly, .create, .truncate], mode: 0o666)
         func fail(_ reason: String) -> RenderError {
-            if let temporary { unlink(temporary) }
+            if let temporary { FilePaths.unlink(temporary) }
             return RenderError(.outputFile, "write PNG \(path)", reason)
         }
         let stream: StdioStream
@@ -87,30 +86,22 @@ public enum PNGWriter {
         // fclose flushes: its failure (ENOSPC, EIO) is a failed write too.
         let closeFailure = stream.close()
         guard ok != 0, closeFailure == nil else { throw fail(ok == 0 ? reason : closeFailure!.description) }
-        if let temporary, let destination, rename(temporary, destination) != 0 {
-            throw fail(Errno.current.description)
+        if let temporary, let destination, let failure = FilePaths.rename(temporary, to: destination) {
+            throw fail(failure.description)
         }
     }
 
     /// The file a rename must replace for `path`: `path` itself when it does not exist or is a
     /// regular file, the file a symbolic link leads to; nil when it is something else.
     static func resolvedDestination(_ path: String) -> String? {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return path }
-        if st.st_mode & S_IFMT == S_IFREG { return path }
-        guard st.st_mode & S_IFMT == S_IFLNK, stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG,
-              let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        guard case .success(let link) = FileStatus.of(path, followingLinks: false) else { return path }
+        if link.kind == .regular { return path }
+        guard link.kind == .symbolicLink, case .success(let target) = FileStatus.of(path), target.kind == .regular else { return nil }
+        return FilePaths.resolved(path)
     }
 
     /// A name next to `path` (same directory, so rename(2) is atomic) no other writer uses.
-    static func temporaryName(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(directory).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-    }
+    static func temporaryName(for path: String) -> String { FilePaths.temporaryName(beside: path) }
 
     static func message(of image: inout png_image) -> String {
         withUnsafeBytes(of: &image.message) { raw in

@@ -1,4 +1,3 @@
-import Glibc
 import KioskConfiguration
 import LinuxSystem
 
@@ -57,7 +56,9 @@ package struct FleetStore {
     /// Keeps a blob whose SHA-256 the caller checked, written as every state file is.
     package func storeBlob(_ bytes: [UInt8], sha256: String) throws(FleetError) {
         try makeDirectory()
-        if mkdir(blobDirectory, 0o700) != 0 && errno != EEXIST { throw FleetError("cannot create \(blobDirectory): \(Errno.current)") }
+        if let failure = FilePaths.makeDirectory(blobDirectory, mode: 0o700), failure != .fileExists {
+            throw FleetError("cannot create \(blobDirectory): \(failure)")
+        }
         try write(bytes, to: blobDirectory + "/" + sha256, folder: blobDirectory)
     }
     var serialPath: String { directory + "/highest-serial" }
@@ -110,8 +111,8 @@ package struct FleetStore {
     }
 
     package func remove(_ slot: Slot) throws(FleetError) {
-        if unlink(path(slot)) != 0 && errno != ENOENT {
-            throw FleetError("cannot remove \(path(slot)): \(Errno.current)")
+        if let failure = FilePaths.unlink(path(slot)), failure != .noSuchFile {
+            throw FleetError("cannot remove \(path(slot)): \(failure)")
         }
         try syncDirectory()
     }
@@ -125,7 +126,7 @@ package struct FleetStore {
     // MARK: files
 
     private func crash(_ point: String) {
-        if crashPoint == point && steps.count == crashIndex { kill(getpid(), SIGKILL) }
+        if crashPoint == point && steps.count == crashIndex { FilePaths.killThisProcess() }
     }
 
     private func write(_ bytes: [UInt8], to target: String, folder: String? = nil) throws(FleetError) {
@@ -133,7 +134,7 @@ package struct FleetStore {
         steps.count += 1
         let temporary = target + ".tmp"
         let file: FileDescriptor
-        switch FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode: 0o600) {
+        switch FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], mode: 0o600) {
         case .failure(let e): throw FleetError("cannot create \(temporary): \(e)")
         case .success(let fd): file = fd
         }
@@ -143,7 +144,7 @@ package struct FleetStore {
             crash("torn")
         }
         if case .failure(let e) = file.writeAll(bytes) { throw FleetError("cannot write \(temporary): \(e)") }
-        guard fsync(file.rawValue) == 0 else { throw FleetError("cannot fsync \(temporary): \(Errno.current)") }
+        if let failure = file.sync() { throw FleetError("cannot fsync \(temporary): \(failure)") }
         file.close()
         crash("before-rename")
         try rename(temporary, to: target, folder: folder)
@@ -151,28 +152,26 @@ package struct FleetStore {
     }
 
     private func rename(_ from: String, to: String, folder: String? = nil) throws(FleetError) {
-        guard Glibc.rename(from, to) == 0 else { throw FleetError("cannot rename \(from) to \(to): \(Errno.current)") }
+        if let failure = FilePaths.rename(from, to: to) { throw FleetError("cannot rename \(from) to \(to): \(failure)") }
         try syncDirectory(folder ?? directory)
     }
 
     private func makeDirectory() throws(FleetError) {
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw FleetError("cannot create \(directory): \(Errno.current)") }
+        if let failure = FilePaths.makeDirectory(directory, mode: 0o700), failure != .fileExists {
+            throw FleetError("cannot create \(directory): \(failure)")
+        }
     }
 
     private func syncDirectory(_ folder: String? = nil) throws(FleetError) {
         let folder = folder ?? directory
-        switch FileDescriptor.open(folder, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
-        case .failure(let e): throw FleetError("cannot open \(folder): \(e)")
-        case .success(let fd):
-            guard fsync(fd.rawValue) == 0 else { throw FleetError("cannot fsync \(folder): \(Errno.current)") }
-        }
+        if let failure = FilePaths.syncDirectory(folder) { throw FleetError("cannot fsync \(folder): \(failure)") }
     }
 
     /// The bytes of `path` (nil: no such file), refused past `limit` bytes; a FIFO does not block.
     package static func readFile(_ path: String, limit: Int) throws(FleetError) -> [UInt8]? {
         let file: FileDescriptor
-        switch FileDescriptor.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) {
-        case .failure(let e) where e.rawValue == ENOENT: return nil
+        switch FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking]) {
+        case .failure(let e) where e == .noSuchFile: return nil
         case .failure(let e): throw FleetError("cannot open \(path): \(e)")
         case .success(let fd): file = fd
         }

@@ -1,5 +1,4 @@
 import DialRender
-import Glibc
 import LinuxSystem
 
 /// Reads a configuration file from disk and parses it. No path means the demo menu.

@@ -109,7 +109,6 @@ package struct MQTTSettings: Sendable, Equatable {
     }
 }
 
-import Glibc
 import LinuxSystem
 
 extension MQTTSettings {
@@ -124,7 +123,7 @@ extension MQTTSettings {
         }
         return files.compactMap { key, path in
             if let failure = RegularFile.check(path) { return "\(key): \(path) \(failure.missing ? "does not exist" : failure.reason)" }
-            guard access(path, R_OK) == 0 else { return "\(key): \(path) is not readable by this user (\(Errno.current))" }
+            if let failure = FilePaths.readProblem(path) { return "\(key): \(path) is not readable by this user (\(failure))" }
             if key == "mqtt.tls.ca_file", !Self.holdsPEMCertificate(path) {
                 return "\(key): \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----); TLS would fail at every connect"
             }
@@ -136,8 +135,7 @@ extension MQTTSettings {
     /// the shipped unit denies. Reads the file only (no lookup: a validator must not ask the
     /// network).
     package static func hostProblem(_ host: String, hostsFile: String = "/etc/hosts") -> String? {
-        var v4 = in_addr(), v6 = in6_addr()
-        guard inet_pton(AF_INET, host, &v4) != 1, inet_pton(AF_INET6, host, &v6) != 1 else { return nil }
+        guard !NumericAddress.isNumeric(host) else { return nil }
         var listed = false
         if let file = try? RegularFile.open(hostsFile) {
             var bytes = [UInt8](repeating: 0, count: 256 * 1024)

@@ -1,4 +1,3 @@
-import Glibc
 import LinuxSystem
 
 /// A file replaced whole, so that a crash or a power cut at any point leaves either the old
@@ -23,33 +22,32 @@ package struct AtomicFile: Sendable {
 
     /// Replaces the file with `bytes`, mode `mode`; `owner`: (uid, gid) to give the temporary
     /// file before it is renamed (nil: the caller's).
-    package func write(_ bytes: [UInt8], mode: mode_t = 0o600, owner: (uid: uid_t, gid: gid_t)? = nil) throws(LockFileError) {
+    package func write(_ bytes: [UInt8], mode: UInt32 = 0o600, owner: (uid: UInt32, gid: UInt32)? = nil) throws(LockFileError) {
         let temporary = path + ".new"
         // O_NOFOLLOW: a link planted at the temporary name is not followed into another file;
         // it is removed first so O_EXCL can refuse anything else standing there.
-        _ = unlink(temporary)
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        FilePaths.unlink(temporary)
         let file: FileDescriptor
-        switch FileDescriptor.open(temporary, flags: flags, mode: mode) {
+        switch FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow], mode: mode) {
         case .success(let fd): file = fd
         case .failure(let errno): throw LockFileError(.open(temporary), errno: errno)
         }
         defer { file.close() }
         var remove = true
-        defer { if remove { _ = unlink(temporary) } }
+        defer { if remove { FilePaths.unlink(temporary) } }
         if crash == .torn {
             _ = file.writeAll(Array(bytes.prefix(bytes.count / 2)))
             LockCrashPoint.fire(.torn, crash)
         }
         if case .failure(let errno) = file.writeAll(bytes) { throw LockFileError(.write(temporary), errno: errno) }
-        if let owner {
-            try LockFileError.retrying(.chown(temporary)) { fchown(file.rawValue, owner.uid, owner.gid) }
+        if let owner, let errno = file.changeOwner(user: owner.uid, group: owner.gid) {
+            throw LockFileError(.chown(temporary), errno: errno)
         }
         // The mode again: the umask took bits from open's.
-        try LockFileError.retrying(.chmod(temporary)) { fchmod(file.rawValue, mode) }
-        try LockFileError.retrying(.fsync(temporary)) { fsync(file.rawValue) }
+        if let errno = file.changeMode(mode) { throw LockFileError(.chmod(temporary), errno: errno) }
+        if let errno = file.sync() { throw LockFileError(.fsync(temporary), errno: errno) }
         LockCrashPoint.fire(.beforeRename, crash)
-        try LockFileError.retrying(.rename(temporary, path)) { rename(temporary, path) }
+        if let errno = FilePaths.rename(temporary, to: path) { throw LockFileError(.rename(temporary, path), errno: errno) }
         remove = false
         LockCrashPoint.fire(.afterRename, crash)
         try Self.syncDirectory(directory)
@@ -59,12 +57,11 @@ package struct AtomicFile: Sendable {
     /// fsync of a directory: its entries (a rename into it) reach the disk.
     package static func syncDirectory(_ directory: String) throws(LockFileError) {
         let dir: FileDescriptor
-        switch FileDescriptor.open(directory, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
+        switch FileDescriptor.open(directory, [.readOnly, .directory]) {
         case .success(let fd): dir = fd
         case .failure(let errno): throw LockFileError(.open(directory), errno: errno)
         }
-        defer { dir.close() }
-        try LockFileError.retrying(.fsync(directory)) { fsync(dir.rawValue) }
+        if let errno = dir.sync() { throw LockFileError(.fsync(directory), errno: errno) }
     }
 }
 
@@ -98,6 +95,6 @@ package struct LockCrashPoint: Sendable, Equatable {
     /// Kills the process when the write is at `here` and `chosen` is that point.
     static func fire(_ here: Point, _ chosen: Point?) {
         guard here == chosen else { return }
-        _ = kill(getpid(), SIGKILL)
+        FilePaths.killThisProcess()
     }
 }

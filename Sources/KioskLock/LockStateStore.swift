@@ -1,4 +1,3 @@
-import Glibc
 import LinuxSystem
 
 /// The lock's record in the state directory (`$STATE_DIRECTORY/lock-state`): read once at start,
@@ -38,19 +37,22 @@ package final class LockStateStore {
 
     private func read() -> Result<[UInt8]?, LockFileProblem> {
         let fd: FileDescriptor
-        switch FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        switch FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking]) {
         case .success(let f): fd = f
-        case .failure(let errno) where errno.rawValue == ENOENT: return .success(nil)
+        case .failure(let errno) where errno == .noSuchFile: return .success(nil)
         case .failure(let errno): return .failure(LockFileProblem(file: path, message: "cannot be opened: \(errno)"))
         }
         defer { fd.close() }
-        var st = stat()
-        guard fstat(fd.rawValue, &st) == 0 else { return .failure(LockFileProblem(file: path, message: "fstat: \(Errno.current)")) }
-        guard st.st_mode & S_IFMT == S_IFREG else { return .failure(LockFileProblem(file: path, message: "not a regular file")) }
+        let st: FileStatus
+        switch FileStatus.of(fd) {
+        case .success(let status): st = status
+        case .failure(let errno): return .failure(LockFileProblem(file: path, message: "fstat: \(errno)"))
+        }
+        guard st.kind == .regular else { return .failure(LockFileProblem(file: path, message: "not a regular file")) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: LockState.maximumBytes + 1)
         while bytes.count <= LockState.maximumBytes {
-            let n = Errno.retryingInterrupts { chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) } }
+            let n = chunk.withUnsafeMutableBytes { fd.read(into: $0) }
             switch n {
             case .success(0): return .success(bytes)
             case .success(let count): bytes += chunk.prefix(count)

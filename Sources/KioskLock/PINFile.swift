@@ -1,5 +1,4 @@
 import DialCore
-import Glibc
 import LinuxSystem
 
 /// The PIN at rest: its Argon2id hash string (salt and costs inside it) and its number of
@@ -19,7 +18,7 @@ package struct PINFile: Sendable, Equatable {
     }
 
     /// The file's mode: root reads and writes, the kiosk's group reads, nobody else anything.
-    package static let mode: mode_t = 0o640
+    package static let mode: UInt32 = 0o640
     /// The most memory one check may take (KiB, the hash's `m=`): a file asking more is refused
     /// rather than let a check take the kiosk's memory.
     package static let maximumMemoryKiB = 256 * 1024
@@ -30,7 +29,7 @@ package struct PINFile: Sendable, Equatable {
 
     /// Why a file of `mode` owned by `uid`:`gid` is no PIN file for a kiosk that trusts only
     /// `owner` to write it and `groups` to read it (nil: any group); nil when it is fine.
-    package static func problem(mode: mode_t, uid: uid_t, gid: gid_t, owner: uid_t, groups: Set<gid_t>?) -> String? {
+    package static func problem(mode: UInt32, uid: UInt32, gid: UInt32, owner: UInt32, groups: Set<UInt32>?) -> String? {
         let permissions = mode & 0o7777
         if uid != owner { return "owned by uid \(uid), not \(owner == 0 ? "root" : "uid \(owner)"): only root may write the PIN (dialkiosk lock set-pin)" }
         if permissions & ~Self.mode != 0 {
@@ -42,29 +41,32 @@ package struct PINFile: Sendable, Equatable {
         return nil
     }
 
-    static func octal(_ mode: mode_t) -> String {
+    static func octal(_ mode: UInt32) -> String {
         let digits = String(mode, radix: 8)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Reads and checks the file at `path`: its owner and mode first, then every line.
-    package static func read(_ path: String, owner: uid_t = 0, groups: Set<gid_t>? = nil) -> Result<PINFile, LockFileProblem> {
+    package static func read(_ path: String, owner: UInt32 = 0, groups: Set<UInt32>? = nil) -> Result<PINFile, LockFileProblem> {
         let fd: FileDescriptor
-        switch FileDescriptor.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) {
+        switch FileDescriptor.open(path, [.readOnly, .noFollow, .nonBlocking]) {
         case .success(let f): fd = f
         case .failure(let errno): return .failure(LockFileProblem(file: path, message: "cannot be opened: \(errno) (make it with dialkiosk lock set-pin)"))
         }
         defer { fd.close() }
-        var st = stat()
-        guard fstat(fd.rawValue, &st) == 0 else { return .failure(LockFileProblem(file: path, message: "fstat: \(Errno.current)")) }
-        guard st.st_mode & S_IFMT == S_IFREG else { return .failure(LockFileProblem(file: path, message: "not a regular file")) }
-        if let why = problem(mode: st.st_mode, uid: st.st_uid, gid: st.st_gid, owner: owner, groups: groups) {
+        let st: FileStatus
+        switch FileStatus.of(fd) {
+        case .success(let status): st = status
+        case .failure(let errno): return .failure(LockFileProblem(file: path, message: "fstat: \(errno)"))
+        }
+        guard st.kind == .regular else { return .failure(LockFileProblem(file: path, message: "not a regular file")) }
+        if let why = problem(mode: st.permissions, uid: st.owner, gid: st.group, owner: owner, groups: groups) {
             return .failure(LockFileProblem(file: path, message: why))
         }
         var chunk = [UInt8](repeating: 0, count: maximumBytes + 1)
         var bytes: [UInt8] = []
         while bytes.count <= maximumBytes {
-            switch Errno.retryingInterrupts({ chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) } }) {
+            switch chunk.withUnsafeMutableBytes({ fd.read(into: $0) }) {
             case .success(0): return parse(bytes, file: path)
             case .success(let n): bytes += chunk.prefix(n)
             case .failure(let errno): return .failure(LockFileProblem(file: path, message: "cannot be read: \(errno)"))
@@ -113,7 +115,7 @@ package struct PINFile: Sendable, Equatable {
     }
 
     /// Writes the file atomically (`AtomicFile`), owned by `uid` and `gid`, mode 0640.
-    package func write(to path: String, uid: uid_t, gid: gid_t) throws(LockFileError) {
+    package func write(to path: String, uid: UInt32, gid: UInt32) throws(LockFileError) {
         try AtomicFile(path: path).write(Array(text.utf8), mode: Self.mode, owner: (uid, gid))
     }
 }

@@ -19,6 +19,10 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
 
     public static let interrupted = Errno(EINTR)
     public static let wouldBlock = Errno(EAGAIN)
+    /// ENOENT: no such file or directory.
+    public static let noSuchFile = Errno(ENOENT)
+    /// EEXIST: the file exists.
+    public static let fileExists = Errno(EEXIST)
 
     /// "Permission denied". glibc's strerror is thread-safe since 2.32 (Debian 12 has 2.36). Zero,
     /// left by a library that failed without setting errno, reads "failed".

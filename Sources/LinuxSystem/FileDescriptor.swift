@@ -18,6 +18,50 @@ public final class FileDescriptor {
         Errno.retryingInterrupts { Glibc.open(path, flags, mode) }.map(FileDescriptor.init(adopting:))
     }
 
+    /// open(2) with named flags (O_CLOEXEC always), retried when interrupted.
+    public static func open(_ path: String, _ flags: OpenFlags, mode: UInt32 = 0) -> Result<FileDescriptor, Errno> {
+        open(path, flags: flags.rawValue | O_CLOEXEC, mode: mode_t(mode))
+    }
+
+    /// The open(2) flags the modules above the kernel use, by name.
+    public struct OpenFlags: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// O_RDONLY is 0: the absence of the two below.
+        public static let readOnly = OpenFlags([])
+        public static let writeOnly = OpenFlags(rawValue: O_WRONLY)
+        public static let readWrite = OpenFlags(rawValue: O_RDWR)
+        public static let create = OpenFlags(rawValue: O_CREAT)
+        public static let exclusive = OpenFlags(rawValue: O_EXCL)
+        public static let truncate = OpenFlags(rawValue: O_TRUNC)
+        public static let append = OpenFlags(rawValue: O_APPEND)
+        public static let nonBlocking = OpenFlags(rawValue: O_NONBLOCK)
+        public static let noFollow = OpenFlags(rawValue: O_NOFOLLOW)
+        public static let directory = OpenFlags(rawValue: O_DIRECTORY)
+        public static let noControllingTerminal = OpenFlags(rawValue: O_NOCTTY)
+    }
+
+    /// fsync(2), retried when interrupted. Nil, or the errno.
+    public func sync() -> Errno? {
+        guard rawValue >= 0 else { return Errno(EBADF) }
+        if case .failure(let failure) = Errno.retryingInterrupts({ fsync(rawValue) }) { return failure }
+        return nil
+    }
+
+    /// fchown(2), retried when interrupted. Nil, or the errno.
+    public func changeOwner(user: UInt32, group: UInt32) -> Errno? {
+        guard rawValue >= 0 else { return Errno(EBADF) }
+        if case .failure(let failure) = Errno.retryingInterrupts({ fchown(rawValue, uid_t(user), gid_t(group)) }) { return failure }
+        return nil
+    }
+
+    /// fchmod(2) to `mode` (the permission bits), retried when interrupted. Nil, or the errno.
+    public func changeMode(_ mode: UInt32) -> Errno? {
+        guard rawValue >= 0 else { return Errno(EBADF) }
+        if case .failure(let failure) = Errno.retryingInterrupts({ fchmod(rawValue, mode_t(mode)) }) { return failure }
+        return nil
+    }
+
     public var isOpen: Bool { rawValue >= 0 }
 
     /// Gives the descriptor up without closing it, for a C call that takes ownership (fdopen(3));

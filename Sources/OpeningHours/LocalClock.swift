@@ -1,8 +1,8 @@
-import Glibc
+import LinuxSystem
 
-/// The system's local time as glibc computes it: `localtime_r` and `mktime`, which read TZ
-/// (POSIX TZ strings such as "CET-1CEST,M3.5.0,M10.5.0/3" included) and /etc/localtime.
-/// Foundation's `TimeZone.current` ignores POSIX TZ strings, so it is not used.
+/// The system's local time as glibc computes it (LinuxSystem's `CalendarTime`: `localtime_r`
+/// and `mktime`, which read TZ, POSIX TZ strings included, and /etc/localtime). Foundation's
+/// `TimeZone.current` ignores POSIX TZ strings, so it is not used.
 package struct LocalClock: Sendable {
     /// A zone of one fixed UTC offset in seconds instead of the system's (tests that must not
     /// touch the process-wide TZ); nil: the system's local time.
@@ -13,7 +13,7 @@ package struct LocalClock: Sendable {
     }
 
     /// Re-reads TZ and /etc/localtime (`tzset`), for a process whose zone changed.
-    package static func reloadZone() { tzset() }
+    package static func reloadZone() { CalendarTime.reloadZone() }
 
     /// What is wrong with the zone this process runs in (`ZoneCheck`), from `environment`'s
     /// TZ and TZDIR and the zone files here; nil for a usable zone, or a fixed offset's clock.
@@ -24,18 +24,16 @@ package struct LocalClock: Sendable {
 
     /// A file's first four bytes (fewer when it is shorter); nil when it cannot be opened.
     static func head(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard case .success(let file) = FileDescriptor.open(path, .readOnly) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 4)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4) }
-        return n < 0 ? nil : Array(bytes[0..<n])
+        guard case .success(let n) = bytes.withUnsafeMutableBytes({ file.read(into: $0) }) else { return nil }
+        return Array(bytes[0..<n])
     }
 
     /// The wall-clock reading at `epoch`.
     package func local(_ epoch: Double) -> LocalTime {
         let parts = broken(epoch)
-        return LocalTime(Weekday(rawValue: Int(parts.tm_wday)) ?? .sun, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
+        return LocalTime(Weekday(rawValue: parts.weekday) ?? .sun, parts.hour * 60 + parts.minute)
     }
 
     /// `epoch` as people read it here: "mon 07:00".
@@ -46,28 +44,26 @@ package struct LocalClock: Sendable {
     }
 
     /// The UTC offset in seconds at `epoch` (`tm_gmtoff`).
-    package func offset(_ epoch: Double) -> Int { broken(epoch).tm_gmtoff }
+    package func offset(_ epoch: Double) -> Int { broken(epoch).utcOffset }
 
     /// Local midnight of the day `days` after the day of `epoch` (an epoch), by `mktime`.
     package func midnight(of epoch: Double, addingDays days: Int) -> Double? {
         var parts = broken(epoch)
-        parts.tm_mday += Int32(days)
-        parts.tm_hour = 0
-        parts.tm_min = 0
-        parts.tm_sec = 0
-        parts.tm_isdst = -1
-        return make(&parts)
+        parts.day += days
+        parts.hour = 0
+        parts.minute = 0
+        parts.second = 0
+        return make(parts)
     }
 
     /// `minute` of the day of `midnight` (local, by `mktime`: a time in a skipped hour moves
     /// past it, a repeated one is its first occurrence).
     package func epoch(dayOf midnight: Double, minute: Int) -> Double? {
         var parts = broken(midnight)
-        parts.tm_hour = 0
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = 0
-        parts.tm_isdst = -1
-        return make(&parts)
+        parts.hour = 0
+        parts.minute = minute
+        parts.second = 0
+        return make(parts)
     }
 
     /// The instant within the 26 hours after `midnight` where the UTC offset changes (a
@@ -84,23 +80,16 @@ package struct LocalClock: Sendable {
         return high
     }
 
-    private func broken(_ epoch: Double) -> tm {
-        var parts = tm()
-        if let fixedOffset {
-            var t = time_t(epoch.rounded(.down)) + fixedOffset
-            gmtime_r(&t, &parts)
-            parts.tm_gmtoff = fixedOffset
-        } else {
-            var t = time_t(epoch.rounded(.down))
-            localtime_r(&t, &parts)
-        }
+    private func broken(_ epoch: Double) -> CalendarTime {
+        guard let fixedOffset else { return CalendarTime.local(epoch) }
+        var parts = CalendarTime.utc(epoch.rounded(.down) + Double(fixedOffset))
+        parts.utcOffset = fixedOffset
         return parts
     }
 
     /// `mktime` (or `timegm` less the fixed offset): nil when it cannot say.
-    private func make(_ parts: inout tm) -> Double? {
-        if let fixedOffset { return Double(timegm(&parts) - fixedOffset) }
-        let t = mktime(&parts)
-        return t == -1 ? nil : Double(t)
+    private func make(_ parts: CalendarTime) -> Double? {
+        if let fixedOffset { return parts.utcEpoch - Double(fixedOffset) }
+        return parts.localEpoch
     }
 }
