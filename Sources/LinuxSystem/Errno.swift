@@ -21,6 +21,18 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public static let wouldBlock = Errno(EAGAIN)
     /// ENOENT: no such file or directory.
     public static let noSuchFile = Errno(ENOENT)
+    /// ENODEV, ENXIO: the device went away or was never there.
+    public static let noDevice = Errno(ENODEV)
+    public static let noDeviceOrAddress = Errno(ENXIO)
+    /// EINVAL, ERANGE, ENOSPC: refused arguments, as the KMS atomic test reports an output
+    /// that cannot be lit.
+    public static let invalidArgument = Errno(EINVAL)
+    public static let outOfRange = Errno(ERANGE)
+    public static let noSpace = Errno(ENOSPC)
+    /// EACCES: permission denied.
+    public static let accessDenied = Errno(EACCES)
+    /// EADDRINUSE: another socket is bound to the address.
+    public static let addressInUse = Errno(EADDRINUSE)
     /// EEXIST: the file exists.
     public static let fileExists = Errno(EEXIST)
 

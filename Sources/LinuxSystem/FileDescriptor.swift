@@ -1,5 +1,12 @@
 import Glibc
 
+/// lseek(2) on a descriptor this caller does not own (standard input): its offset now
+/// (`to` nil), or moved to `to`; nil when the descriptor cannot seek.
+public func seekOffset(of fd: Int32, to offset: Int64? = nil) -> Int64? {
+    let result = offset.map { lseek(fd, off_t($0), SEEK_SET) } ?? lseek(fd, 0, SEEK_CUR)
+    return result < 0 ? nil : Int64(result)
+}
+
 /// A file descriptor with one owner, closed exactly once: by `close()` (safe to call again) or
 /// when the owner lets go of it.
 public final class FileDescriptor {

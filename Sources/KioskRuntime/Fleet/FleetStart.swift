@@ -1,5 +1,4 @@
 import FleetConfig
-import Glibc
 import KioskConfiguration
 import KioskReporting
 import KioskFeatures

@@ -1,7 +1,7 @@
 import CECLink
-import Glibc
 import KioskLoop
 import KioskFeatures
+import LinuxSystem
 
 /// The HDMI-CEC display as one of the loop's sources: the adapter's descriptor (POLLIN for
 /// messages and transmit results, POLLPRI for adapter events), the power status's deadline as
@@ -22,15 +22,15 @@ package final class CECSource: PollSource {
         waiting += display.want(on: on, now: now)
     }
 
-    package var pollDescriptors: [pollfd] {
-        [pollfd(fd: display.pollDescriptor, events: Int16(POLLIN | POLLPRI), revents: 0)]
+    package var pollDescriptors: [PollDescriptor] {
+        [.readingWithPriority(display.pollDescriptor)]
     }
 
     package func wakeUp(now: Double) -> Double? { waiting.isEmpty ? display.wakeUp() : now }
 
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         let due = display.wakeUp().map { now >= $0 } ?? false
-        let ready = polled.contains { $0.revents & Int16(POLLIN | POLLPRI | POLLERR | POLLHUP) != 0 }
+        let ready = polled.contains { $0.isReady }
         guard ready || due || !waiting.isEmpty else { return [] }
         let reports = waiting + display.serve(now: now)
         waiting = []

@@ -1,5 +1,4 @@
 import DialCore
-import Glibc
 import KMSOutput
 import LinuxSystem
 import KioskReporting
@@ -10,12 +9,12 @@ extension DisplayCall: ReportableCall {
         let error = DisplayError(self, errno: errno)
         if error.isPermissionDenied { return .permissionDenied }
         if error.isAnotherMaster { return .deviceBusy }
-        if case .open = self, error.code == ENOENT || error.code == ENXIO { return .noDevice }
+        if case .open = self, error.code == Errno.noSuchFile.rawValue || error.code == Errno.noDeviceOrAddress.rawValue { return .noDevice }
         // ENODEV from any call: the card went away (unplugged or unbound) while in use.
-        if error.code == ENODEV { return .noDevice }
+        if error.code == Errno.noDevice.rawValue { return .noDevice }
         // The driver's atomic check refused the modeset: this mode cannot be shown on this
         // connector, as if it were not offered.
-        if case .atomicTest = self, [EINVAL, ERANGE, ENOSPC].contains(error.code) { return .outputNotFound }
+        if case .atomicTest = self, [Errno.invalidArgument, .outOfRange, .noSpace].map(\.rawValue).contains(error.code) { return .outputNotFound }
         return .osError
     }
 }

@@ -1,6 +1,5 @@
 import DialCore
 import DialRender
-import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskReporting

@@ -3,7 +3,6 @@ import DialRender
 import KMSOutput
 import KioskSeams
 import TouchInput
-import Glibc
 import LinuxSystem
 import KioskReporting
 import KioskConfiguration
@@ -62,7 +61,7 @@ package final class Kiosk {
         // cost the kiosk its lines, not its life: writes fail with EPIPE instead. For the rest of
         // the process, so the last error message cannot kill it either; item commands get the
         // default back (CommandRunner).
-        signal(SIGPIPE, SIG_IGN)
+        SignalDisposition.ignoreBrokenPipes()
         let resources = ResourceStack()
         self.resources = resources
         do {
@@ -112,7 +111,7 @@ package final class Kiosk {
 
     package func run() throws -> FrameLoop.Ending {
         // From here on the loop never waits on stderr: log lines queue, the loop flushes them.
-        logger.divert(to: OutputQueue(fd: STDERR_FILENO))
+        logger.divert(to: OutputQueue(fd: StandardDescriptor.error))
         try loop.start(at: clock())
         if let fling, let geometry = (loop.dial as? MenuDial)?.geometry {
             try loop.inject(DemoFling.events(geometry: geometry, radPerSecond: fling, endTime: clock()))

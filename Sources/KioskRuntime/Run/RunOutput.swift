@@ -1,5 +1,4 @@
 import DialCore
-import Glibc
 import KMSOutput
 import KioskSeams
 import LinuxSystem
@@ -91,7 +90,7 @@ package struct RunOutput {
     /// The VT on stdin in graphics mode with VT_PROCESS switching, or nil: not a VT, or the
     /// ioctls failed (the kiosk still runs; the console just is not switched).
     private static func graphicsConsole(logger: JournalLogger) -> VirtualTerminal? {
-        guard let console = VirtualTerminal(fd: STDIN_FILENO) else { return nil }
+        guard let console = VirtualTerminal(fd: StandardDescriptor.input) else { return nil }
         do {
             try console.enterGraphics(releaseSignal: LoopSignal.vtReleaseSignal, acquireSignal: LoopSignal.vtAcquireSignal)
             return console

@@ -1,10 +1,8 @@
-import Glibc
 import KioskConfiguration
 import KioskReporting
 import KioskSeams
 import LinuxSystem
 import KioskFeatures
-import LinuxSystem
 import RemoteView
 import TouchInput
 
@@ -23,7 +21,7 @@ package enum RunRemoteView {
 
     /// noVNC's directory if its page is there.
     package static func webRoot() -> String? {
-        access(noVNC + "/vnc.html", R_OK) == 0 ? noVNC : nil
+        FilePaths.readProblem(noVNC + "/vnc.html") == nil ? noVNC : nil
     }
 
     /// `screenshot` (control socket or MQTT) starts `worker` on the view's panel; everyone who
@@ -44,10 +42,8 @@ package enum RunRemoteView {
             waiting.clients = []
             switch result {
             case .success(let shot):
-                var wall = timespec()
-                clock_gettime(CLOCK_REALTIME, &wall)
                 service?.screenshotTaken(path: shot.path, fileProblem: shot.fileProblem, width: shot.width, height: shot.height, sha256: shot.sha256,
-                                         png: shot.png, for: clients, wallTime: Double(wall.tv_sec), now: now)
+                                         png: shot.png, for: clients, wallTime: realtimeNow().rounded(.down), now: now)
             case .failure(let error):
                 service?.screenshotFailed(error.description, for: clients, now: now)
             }
@@ -60,9 +56,9 @@ package enum RunRemoteView {
         guard let call = error as? SystemCallError else { return "\(error)" }
         let advice: String?
         switch call.code {
-        case EADDRINUSE: advice = "another program listens there: change remote.listen (or remote.websocket), or stop it"
-        case EACCES: advice = "the service user may not listen there: a port from 1024 up, or a socket path under /run/dialkiosk"
-        case ENOENT: advice = "the socket's directory does not exist"
+        case Errno.addressInUse.rawValue: advice = "another program listens there: change remote.listen (or remote.websocket), or stop it"
+        case Errno.accessDenied.rawValue: advice = "the service user may not listen there: a port from 1024 up, or a socket path under /run/dialkiosk"
+        case Errno.noSuchFile.rawValue: advice = "the socket's directory does not exist"
         default: advice = SandboxRefusal.hint(errno: call.code, dropIn: "remote-tcp.conf")
         }
         return "\(call)" + (advice.map { "; \($0)" } ?? "")

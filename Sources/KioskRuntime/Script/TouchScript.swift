@@ -1,5 +1,4 @@
 import DialCore
-import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskReporting

@@ -1,6 +1,5 @@
 import DialCore
 import InputRecording
-import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskReporting
@@ -26,10 +25,10 @@ package struct TouchSource {
 
     /// A touch script on standard input: read again from the same offset when it is a file.
     package static func standardInput() -> TouchSource {
-        let offset = lseek(0, 0, SEEK_CUR)
-        let regular = LineReader.isRegularFile(0) && offset >= 0
+        let offset = seekOffset(of: 0)
+        let regular = LineReader.isRegularFile(0) && offset != nil
         return TouchSource(source: "<stdin>", rereadable: regular) {
-            if regular { lseek(0, offset, SEEK_SET) }
+            if regular, let offset { _ = seekOffset(of: 0, to: offset) }
             var reader = TouchScript.Reader(lines: LineReader(fd: 0), source: "<stdin>")
             return { try reader.next() }
         }
@@ -41,7 +40,7 @@ package struct TouchSource {
             do {
                 return try LineReader(path: path, regularFileOnly: false)
             } catch LineReader.Failure.open(let code) {
-                let why = code == Errno(ENOENT) ? "no such touch script" : "cannot be read: \(code)"
+                let why = code == .noSuchFile ? "no such touch script" : "cannot be read: \(code)"
                 throw CommandFailure("\(path): \(why)", status: .noInput)
             }
         }
@@ -62,7 +61,7 @@ package struct TouchSource {
             switch error {
             case let error as LibinputRecordError:
                 return CommandFailure("\(path): \(error)", status: .dataError)
-            case LineReader.Failure.open(let code) where code == Errno(ENOENT):
+            case LineReader.Failure.open(let code) where code == .noSuchFile:
                 return CommandFailure("\(path): no such libinput record file", status: .noInput)
             case LineReader.Failure.open(let code), LineReader.Failure.read(_, let code):
                 return CommandFailure("\(path): cannot read: \(code)", status: .noInput)
