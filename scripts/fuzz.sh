@@ -26,11 +26,18 @@ for target in config record json; do
     cp Tests/KioskJSONTests/Fixtures/seeds/*.json "$work/$target/"
   fi
   echo "== libFuzzer: $target, $runs inputs"
+  status=0
   DIALKIOSK_FUZZ_TARGET=$target "$fuzzer" -runs="$runs" -max_len=8192 -artifact_prefix="$work/" \
-    "$work/$target" 2>&1 | grep -E "^(#[0-9]+ +DONE|Done|==[0-9]+==ERROR|dialkiosk-fuzz)" || true
-  if ls "$work"/crash-* "$work"/leak-* >/dev/null 2>&1; then
-    echo "fuzz: finding for $target:"; ls "$work"/crash-* "$work"/leak-* 2>/dev/null
-    for f in "$work"/crash-* "$work"/leak-*; do [ -f "$f" ] && cp "$f" . ; done
+    "$work/$target" >"$work/$target.log" 2>&1 || status=$?
+  grep -E "^(#[0-9]+ +DONE|Done|==[0-9]+==ERROR|dialkiosk-fuzz)" "$work/$target.log" || true
+  # A finding is any of: a saved input, the oracle's line, a sanitizer report or a failed
+  # exit. (A sanitizer report from inside the oracle's abort can end the process before
+  # libFuzzer saves the input: the log is then all there is.)
+  if [ "$status" != 0 ] || ls "$work"/crash-* "$work"/leak-* >/dev/null 2>&1 \
+     || grep -qE "^(==[0-9]+==ERROR|dialkiosk-fuzz: $target: )" "$work/$target.log"; then
+    echo "fuzz: finding for $target (exit status $status):"
+    grep -E "^(dialkiosk-fuzz: $target: |==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" "$work/$target.log" || true
+    for f in "$work"/crash-* "$work"/leak-*; do [ -f "$f" ] && { ls -l "$f"; cp "$f" . ; } ; done
     exit 1
   fi
 done

@@ -42,7 +42,9 @@ package enum FuzzOracle {
             let line = error.description
             if line.contains("\n") { return "error spans lines: \(line.debugDescription)" }
             guard error.exitStatus == .config, error.line != nil,
-                  line.hasPrefix("\(fileName):\(error.line!): ") else {
+                  // Bytes, not characters: a key that starts with a combining mark joins the
+                  // space before it into one Character, and hasPrefix would miss the place.
+                  line.utf8.starts(with: "\(fileName):\(error.line!): ".utf8) else {
                 return "error not located: \(line)"
             }
             return nil
