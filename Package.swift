@@ -168,6 +168,7 @@ let package = Package(
                 "KioskReporting", "KioskConfiguration", "KioskVocabulary", "KioskLoop", "KioskFeatures", "RemoteView", "FleetConfig", "CECLink", "KioskJSON",
                 "KioskRuntime", "KioskLock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "RealModule", package: "swift-numerics"),
             ]
         ),
         .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),

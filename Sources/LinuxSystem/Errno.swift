@@ -33,6 +33,8 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public static let accessDenied = Errno(EACCES)
     /// EADDRINUSE: another socket is bound to the address.
     public static let addressInUse = Errno(EADDRINUSE)
+    /// ENOTDIR: a part of the path is not a directory.
+    public static let notADirectory = Errno(ENOTDIR)
     /// EEXIST: the file exists.
     public static let fileExists = Errno(EEXIST)
 

@@ -14,6 +14,20 @@ public enum FilePaths {
         mkdir(path, mode_t(mode)) == 0 ? nil : .current
     }
 
+    /// mkdir -p: each missing directory of `path` made with `mode`; nil when `path` is a
+    /// directory at the end, else the first failure's errno (`notADirectory` for a file there).
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o755) -> Errno? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if let failure = makeDirectory(prefix, mode: mode), failure != .fileExists { return failure }
+        }
+        switch FileStatus.of(path) {
+        case .failure(let failure): return failure
+        case .success(let status): return status.kind == .directory ? nil : .notADirectory
+        }
+    }
+
     /// fsync(2) of a directory, so that a rename or unlink in it is on the disk. Nil, or the
     /// errno of the open or the sync.
     public static func syncDirectory(_ path: String) -> Errno? {

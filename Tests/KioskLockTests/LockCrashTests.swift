@@ -114,10 +114,11 @@ import Testing
                     ended = Self.reap(pid)
                 } else {
                     // Inside the run, whatever the machine's speed: once the child has shown a
-                    // random number of verdicts, and then within the next write or two (a run
-                    // on a fast disk writes all 30 in a few milliseconds, so a kill timed from
-                    // the start alone would mostly land after the child had ended).
-                    let wanted = before + Int.random(in: 0..<(30 - previous), using: &rng)
+                    // random number of verdicts (one at least, so that a round's last one gets
+                    // done), and then within the next write or two (a run on a fast disk writes
+                    // all 30 in a few milliseconds, so a kill timed from the start alone would
+                    // mostly land after the child had ended).
+                    let wanted = before + Int.random(in: 1...max(1, 30 - previous), using: &rng)
                     ended = Self.killOnceShown(pid, output: output, count: wanted,
                                                after: UInt32.random(in: 0...1_500, using: &rng))
                 }

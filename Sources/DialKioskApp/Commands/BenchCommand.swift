@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import DialRender
-import Glibc
 import KioskSeams
 import LinuxSystem
 import KioskConfiguration
@@ -103,9 +102,9 @@ struct BenchCommand: ParsableCommand {
             scratch.withUnsafeMutablePixels { d in
                 frame.withUnsafePixels { s in
                     let t3 = monotonicNow()
-                    memset(d, Int32(truncatingIfNeeded: k), bytes)
+                    UnsafeMutableRawPointer(d).initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: k), count: bytes)
                     let t4 = monotonicNow(), c4 = threadCPUNow()
-                    memcpy(d, s, min(bytes, frame.stride * frame.height))
+                    UnsafeMutableRawPointer(d).copyMemory(from: s, byteCount: min(bytes, frame.stride * frame.height))
                     let t5 = monotonicNow()
                     cpuCopies.append(threadCPUNow() - c4)
                     sets.append(t4 - t3)

@@ -2,6 +2,7 @@ import DialCore
 import KioskSeams
 import KioskReporting
 import KioskLoop
+import LinuxSystem
 
 /// `bench`'s memory figures: the kiosk's own process, not the bench's (which holds extra frames
 /// to copy into and a second painter for the spin). A child `dialkiosk simulate --paint` runs a
@@ -19,7 +20,12 @@ struct BenchMemory {
     static func measure(size: FrameSize, items: Int?, frames: Int, every: Int = 600) throws -> BenchMemory {
         let arguments = ["simulate", "--size", "\(size)", "--generate-frames", "\(frames)", "--paint", "--quiet",
                            "--memory-every", "\(every)"] + (items.map { ["--items", "\($0)"] } ?? [])
-        let (status, text) = try ChildProcess.run("/proc/self/exe", arguments)
+        let status: Int32, text: String
+        do {
+            (status, text) = try ChildProcess.run("/proc/self/exe", arguments)
+        } catch {
+            throw CommandFailure("bench: \(error)", status: .failure)
+        }
         guard status == 0 else {
             throw CommandFailure("bench: simulate for the memory figures exited with \(status): \(text)", status: .failure)
         }

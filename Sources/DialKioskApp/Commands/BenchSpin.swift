@@ -1,7 +1,6 @@
 import DialCore
 import DialRender
 import KioskSeams
-import Glibc
 import LinuxSystem
 import KioskLoop
 import KioskRuntime
@@ -160,19 +159,10 @@ struct BenchSpin {
                 guard n > 0 else { continue }
                 for y in r.y0..<r.y1 {
                     let at = y * target.stride + r.x0 * 4
-                    memcpy(target.base + at, src + min(y * frame.stride + r.x0 * 4, sourceBytes - n), n)
+                    (target.base + at).copyMemory(from: src + min(y * frame.stride + r.x0 * 4, sourceBytes - n), byteCount: n)
                 }
             }
             return monotonicNow() - t0
         }
     }
-}
-
-
-/// This thread's CPU time now, in seconds (CLOCK_THREAD_CPUTIME_ID): on a machine shared with
-/// other processes, what a stretch of work cost without the time the scheduler gave the others.
-func threadCPUNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000
 }

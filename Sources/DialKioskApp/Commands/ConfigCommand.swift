@@ -1,6 +1,5 @@
 import ArgumentParser
 import FleetConfig
-import Glibc
 import KioskConfiguration
 import KioskReporting
 import KioskFeatures
@@ -54,8 +53,8 @@ struct ConfigCommand: ParsableCommand {
                 var password = withoutPassword ? nil : try KeyPassword.read(file: passwordFile, prompt: "Password for the new key: ", confirm: true)
                 defer { if password != nil { Sodium.wipe(&password!) } }
                 let secret = try fleet { () throws(FleetError) in try key.fileText(password: password) }
-                if mkdir(out, 0o700) != 0 && errno != EEXIST {
-                    throw CommandFailure("cannot create \(out): \(Errno.current)", status: .ioError)
+                if let failure = FilePaths.makeDirectory(out, mode: 0o700), failure != .fileExists {
+                    throw CommandFailure("cannot create \(out): \(failure)", status: .ioError)
                 }
                 try writeNew(out + "/fleet.key", secret, mode: 0o600)
                 try writeNew(out + "/fleet.pub", key.publicKey.fileText, mode: 0o644)
@@ -226,13 +225,13 @@ private func readKeyBytes(_ path: String) throws -> [UInt8] {
 }
 
 /// Creates `path` (never over an existing file) holding `text`.
-private func writeNew(_ path: String, _ text: String, mode: mode_t) throws {
-    switch FileDescriptor.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: mode) {
+private func writeNew(_ path: String, _ text: String, mode: UInt32) throws {
+    switch FileDescriptor.open(path, [.writeOnly, .create, .exclusive, .noFollow], mode: mode) {
     case .failure(let e): throw CommandFailure("cannot create \(path): \(e)", status: .ioError)
     case .success(let file):
         if case .failure(let e) = file.writeAll(Array(text.utf8)) { throw CommandFailure("cannot write \(path): \(e)", status: .ioError) }
-        _ = fchmod(file.rawValue, mode)
-        _ = fsync(file.rawValue)
+        _ = file.changeMode(mode)
+        _ = file.sync()
     }
 }
 

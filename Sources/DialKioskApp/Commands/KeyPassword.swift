@@ -1,5 +1,4 @@
 import FleetConfig
-import Glibc
 import KioskReporting
 import LinuxSystem
 
@@ -38,28 +37,14 @@ enum KeyPassword {
 
     /// One line typed on /dev/tty with echo off (restored after, whatever happens).
     private static func fromTerminal(_ prompt: String) throws -> [UInt8] {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            throw CommandFailure("no terminal to read the key's password from (\(Errno.current)); give --password-file", status: .usage)
+        let typed: (line: [UInt8], overflowed: Bool)
+        do {
+            typed = try ControllingTerminal.open().readQuietly(prompt, keep: maxBytes)
+        } catch {
+            throw CommandFailure("no terminal to read the key's password from (\(error.errno)); give --password-file", status: .usage)
         }
-        defer { close(fd) }
-        var saved = termios()
-        let hasTermios = tcgetattr(fd, &saved) == 0
-        if hasTermios {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            _ = tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
-        defer { if hasTermios { _ = tcsetattr(fd, TCSAFLUSH, &saved) } }
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
-            line.append(byte)
-            guard line.count <= maxBytes else { throw CommandFailure("the password is longer than \(maxBytes) bytes", status: .dataError) }
-        }
-        _ = write(fd, "\n", 1)
-        guard !line.isEmpty else { throw CommandFailure("an empty password; give one, or make the key with --without-password", status: .dataError) }
-        return line
+        guard !typed.overflowed else { throw CommandFailure("the password is longer than \(maxBytes) bytes", status: .dataError) }
+        guard !typed.line.isEmpty else { throw CommandFailure("an empty password; give one, or make the key with --without-password", status: .dataError) }
+        return typed.line
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DialCore
-import Glibc
 import KioskSeams
 import KioskVocabulary
 import LinuxSystem
@@ -75,9 +74,7 @@ struct ListInputsCommand: ParsableCommand {
         print(Self.watching(seat: input.seat, now: monotonicNow()))
         flushStandardOutput()
         while true {
-            var fds = [pollfd(fd: source.pollDescriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: timer?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
+            var fds: [PollDescriptor] = [.reading(source.pollDescriptor), .reading(signals.fd), .reading(timer?.fd ?? -1)]
             if case .failure(let failure) = pollDescriptors(&fds, timeoutMS: -1) {
                 throw InputSystemError(InputCall(operation: "poll the input descriptors"), errno: failure)
             }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import FleetConfig
-import Glibc
 import KioskLock
 import KioskReporting
 import LinuxSystem
@@ -37,7 +36,7 @@ struct LockCommand: ParsableCommand {
                 guard let gid = Self.groupID(group) else {
                     throw CommandFailure("no group '\(group)' on this machine (the package makes dialkiosk; give --group)", status: .usage)
                 }
-                let terminal = try PINTerminal.open()
+                let terminal = try PINTerminal()
                 let first = try terminal.read("New PIN (4 to 12 digits): ")
                 if let problem = PINRules.problem(first) { throw CommandFailure("\(problem); nothing was changed", status: .dataError) }
                 let again = try terminal.read("The same PIN again: ")
@@ -53,11 +52,7 @@ struct LockCommand: ParsableCommand {
             }
         }
 
-        static func groupID(_ name: String) -> gid_t? {
-            if let number = gid_t(name) { return number }
-            guard let entry = getgrnam(name) else { return nil }
-            return entry.pointee.gr_gid
-        }
+        static func groupID(_ name: String) -> UInt32? { Accounts.groupID(name) }
     }
 
     /// For the fault-injection test: wrong PINs against the lock's state, each verdict printed
@@ -89,7 +84,7 @@ struct LockCommand: ParsableCommand {
                 if let problem = ledger.problem { print("problem \(problem)") }
                 let pin: PINFile?
                 if let pinFile {
-                    switch PINFile.read(pinFile, owner: getuid()) {
+                    switch PINFile.read(pinFile, owner: Accounts.userID) {
                     case .success(let file): pin = file
                     case .failure(let problem): throw problem
                     }
@@ -126,43 +121,28 @@ enum LockFigures {
     }
 }
 
-/// The controlling terminal with echo off while a PIN is typed (termios; restored after,
-/// whatever happens). Never standard input: a PIN must not come from a pipe or a history.
+/// The controlling terminal with echo off while a PIN is typed (`ControllingTerminal`).
+/// Never standard input: a PIN must not come from a pipe or a history.
 struct PINTerminal {
-    let fd: Int32
+    let terminal: ControllingTerminal
 
-    static func open() throws -> PINTerminal {
-        let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            throw CommandFailure("no terminal to read the PIN from (\(Errno.current)); run set-pin on a terminal", status: .usage)
+    init() throws {
+        do {
+            terminal = try ControllingTerminal.open()
+        } catch {
+            throw CommandFailure("no terminal to read the PIN from (\(error.errno)); run set-pin on a terminal", status: .usage)
         }
-        return PINTerminal(fd: fd)
     }
 
     /// One line typed after `prompt`, without its newline; past 64 bytes the rest is dropped
     /// (what is kept is too long a PIN already).
     func read(_ prompt: String) throws -> [UInt8] {
-        var saved = termios()
-        guard tcgetattr(fd, &saved) == 0 else {
-            throw CommandFailure("/dev/tty is no terminal (\(Errno.current)); run set-pin on a terminal", status: .usage)
+        do {
+            return try terminal.readQuietly(prompt, keep: 65).line
+        } catch .noTerminal(let errno) {
+            throw CommandFailure("/dev/tty is no terminal (\(errno)); run set-pin on a terminal", status: .usage)
+        } catch .noEchoControl(let errno) {
+            throw CommandFailure("cannot turn the terminal's echo off: \(errno)", status: .usage)
         }
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        quiet.c_lflag |= tcflag_t(ECHONL)
-        // TCSANOW, not TCSAFLUSH: what was typed ahead is kept (it was not echoed either way
-        // once the first prompt turned echo off).
-        guard tcsetattr(fd, TCSANOW, &quiet) == 0 else { throw CommandFailure("cannot turn the terminal's echo off: \(Errno.current)", status: .usage) }
-        defer { _ = tcsetattr(fd, TCSANOW, &saved) }
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let n = Glibc.read(fd, &byte, 1)
-            if n < 0, errno == EINTR { continue }
-            guard n == 1, byte != UInt8(ascii: "\n") else { break }
-            if line.count <= 64 { line.append(byte) }
-        }
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        return line
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import KMSOutput
-import Glibc
 import KioskReporting
 import KioskConfiguration
 import KioskFeatures

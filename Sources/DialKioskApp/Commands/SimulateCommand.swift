@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import DialRender
-import Glibc
 import KioskSeams
 import KioskVocabulary
 import TouchInput
@@ -10,6 +9,7 @@ import KioskConfiguration
 import KioskLoop
 import KioskFeatures
 import KioskRuntime
+import LinuxSystem
 
 /// `dialkiosk simulate`: the headless twin of the device loop. A touch script goes in, the
 /// dial's events come out as JSON Lines, on a virtual frame clock.
@@ -233,9 +233,9 @@ struct SimulateCommand: ParsableCommand {
 struct FrameLimit: PollSource {
     let display: VirtualDisplay
     let frames: Int
-    var pollDescriptors: [pollfd] { [] }
+    var pollDescriptors: [PollDescriptor] { [] }
     func wakeUp(now: Double) -> Double? { display.presents >= frames ? now : nil }
-    func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         display.presents >= frames ? [.timerExpired] : []
     }
 }

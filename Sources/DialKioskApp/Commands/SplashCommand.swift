@@ -1,7 +1,6 @@
 import ArgumentParser
 import DialCore
 import DialRender
-import Glibc
 import KMSOutput
 import KioskSeams
 import LinuxSystem
@@ -86,8 +85,8 @@ struct SplashCommand: ParsableCommand {
     }
 
     static func makeDirectory(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw CommandFailure("cannot create directory \(path): \(Errno(errno).description)", status: .ioError)
+        if let failure = FilePaths.makeDirectory(path, mode: 0o755), failure != .fileExists {
+            throw CommandFailure("cannot create directory \(path): \(failure.description)", status: .ioError)
         }
     }
 
@@ -97,24 +96,23 @@ struct SplashCommand: ParsableCommand {
     static func write(_ text: String, to path: String) throws {
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let temporary = temporaryName(in: directory.isEmpty ? "." : directory)
-        let written = FileDescriptor.open(temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o644)
+        let written = FileDescriptor.open(temporary, [.writeOnly, .create, .exclusive, .noFollow], mode: 0o644)
             .flatMap { $0.writeAll(Array(text.utf8)) }
         if case .failure(let failure) = written {
-            unlink(temporary)
+            FilePaths.unlink(temporary)
             throw CommandFailure("cannot write \(path): \(failure.description)", status: .ioError)
         }
         try rename(temporary, to: path)
     }
 
     static func temporaryName(in directory: String) -> String {
-        "\(directory)/.dialkiosk-splash-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        "\(directory)/.dialkiosk-splash-\(FilePaths.processID)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     static func rename(_ from: String, to path: String) throws {
-        guard Glibc.rename(from, path) == 0 else {
-            let code = errno
-            unlink(from)
-            throw CommandFailure("cannot write \(path): \(Errno(code).description)", status: .ioError)
+        if let failure = FilePaths.rename(from, to: path) {
+            FilePaths.unlink(from)
+            throw CommandFailure("cannot write \(path): \(failure.description)", status: .ioError)
         }
     }
 }

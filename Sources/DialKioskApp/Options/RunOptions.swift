@@ -1,11 +1,11 @@
 import ArgumentParser
-import Glibc
 import DialCore
 import KMSOutput
 import KioskSeams
 import KioskConfiguration
 import KioskReporting
 import KioskRuntime
+import LinuxSystem
 
 extension PainterChoice: ExpressibleByArgument {}
 extension KMSAPI.Request: ExpressibleByArgument {}
@@ -131,8 +131,7 @@ struct RunOptions: ParsableArguments {
             }
             // A missing directory is a usage error (64), not a failure to retry forever.
             let directory = control.contains("/") ? String(control[..<control.lastIndex(of: "/")!]) : "."
-            var info = stat()
-            guard stat(directory.isEmpty ? "/" : directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            guard case .success(let info) = FileStatus.of(directory.isEmpty ? "/" : directory), info.kind == .directory else {
                 throw ValidationError("--control '\(control)': the directory '\(directory.isEmpty ? "/" : directory)' does not exist")
             }
         }

@@ -1,5 +1,5 @@
-import Glibc
 import KioskConfiguration
+import LinuxSystem
 
 /// Paths the installed service cannot see. systemd/dialkiosk.service sets ProtectHome=yes
 /// (/home, /root and /run/user appear empty) and PrivateTmp=yes (the service gets its own empty
@@ -40,8 +40,6 @@ enum ServiceSandbox {
     }
 
     private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        FilePaths.resolved(path)
     }
 }

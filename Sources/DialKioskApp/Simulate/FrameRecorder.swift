@@ -1,6 +1,5 @@
 import DialCore
 import DialRender
-import Glibc
 import KioskReporting
 import LinuxSystem
 import KioskRuntime
@@ -29,16 +28,7 @@ final class FrameRecorder {
 
 extension FrameRecorder {
     /// mkdir -p: each missing directory of `path` made (0755); the first failure's errno, or nil.
-    static func makeDirectories(_ path: String) -> Errno? {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            prefix += "/" + part
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST { return Errno.current }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return Errno.current }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : Errno(ENOTDIR)
-    }
+    static func makeDirectories(_ path: String) -> Errno? { FilePaths.makeDirectories(path) }
 }
 
 private extension String {

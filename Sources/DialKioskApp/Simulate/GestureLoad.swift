@@ -1,6 +1,6 @@
 import DialCore
-import Glibc
 import KioskSeams
+import RealModule
 
 /// An endless, seeded stream of the gestures people make on a kiosk (flings both ways, slow
 /// drags, taps on items and in the hub, a second finger now and then, key steps), produced one
@@ -32,7 +32,7 @@ struct GestureLoad: Sequence, IteratorProtocol {
     private mutating func uniform(_ r: ClosedRange<Double>) -> Double { Double.random(in: r, using: &rng) }
 
     private func point(_ angle: Double, _ r: Double) -> Point {
-        Point(x: center.x + r * cos(angle), y: center.y + r * sin(angle))
+        Point(x: center.x + r * .cos(angle), y: center.y + r * .sin(angle))
     }
 
     private mutating func touch(_ phase: TouchPhase, _ p: Point, slot: Int = 0) {
