@@ -10,7 +10,7 @@ package enum KioskNews: ServiceNews {
     case command(ControlServer.Request)
     /// Live items' changes of this turn wait for their flush (`liveDue`).
     case liveDue
-    /// The language's return time has come (`languageReturnDeadline`).
+    /// The language's return time has come (`LanguageSwitch.returnDeadline`; the feature's).
     case languageDue
     /// The presence sensor's key.
     case presence
@@ -42,7 +42,6 @@ extension LegacyService: LoopService {
             report(events, frames: frames)
             speech.observe(events, pose: dial.pose, settings: speechSettings, menu: shownMenu, now: time,
                            states: live.items.states)
-            return chooseLanguage(from: events, at: time, dial: dial)
         case .firstFrameShown:
             started(now: time)
         case .dialReplaced(let previousMenu):
@@ -71,7 +70,8 @@ extension LegacyService: LoopService {
         case .liveDue:
             return flushLive(at: time)
         case .languageDue:
-            return returnLanguageIfDue(at: time, dial: dial)
+            // `LanguageSwitch`'s.
+            break
         case .presence:
             return [.apply(presence(now: time))]
         case .displayFailed(let why):
@@ -95,21 +95,22 @@ extension LegacyService: LoopService {
             screenshot(request, at: time)
             return []
         }
-        lastInput = max(lastInput, time)
         if let requests = performLive(request, at: time, dial: dial) { return requests }
         var requests: [LoopRequest] = []
         switch request.command {
         case .setItem, .turn, .screenshot:
             break
         case .language(let code):
-            guard let language = config.languages.first(where: { $0.code == code }) else {
+            guard config.languages.contains(where: { $0.code == code }) else {
                 let codes = config.languages.map(\.code)
                 replyError(request, codes.isEmpty ? "no languages are configured" : "no language '\(code)'; languages: "
                            + codes.joined(separator: ", "), now: time)
                 return []
             }
-            requests.append(.apply(wake(now: time)))
-            requests += setLanguage(language.code, at: time, dial: dial)
+            // The switch and the command's frame are `LanguageSwitch`'s, after this wake.
+            let woke = wake(now: time)
+            publishState()
+            return [.apply(woke)]
         case .select(let path):
             // Moving the ring elsewhere closes an open value dial first.
             let closing: [LoopRequest] = dial.pose.valueDial != nil ? [.dial(.closeValue)] : []

@@ -8,10 +8,11 @@ import OpeningHours
 
 /// The part of the service not yet split into features (`FeatureRouter` holds it beside them):
 /// event lines on stdout and the control socket, the behaviour timers, the screen's policy,
-/// MQTT, live items, speech, languages, the fleet and the reload. It owns the notifier (which
-/// the router sends the features' notifications through) and the control server; `stop` tears
-/// them down in reverse order and is safe to call twice. Item commands it asks for go on the
-/// bus (`takeNews`), for `ItemCommands`.
+/// MQTT, live items, speech, the fleet and the reload. It owns the notifier (which the router
+/// sends the features' notifications through) and the control server; `stop` tears them down
+/// in reverse order and is safe to call twice. What it tells the features goes on the bus
+/// (`takeNews`: item commands for `ItemCommands`, activated items for `LanguageSwitch`); what
+/// they tell it comes back by `hear` (the language shown).
 package final class LegacyService {
     package internal(set) var config: KioskConfig
     package let configPath: String?
@@ -75,12 +76,13 @@ package final class LegacyService {
     var refusalLog = LogRateLimit(interval: 10)
     /// What the event lines told clients of the menu so far: the open ring and the selected slot.
     package private(set) var told = EventStreamView()
-    /// The language the texts are shown and spoken in (nil: the configuration's default, or it
-    /// has no `languages:`), and the menu with its texts in it (event lines, speech, state).
+    /// The language the texts are shown and spoken in, as `LanguageSwitch` last said
+    /// (`languageShown`; nil: the configuration's default, or it has no `languages:`), and the
+    /// menu with its texts in it (event lines, speech, state).
     package internal(set) var language: String?
     package internal(set) var shownMenu: MenuTree
-    /// The last input's time (touch, key, encoder or control command), for the language's return.
-    package internal(set) var lastInput: Double
+    /// The loop-clock time the service was made (the language's return counts from it).
+    package let createdAt: Double
 
     /// - Parameters:
     ///   - environment: the process environment (NOTIFY_SOCKET, WATCHDOG_USEC, JOURNAL_STREAM).
@@ -95,7 +97,7 @@ package final class LegacyService {
          wallClock: @escaping () -> Double = HoursWatch.realtime, localClock: LocalClock = LocalClock()) throws {
         self.config = config
         shownMenu = config.menu
-        lastInput = now
+        createdAt = now
         hours = HoursWatch(wallClock: wallClock, local: localClock, environment: environment)
         self.scenes = scenes
         reloads = Reload(offTheLoop: scenes.preparesOffTheLoop)
@@ -165,6 +167,7 @@ package final class LegacyService {
             if case .activated(_, let path, let time) = event, let item = config.menu.node(at: path)?.item {
                 outbox.append(.runCommand(item, path: path, at: time, timeout: item.commandTimeout ?? config.behaviour.commandTimeout,
                                           extra: [:]))
+                outbox.append(.activated(item, path: path, at: time))
             }
         }
         if !dialEvents.isEmpty { publishState() }
@@ -191,7 +194,6 @@ package final class LegacyService {
         if let deadline = idle.nextDeadline { times.append(deadline) }
         if let deadline = hours.deadline { times.append(deadline) }
         if let due = live.nextWakeup() { times.append(max(now, due)) }
-        if let deadline = languageReturnDeadline { times.append(deadline) }
         return times.min()
     }
 
@@ -208,7 +210,6 @@ package final class LegacyService {
         }
         if screenChanged { screenNews(at: event.time) }
         speech.touched(now: event.time)
-        if event.time.isFinite { lastInput = max(lastInput, event.time) }
         if case .command(.speech(let what), let time) = event {
             switch what {
             case .repeatLast: speech.repeatLast(settings: speechSettings, now: time)

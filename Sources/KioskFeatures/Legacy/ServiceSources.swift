@@ -50,15 +50,10 @@ package struct ServiceDeadlines: PollSource {
     }
 
     /// Live items' changes of this turn (one flush, item lines and one repaint, per frame at
-    /// most) and the language's return, as news for the loop to pass back.
+    /// most), as news for the loop to pass back.
     package static func due(_ service: LegacyService, now: Double) -> [LoopEvent] {
-        var events: [LoopEvent] = []
         service.checkStaleness(now: now)
-        if service.liveDue(now: now) { events.append(.message(.news(KioskNews.liveDue))) }
-        if let deadline = service.languageReturnDeadline, now >= deadline {
-            events.append(.message(.news(KioskNews.languageDue)))
-        }
-        return events
+        return service.liveDue(now: now) ? [.message(.news(KioskNews.liveDue))] : []
     }
 
     package init(service: LegacyService) {

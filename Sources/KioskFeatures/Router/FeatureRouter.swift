@@ -11,20 +11,27 @@ import KioskReporting
 /// nor the loop; the router is the only one that calls them.
 package final class FeatureRouter: LoopService {
     /// The unsplit remainder of the service: event lines, the control socket, the screen's
-    /// policy, MQTT, live items, speech, languages, the fleet and the reload.
+    /// policy, MQTT, live items, speech, the fleet and the reload.
     package let legacy: LegacyService
     package let lifecycle: Lifecycle
     package let commands: ItemCommands
+    package let languages: LanguageSwitch
     private var stopped = false
 
-    /// Every feature, in the order they hear a message (before the remainder: READY=1 goes
-    /// out before the `started` line).
-    private var features: [any KioskFeature] { [lifecycle, commands] }
+    /// The features that hear a message before the remainder (READY=1 goes out before the
+    /// `started` line).
+    private var first: [any KioskFeature] { [lifecycle, commands] }
+    /// The features that hear it after the remainder (a language command's lines follow the
+    /// wake the remainder writes).
+    private var later: [any KioskFeature] { [languages] }
+    /// Every feature, in that order.
+    private var features: [any KioskFeature] { first + later }
 
     package init(legacy: LegacyService, environment: [String: String]) {
         self.legacy = legacy
         lifecycle = Lifecycle(environment: environment)
         commands = ItemCommands(environment: environment, logger: legacy.logger)
+        languages = LanguageSwitch(since: legacy.createdAt)
     }
 
     deinit { stop(reason: "exit", now: .nan) }
@@ -38,8 +45,11 @@ package final class FeatureRouter: LoopService {
     package func handle(_ message: LoopMessage, at time: Double, dial: DialSnapshot) throws -> [LoopRequest] {
         let view = view(dial)
         var requests: [LoopRequest] = []
-        for feature in features { requests += carry(feature.handle(message, at: time, view: view), at: time) }
+        for feature in first { requests += carry(feature.handle(message, at: time, view: view), at: time) }
         requests += try legacy.handle(message, at: time, dial: dial)
+        // The remainder may have swapped the configuration (a reload committed in this turn).
+        let after = self.view(dial)
+        for feature in later { requests += carry(feature.handle(message, at: time, view: after), at: time) }
         requests += deliver(legacy.takeNews(), at: time)
         return requests
     }
@@ -77,19 +87,23 @@ package final class FeatureRouter: LoopService {
         return output.requests + deliver(output.news, at: time)
     }
 
-    /// News to every feature (which may answer with more).
+    /// News to every feature (which may answer with more), then to the remainder.
     private func deliver(_ news: [FeatureNews], at time: Double) -> [LoopRequest] {
         var requests: [LoopRequest] = []
         for item in news {
             for feature in features { requests += carry(feature.hear(item, at: time), at: time) }
+            legacy.hear(item, at: time)
         }
         return requests
     }
+
+    /// Whether the language's return is due (`KioskNews.languageDue` for the loop to pass back).
+    package func languageDue(now: Double) -> Bool { languages.returnDeadline.map { now >= $0 } ?? false }
 }
 
 /// The deadlines of the features and of the remainder: no descriptor, a wake-up time, and
 /// housekeeping after every poll (the watchdog, children reaped, timers fired), as
-/// `ServiceDeadlines` serves them for the remainder alone.
+/// `ServiceDeadlines` serves them for the remainder alone, then the language's return.
 package struct RouterDeadlines: PollSource {
     package let router: FeatureRouter
     package var pollDescriptors: [pollfd] { [] }
@@ -97,6 +111,7 @@ package struct RouterDeadlines: PollSource {
     package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
         let actions = router.tick(now: now)
         return (actions.isEmpty ? [] : [.requests([.apply(actions)])]) + ServiceDeadlines.due(router.legacy, now: now)
+            + (router.languageDue(now: now) ? [.message(.news(KioskNews.languageDue))] : [])
     }
 
     package init(router: FeatureRouter) {

@@ -15,6 +15,8 @@ package final class ItemCommands: KioskFeature {
         switch news {
         case .runCommand(let item, let path, let at, let timeout, let extra):
             runner.run(item, path: path, now: at, timeout: timeout, extra: extra)
+        case .activated, .languageShown:
+            break
         }
         return .none
     }

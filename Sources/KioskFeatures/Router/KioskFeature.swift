@@ -22,6 +22,12 @@ package enum FeatureNews {
     /// An item's command to start: an `activated` item's, or a value item's on commit with
     /// the value in `extra` (its environment).
     case runCommand(MenuItem, path: MenuPath, at: Double, timeout: Double, extra: [String: String])
+    /// An item was activated (one the live items did not refuse), in the dial's order.
+    case activated(MenuItem, path: MenuPath, at: Double)
+    /// The texts are shown in another language from now on (`code`, as asked; `language`: nil
+    /// for the default): the remainder translates its menu, takes the voice, writes the
+    /// `language` line and `selected` for `selected` (the item at the top), and the state.
+    case languageShown(code: String, language: String?, selected: MenuPath?, at: Double)
 }
 
 /// A feature's answer: requests for the loop (in order), notifications for systemd, and news
