@@ -74,7 +74,8 @@ import KioskTestSupport
         let service = try LegacyService(config: config, configPath: nil, controlPath: nil, environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: fds[1], now: 0)
-        defer { service.stop(reason: "test", now: .nan) }
+        let router = FeatureRouter(legacy: service, environment: [:])
+        defer { router.stop(reason: "test", now: .nan) }
         let switchAt = 1.1
         var switchIndex = 0
         let script = Script([
@@ -86,8 +87,8 @@ import KioskTestSupport
             }),
         ])
         let loop = FrameLoop(output: LoopOutput(presenter: display),
-                             sources: FrameLoop.sources(displays: [display], service: service.pollSources) + [script],
-                             scene: scene, now: { clock.now }, service: service,
+                             sources: FrameLoop.sources(displays: [display], service: router.pollSources) + [script],
+                             scene: scene, now: { clock.now }, service: router,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod)))
         struct Recorder: LoopWaiter {
             let display: VirtualDisplay
@@ -154,10 +155,11 @@ import KioskTestSupport
         let service = try LegacyService(config: config, configPath: nil, controlPath: dir.path + "/control.sock", environment: [:],
                                        logger: JournalLogger(format: LogFormat(journalPrefixes: false)) { _ in },
                                        eventsFD: devNull, now: 0)
-        defer { service.stop(reason: "test", now: .nan) }
+        let router = FeatureRouter(legacy: service, environment: [:])
+        defer { router.stop(reason: "test", now: .nan) }
         let loop = FrameLoop(output: LoopOutput(presenter: display),
-                             sources: FrameLoop.sources(displays: [display], service: service.pollSources),
-                             scene: scene, now: { clock.now }, service: service,
+                             sources: FrameLoop.sources(displays: [display], service: router.pollSources),
+                             scene: scene, now: { clock.now }, service: router,
                              pacing: LoopPacing(schedule: FrameSchedule(refreshPeriod: display.refreshPeriod)))
         try loop.start(at: 0)
         _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: 1))
@@ -173,7 +175,7 @@ import KioskTestSupport
         #expect(replies.contains("\"label\": \"Kaffee\""), "\(replies)")
         #expect(service.language == "de")
         // Thirty seconds after the last input, back to the default.
-        #expect(service.languageReturnDeadline.map { $0 > 30 && $0 <= 33 } == true)
+        #expect(router.languages.returnDeadline.map { $0 > 30 && $0 <= 33 } == true)
         _ = try loop.run(waiter: VirtualWaiter(clock: clock, horizon: 40))
         #expect(service.language == nil)
         #expect(readAvailable(client).contains("\"event\": \"language\", \"code\": \"en\""))
