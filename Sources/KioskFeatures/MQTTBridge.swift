@@ -1,5 +1,4 @@
 import DialCore
-import Glibc
 import KioskSeams
 import KioskVocabulary
 import LinuxSystem
@@ -153,7 +152,7 @@ package final class MQTTBridge {
 
     // MARK: the loop's turn
 
-    package var pollDescriptors: [pollfd] { connection.pollDescriptor.map { [$0] } ?? [] }
+    package var pollDescriptors: [PollDescriptor] { connection.pollDescriptor.map { [$0] } ?? [] }
 
     package func wakeUp(now: Double) -> Double? {
         var times = [nextMetrics]
@@ -163,7 +162,7 @@ package final class MQTTBridge {
     }
 
     /// The socket's news, the metrics when due, and this turn's share of the commands.
-    package func serve(_ polled: [pollfd], now: Double) -> [ControlServer.Request] {
+    package func serve(_ polled: [PollDescriptor], now: Double) -> [ControlServer.Request] {
         let revents = polled.first?.revents ?? 0
         for message in connection.serve(revents: revents, now: now) { receive(message, now: now) }
         if now >= nextMetrics {

@@ -1,4 +1,3 @@
-import Glibc
 import LinuxSystem
 
 /// What identifies a configuration file's contents without reading it: device, inode, size,
@@ -10,8 +9,9 @@ package struct ReloadStamp: Equatable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
-    var modified: timespec
-    var changed: timespec
+    /// Modification and change times: seconds and nanoseconds.
+    var modified: (seconds: Int64, nanoseconds: Int64)
+    var changed: (seconds: Int64, nanoseconds: Int64)
     /// CLOCK_REALTIME when stat ran.
     var readAt: Double
 
@@ -20,22 +20,21 @@ package struct ReloadStamp: Equatable, Sendable {
 
     /// stat(2) of `path`; nil when it cannot be read (the reload then reads it and says why).
     package static func of(_ path: String) -> ReloadStamp? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return ReloadStamp(device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
-                           modified: st.st_mtim, changed: st.st_ctim, readAt: realtimeNow())
+        guard case .success(let st) = FileStatus.of(path) else { return nil }
+        return ReloadStamp(device: st.device, inode: st.inode, size: st.size,
+                           modified: (st.modifiedSeconds, st.modifiedNanoseconds),
+                           changed: (st.changedSeconds, st.changedNanoseconds), readAt: realtimeNow())
     }
 
     /// Whether `self` (stat now) shows the file `settled` was read from, untouched since.
     package func matches(_ settled: ReloadStamp?) -> Bool {
         guard let settled, self == settled else { return false }
-        func seconds(_ t: timespec) -> Double { Double(t.tv_sec) + Double(t.tv_nsec) / 1e9 }
+        func seconds(_ t: (seconds: Int64, nanoseconds: Int64)) -> Double { Double(t.seconds) + Double(t.nanoseconds) / 1e9 }
         return max(seconds(settled.modified), seconds(settled.changed)) + Self.tick < settled.readAt
     }
 
     package static func == (a: ReloadStamp, b: ReloadStamp) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size
-            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
+            && a.modified == b.modified && a.changed == b.changed
     }
 }

@@ -1,9 +1,9 @@
 import Audio
 import DialCore
 import KioskSeams
-import Glibc
 import KioskReporting
 import KioskConfiguration
+import LinuxSystem
 
 /// The kiosk's voice (the `accessibility:` section): each loop turn's dial events become at
 /// most one utterance (DialCore's `SpeechScript`) and one cue (`CuePlanner`), handed to the
@@ -131,9 +131,9 @@ package final class SpeechBridge {
     }
 
     /// The worker's wake-up descriptor, for the loop's poll (nil before it starts).
-    package var pollDescriptor: pollfd? {
+    package var pollDescriptor: PollDescriptor? {
         guard let fd = worker?.wakeDescriptor, fd >= 0 else { return nil }
-        return pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return .reading(fd)
     }
 
     /// Told of a failure the worker reported (its line) and of the recovery (nil).

@@ -22,6 +22,9 @@ public struct FileStatus: Sendable, Equatable {
     /// st_mtim: seconds and nanoseconds.
     public var modifiedSeconds: Int64
     public var modifiedNanoseconds: Int64
+    /// st_ctim: when the inode last changed (a write, a chmod, a rename onto it).
+    public var changedSeconds: Int64
+    public var changedNanoseconds: Int64
 
     init(_ st: stat) {
         switch st.st_mode & S_IFMT {
@@ -42,6 +45,8 @@ public struct FileStatus: Sendable, Equatable {
         group = UInt32(st.st_gid)
         modifiedSeconds = Int64(st.st_mtim.tv_sec)
         modifiedNanoseconds = Int64(st.st_mtim.tv_nsec)
+        changedSeconds = Int64(st.st_ctim.tv_sec)
+        changedNanoseconds = Int64(st.st_ctim.tv_nsec)
     }
 
     /// stat(2) (`followingLinks`, the default) or lstat(2) of `path`.

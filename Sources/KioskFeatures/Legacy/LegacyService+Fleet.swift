@@ -1,6 +1,6 @@
-import Glibc
 import KioskConfiguration
 import KioskLoop
+import LinuxSystem
 
 /// Pushed configurations on the loop: a bundle taken is built like a reload (off the loop when
 /// there is a worker) and swapped in in one transaction; a failed build is refused at once;
@@ -126,9 +126,9 @@ extension LegacyService {
 /// The confirmation deadline of a pushed configuration: no descriptor, a wake-up time.
 package struct FleetDeadline: PollSource {
     package let service: LegacyService
-    package var pollDescriptors: [pollfd] { [] }
+    package var pollDescriptors: [PollDescriptor] { [] }
     package func wakeUp(now: Double) -> Double? { service.fleet?.nextDeadline }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         guard let deadline = service.fleet?.nextDeadline, now >= deadline else { return [] }
         return [.requests(service.revertFleetIfDue(at: now))]
     }

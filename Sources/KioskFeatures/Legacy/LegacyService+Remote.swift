@@ -1,5 +1,5 @@
-import Glibc
 import KioskVocabulary
+import LinuxSystem
 
 /// The remote view's side of the service (the view itself is the app's, which the service does
 /// not know): viewers counted for `<base>/state`, screenshots asked for and answered.
@@ -56,11 +56,9 @@ extension LegacyService {
 
     /// `2026-11-27T13:45:07Z`: seconds since 1970 as ISO 8601 in UTC.
     package static func iso8601(_ seconds: Double) -> String {
-        var time = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let parts = CalendarTime.utc(seconds)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(parts.year)-\(two(parts.month))-\(two(parts.day))T"
+            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))Z"
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import KioskConfiguration
 import KioskLoop
 import LinuxSystem

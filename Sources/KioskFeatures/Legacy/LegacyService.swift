@@ -1,10 +1,10 @@
-import Glibc
 import DialCore
 import KioskSeams
 import KioskReporting
 import KioskConfiguration
 import KioskLoop
 import OpeningHours
+import LinuxSystem
 
 /// The part of the service not yet split into features (`FeatureRouter` holds it beside them):
 /// event lines on stdout and the control socket, the behaviour timers, the screen's policy,
@@ -264,12 +264,12 @@ package final class LegacyService {
     package var outputQueues: [OutputQueue] { [events] + (logger.queue.map { [$0] } ?? []) }
 
     /// The control socket's descriptors, for poll.
-    package var pollDescriptors: [pollfd] { control?.pollDescriptors ?? [] }
+    package var pollDescriptors: [PollDescriptor] { control?.pollDescriptors ?? [] }
 
     /// This turn's commands from the control socket (`ready`: its descriptors after poll), at
     /// most one `reload` among them. `show` also wakes the screen (its actions come back
     /// through `wake`).
-    package func handleControl(_ ready: [pollfd], now: Double) -> [ControlServer.Request] {
+    package func handleControl(_ ready: [PollDescriptor], now: Double) -> [ControlServer.Request] {
         control?.turn(ready, now: now) ?? []
     }
 

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 import LinuxSystem
 import KioskReporting
@@ -134,7 +133,7 @@ package final class Reload {
     package var parsed: Int { parsedBefore + (inFlight?.shared.parsed.withLock { $0 } ?? 0) }
 
     /// The descriptor to poll while a preparation runs.
-    package var pollDescriptors: [pollfd] {
+    package var pollDescriptors: [PollDescriptor] {
         inFlight.map { [$0.worker.pollDescriptor] } ?? []
     }
 
@@ -168,7 +167,7 @@ package final class Reload {
 
     /// The outcome once the worker is done (its pipe hung up), else nil; `again`: one more
     /// preparation should follow.
-    func finished(_ polled: [pollfd]) -> (outcome: Outcome, pushed: Bool, again: Bool, notes: [String])? {
+    func finished(_ polled: [PollDescriptor]) -> (outcome: Outcome, pushed: Bool, again: Bool, notes: [String])? {
         guard let inFlight, let outcome = inFlight.worker.finished(in: polled) else { return nil }
         self.inFlight = nil
         parsedBefore += inFlight.shared.parsed.withLock { $0 }
@@ -182,8 +181,8 @@ package final class Reload {
 /// to the loop.
 package struct ReloadCompletion: PollSource {
     package let service: LegacyService
-    package var pollDescriptors: [pollfd] { service.reloads.pollDescriptors }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package var pollDescriptors: [PollDescriptor] { service.reloads.pollDescriptors }
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         guard let done = service.reloads.finished(polled) else { return [] }
         for line in done.notes { service.logger.warning(line) }
         return [.requests(service.reloadPrepared(done.outcome, pushed: done.pushed, again: done.again, at: now))]

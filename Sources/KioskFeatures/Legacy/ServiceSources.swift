@@ -1,12 +1,12 @@
 import DialCore
-import Glibc
 import KioskLoop
+import LinuxSystem
 
 /// Event and log lines waiting for a slow reader: polled for POLLOUT only while lines wait.
 package struct ServiceOutput: PollSource {
     package let service: LegacyService
-    package var pollDescriptors: [pollfd] { service.outputQueues.compactMap(\.pollDescriptor) }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package var pollDescriptors: [PollDescriptor] { service.outputQueues.compactMap(\.pollDescriptor) }
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         for queue in service.outputQueues {
             guard let fd = queue.pollDescriptor?.fd,
                   polled.contains(where: { $0.fd == fd && $0.revents != 0 }) else { continue }
@@ -24,9 +24,9 @@ package struct ServiceOutput: PollSource {
 /// from an earlier turn's budget keep poll from sleeping.
 package struct ControlSocket: PollSource {
     package let service: LegacyService
-    package var pollDescriptors: [pollfd] { service.pollDescriptors }
+    package var pollDescriptors: [PollDescriptor] { service.pollDescriptors }
     package func wakeUp(now: Double) -> Double? { service.hasControlBacklog ? now : nil }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         guard service.hasControlBacklog || polled.contains(where: { $0.revents != 0 }) else { return [] }
         return service.handleControl(polled, now: now).map { request in
             .message(.news(KioskNews.command(request)))
@@ -42,9 +42,9 @@ package struct ControlSocket: PollSource {
 /// and housekeeping after every poll (children reaped, timers fired).
 package struct ServiceDeadlines: PollSource {
     package let service: LegacyService
-    package var pollDescriptors: [pollfd] { [] }
+    package var pollDescriptors: [PollDescriptor] { [] }
     package func wakeUp(now: Double) -> Double? { service.nextWakeup(now: now) }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         let actions = service.tick(now: now)
         return (actions.isEmpty ? [] : [.requests([.apply(actions)])]) + Self.due(service, now: now)
     }

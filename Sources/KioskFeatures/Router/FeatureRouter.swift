@@ -1,8 +1,8 @@
 import DialCore
-import Glibc
 import KioskConfiguration
 import KioskLoop
 import KioskReporting
+import LinuxSystem
 
 /// The loop's `LoopService`: one bus that hands each loop message, with a read-only view, to
 /// every feature and to the part of the service not yet split into features (`LegacyService`,
@@ -106,9 +106,9 @@ package final class FeatureRouter: LoopService {
 /// `ServiceDeadlines` serves them for the remainder alone, then the language's return.
 package struct RouterDeadlines: PollSource {
     package let router: FeatureRouter
-    package var pollDescriptors: [pollfd] { [] }
+    package var pollDescriptors: [PollDescriptor] { [] }
     package func wakeUp(now: Double) -> Double? { router.nextWakeup(now: now) }
-    package func serve(_ polled: [pollfd], now: Double) throws -> [LoopEvent] {
+    package func serve(_ polled: [PollDescriptor], now: Double) throws -> [LoopEvent] {
         let actions = router.tick(now: now)
         return (actions.isEmpty ? [] : [.requests([.apply(actions)])]) + ServiceDeadlines.due(router.legacy, now: now)
             + (router.languageDue(now: now) ? [.message(.news(KioskNews.languageDue))] : [])

@@ -1,5 +1,5 @@
-import Glibc
 import KioskLoop
+import LinuxSystem
 
 /// The service's life as systemd sees it: READY=1 with the item count once the first frame is
 /// on the glass (so "active" means "visible"), WATCHDOG=1 when the watchdog's interval says,
@@ -9,7 +9,7 @@ package final class Lifecycle: KioskFeature {
     private var watchdog: WatchdogSchedule?
 
     package init(environment: [String: String]) {
-        watchdog = WatchdogSchedule.fromEnvironment(environment, pid: getpid())
+        watchdog = WatchdogSchedule.fromEnvironment(environment, pid: FilePaths.processID)
     }
 
     package func handle(_ message: LoopMessage, at time: Double, view: FeatureView) -> FeatureOutput {
