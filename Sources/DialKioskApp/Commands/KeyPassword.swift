@@ -38,7 +38,7 @@ enum KeyPassword {
     /// One line typed on /dev/tty with echo off (restored after, whatever happens).
     private static func fromTerminal(_ prompt: String) throws -> [UInt8] {
         let typed: (line: [UInt8], overflowed: Bool)
-        do {
+        do throws(ControllingTerminal.Failure) {
             typed = try ControllingTerminal.open().readQuietly(prompt, keep: maxBytes)
         } catch {
             throw CommandFailure("no terminal to read the key's password from (\(error.errno)); give --password-file", status: .usage)

@@ -127,7 +127,7 @@ struct PINTerminal {
     let terminal: ControllingTerminal
 
     init() throws {
-        do {
+        do throws(ControllingTerminal.Failure) {
             terminal = try ControllingTerminal.open()
         } catch {
             throw CommandFailure("no terminal to read the PIN from (\(error.errno)); run set-pin on a terminal", status: .usage)
@@ -137,7 +137,7 @@ struct PINTerminal {
     /// One line typed after `prompt`, without its newline; past 64 bytes the rest is dropped
     /// (what is kept is too long a PIN already).
     func read(_ prompt: String) throws -> [UInt8] {
-        do {
+        do throws(ControllingTerminal.Failure) {
             return try terminal.readQuietly(prompt, keep: 65).line
         } catch .noTerminal(let errno) {
             throw CommandFailure("/dev/tty is no terminal (\(errno)); run set-pin on a terminal", status: .usage)
