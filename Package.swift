@@ -196,11 +196,14 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskVocabulary", "KioskLoop", "KioskFeatures",
                                                                    "KioskTestSupport", "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
-        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk):
+        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk, a
+        // real mosquitto, the golden pictures of the recipe) and the built binary run as a child:
         // no App code.
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTestSupport", "DialCore", "KioskSeams", "DialRender",
                                                              "LinuxSystem", "MQTTLink", "KioskReporting", "KioskConfiguration", "KioskLoop",
-                                                             "KioskFeatures", "FleetConfig", "CECLink", "RemoteView", "TouchInput"]),
+                                                             "KioskFeatures", "KioskVocabulary", "FleetConfig", "CECLink", "RemoteView",
+                                                             "TouchInput", "KMSOutput", "Audio", "OpeningHours"],
+                    exclude: ["Fixtures"], resources: [.copy("Golden")]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto", "LinuxSystem", "KioskTestSupport"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.
