@@ -173,11 +173,11 @@ let package = Package(
         ),
         .executableTarget(name: "dialkiosk", dependencies: ["DialKioskApp", "KioskLoop"]),
         // The rigs the test targets share (pipe displays and inputs, a real mosquitto, sockets,
-        // child processes, loop seams), as a library so each layer's tests can use them
+        // child processes, loop seams, the golden-picture compare), as a library so each layer's tests can use them
         // without importing the App.
         .target(
             name: "KioskTestSupport",
-            dependencies: ["DialCore", "KioskSeams", "KMSOutput", "LinuxSystem", "MQTTLink", "KioskReporting",
+            dependencies: ["DialCore", "KioskSeams", "DialRender", "KMSOutput", "LinuxSystem", "MQTTLink", "KioskReporting",
                            "KioskConfiguration", "KioskLoop", "KioskFeatures", "Audio"]
         ),
         // The parsers' fuzzer: libFuzzer when built by scripts/fuzz.sh, a seeded mutation loop otherwise.
@@ -185,7 +185,8 @@ let package = Package(
 
         .testTarget(name: "KioskSeamsTests", dependencies: ["KioskSeams"]),
         .testTarget(name: "DialCoreTests", dependencies: ["DialCore", "KioskSeams"]),
-        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem"], resources: [.copy("Golden")]),
+        .testTarget(name: "DialRenderTests", dependencies: ["DialRender", "DialCore", "KioskSeams", "LinuxSystem", "KioskTestSupport"],
+                    resources: [.copy("Golden")]),
         .testTarget(name: "KioskVocabularyTests", dependencies: ["KioskVocabulary", "DialCore"]),
         .testTarget(name: "KioskJSONTests", dependencies: ["KioskJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
@@ -196,18 +197,21 @@ let package = Package(
         .testTarget(name: "DialKioskAppTests", dependencies: ["DialKioskApp", "CECLink", "DialCore", "KioskSeams", "DialRender", "LinuxSystem", "MQTTLink",
                                                                    "KioskReporting", "KioskConfiguration", "KioskVocabulary", "KioskLoop", "KioskFeatures",
                                                                    "KioskTestSupport", "FleetConfig", "KioskRuntime"], exclude: ["Fixtures"]),
-        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk):
+        // The runtime's assembly and what runs on it (loop, service, scenes, the virtual kiosk, a
+        // real mosquitto, the golden pictures of the recipe) and the built binary run as a child:
         // no App code.
         .testTarget(name: "KioskRuntimeTests", dependencies: ["KioskRuntime", "KioskTestSupport", "DialCore", "KioskSeams", "DialRender",
                                                              "LinuxSystem", "MQTTLink", "KioskReporting", "KioskConfiguration", "KioskLoop",
-                                                             "KioskFeatures", "FleetConfig", "CECLink", "RemoteView", "TouchInput"]),
+                                                             "KioskFeatures", "KioskVocabulary", "FleetConfig", "CECLink", "RemoteView",
+                                                             "TouchInput", "KMSOutput", "Audio", "OpeningHours"],
+                    exclude: ["Fixtures"], resources: [.copy("Golden")]),
         .testTarget(name: "MQTTLinkTests", dependencies: ["MQTTLink", "CMosquitto", "LinuxSystem", "KioskTestSupport"]),
         // The scripts, the unit, the package's maintainer scripts and the built binary's linkage:
         // tests of what ships around the code, run on the files and the binary as they are.
         .testTarget(name: "PackagingTests", dependencies: ["KioskTestSupport"]),
         .testTarget(name: "KioskReportingTests", dependencies: ["KioskReporting", "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskConfigurationTests", dependencies: ["KioskConfiguration", "KioskVocabulary", "DialCore", "KioskReporting", "LinuxSystem",
-                                                                   "OpeningHours", "KioskTestSupport"]),
+                                                                   "OpeningHours", "KioskTestSupport", "KioskFeatures"]),
         .testTarget(name: "KioskLoopTests", dependencies: ["KioskLoop", "KioskConfiguration", "DialCore", "KioskSeams", "DialRender",
                                                           "LinuxSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskFeaturesTests", dependencies: ["KioskFeatures", "KioskVocabulary", "KioskLoop", "KioskConfiguration", "KioskReporting",

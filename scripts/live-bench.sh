@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Live items' figures against a real mosquitto on loopback (Tests/DialKioskAppTests/
+# Live items' figures against a real mosquitto on loopback (Tests/KioskRuntimeTests/
 # LiveItemsBenchmark.swift): MQTT publish -> item's frame presented p50/p95, a value dial's
 # detent -> its frame presented p50/p95, and frames per second and paint time with 50 bound
 # items updating 10 times a second against none.

@@ -57,26 +57,10 @@ package final class TestBroker {
 
     /// Starts mosquitto and waits (bounded) until its plain port accepts.
     package func start() throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // The test process may block signals (signalfd tests): the broker gets a clean mask.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = program + ["-c", dir.path + "/mosquitto.conf"]
-        let cArgv = argv.map { strdup($0) } + [nil]
-        defer { cArgv.forEach { free($0) } }
-        guard posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0 else { throw BrokerError("cannot start mosquitto") }
+        guard let started = spawnBackground(program + ["-c", dir.path + "/mosquitto.conf"], output: dir.path + "/stdout.log", append: true) else {
+            throw BrokerError("cannot start mosquitto")
+        }
+        pid = started
         for _ in 0..<500 {
             if Self.accepts(port) && Self.accepts(tlsPort) { return }
             usleep(10_000)

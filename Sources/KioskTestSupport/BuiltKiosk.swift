@@ -24,3 +24,28 @@ package func startBuiltKiosk(_ arguments: [String], stderrFile: String, environm
     try p.run()
     return p
 }
+
+/// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
+package func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: builtKioskPath)
+    p.arguments = arguments
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = input
+    try p.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// The JSON objects among `text`'s lines (the event lines `simulate` and `run` print).
+package func jsonLines(_ text: String) -> [[String: Any]] {
+    text.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}

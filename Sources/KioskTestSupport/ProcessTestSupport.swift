@@ -54,3 +54,36 @@ package func fileMode(_ path: String) -> mode_t? {
 }
 
 import KioskReporting
+
+/// Starts `argv` in the background (a broker, a stand-in script) with its stdout and stderr
+/// into `output` (appended to, or truncated first) and standard input shared; returns its pid or
+/// nil when it cannot start. The test process may block signals (signalfd tests): the child gets
+/// a clean mask and default dispositions. `ownGroup`: in a process group of its own, so that
+/// `kill(-pid, …)` ends what it starts too.
+package func spawnBackground(_ argv: [String], output: String, append: Bool = false, ownGroup: Bool = false) -> pid_t? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    var defaults = sigset_t()
+    sigfillset(&defaults)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if ownGroup {
+        posix_spawnattr_setpgroup(&attributes, 0)
+        flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    let cArgv = argv.map { strdup($0) } + [nil]
+    defer { cArgv.forEach { free($0) } }
+    var pid = pid_t()
+    guard posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0 else { return nil }
+    return pid
+}

@@ -289,7 +289,3 @@ extension DialEvent {
     var isRest: Bool { if case .rest = self { true } else { false } }
     var isSelected: Bool { if case .selected = self { true } else { false } }
 }
-
-func selected(_ events: [DialEvent]) -> [Int] {
-    events.compactMap { if case .selected(let i?, _, _) = $0 { i } else { nil } }
-}

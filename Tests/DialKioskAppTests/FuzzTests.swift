@@ -8,7 +8,7 @@ import DialCore
 import KioskTestSupport
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repository = URL(fileURLWithPath: repositoryRoot)
 
 func files(in directory: URL, ending: String) -> [URL] {
     ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])

@@ -2,6 +2,7 @@ import DialCore
 import DialRender
 import Glibc
 import KioskSeams
+import KioskTestSupport
 import Testing
 
 /// Whole frames compared with PNGs committed under Tests/DialRenderTests/Golden, channel by
@@ -13,11 +14,7 @@ import Testing
 ///     DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter DialRenderTests.GoldenTests
 @Suite struct GoldenTests {
     static let tolerance: UInt32 = 3
-    static let goldenDirectory: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast()
-        return parts.joined(separator: "/") + "/Golden"
-    }()
+    static let goldenDirectory = KioskTestSupport.goldenDirectory(beside: #filePath)
 
     struct Scene: CustomTestStringConvertible, Sendable {
         var name: String
@@ -54,38 +51,10 @@ import Testing
         return painter.frame.rotated(s.rotation)
     }
 
-    /// Compares `frame` with the golden picture `name` (each channel within `tolerance`), or
-    /// writes it when DIALKIOSK_REGENERATE_GOLDEN is set. The one comparison of every golden suite.
+    /// Compares `frame` with the golden picture `name` of this target (KioskTestSupport's
+    /// `expectGolden`, at `tolerance`).
     static func expectGolden(_ frame: PixelBuffer, name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let path = "\(goldenDirectory)/\(name).png"
-        if getenv("DIALKIOSK_REGENERATE_GOLDEN") != nil {
-            try PNGWriter.write(frame, to: path)
-            return
-        }
-        let golden: PixelBuffer
-        do { golden = try PNGReader.readPixels(path) } catch {
-            Issue.record("no golden \(path) (\(error)); run DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter DialRenderTests",
-                         sourceLocation: sourceLocation)
-            return
-        }
-        #expect(golden.width == frame.width && golden.height == frame.height, sourceLocation: sourceLocation)
-        guard golden.width == frame.width, golden.height == frame.height else { return }
-        var worst: UInt32 = 0, over = 0
-        var first: (Int, Int)?
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
-                let a = frame[x, y], b = golden[x, y]
-                var d: UInt32 = 0
-                for shift in stride(from: UInt32(0), through: 16, by: 8) {
-                    let ca = (a >> shift) & 0xFF, cb = (b >> shift) & 0xFF
-                    d = max(d, ca > cb ? ca - cb : cb - ca)
-                }
-                worst = max(worst, d)
-                if d > tolerance { over += 1; if first == nil { first = (x, y) } }
-            }
-        }
-        #expect(over == 0, "\(name): \(over) pixels differ by more than \(tolerance) (worst \(worst), first at \(String(describing: first)))",
-                sourceLocation: sourceLocation)
+        try KioskTestSupport.expectGolden(frame, name: name, directory: goldenDirectory, tolerance: tolerance, sourceLocation: sourceLocation)
     }
 
     @Test(arguments: GoldenTests.scenes)

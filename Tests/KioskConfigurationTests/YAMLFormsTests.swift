@@ -1,5 +1,6 @@
 import Testing
 @testable import KioskConfiguration
+import KioskFeatures
 import KioskTestSupport
 
 /// The YAML forms configuration files are written in, each with what the reader made of it: the
@@ -199,29 +200,11 @@ import KioskTestSupport
         for (name, text) in Self.cases {
             let got = Self.outcome(text)
             if Self.expected[name] != got {
-                unexpected.append("        \(Self.literal(name)): \(Self.literal(got)),")
+                unexpected.append("        \(EventLine.quote(name)): \(EventLine.quote(got)),")
             }
         }
         let report = "forms read differently (name: outcome):\n" + unexpected.joined(separator: "\n")
         #expect(unexpected.isEmpty, Comment(rawValue: report))
         #expect(Self.expected.count == Self.cases.count)
-    }
-
-    /// `text` as a Swift string literal (to paste the table when forms are added).
-    static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFEFF:
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

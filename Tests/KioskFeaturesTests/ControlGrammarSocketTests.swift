@@ -7,20 +7,15 @@ import KioskTestSupport
 /// between words are taken as spaces, and extreme numbers are answered with a refusal.
 @Suite struct ControlGrammarSocketTests {
     @Test func leadingSpaceAndTabsAreCommandsAndExtremeNumbersAreRefused() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let client = connectStream(server.path)
-        defer { close(client) }
-        _ = server.handle(pollfd(fd: server.listeningDescriptor, events: Int16(POLLIN), revents: Int16(POLLIN)), now: 0)
-        writeAll(client, " select x\nselect\tx\n\t turn\t-2 \nturn -9223372036854775808\n")
-        var requests: [ControlServer.Request] = []
-        for fd in server.pollDescriptors.map(\.fd) where fd != server.listeningDescriptor {
-            requests += server.handle(pollfd(fd: fd, events: Int16(POLLIN), revents: Int16(POLLIN)), now: 1)
+        try withControlClient { server, client in
+            writeAll(client, " select x\nselect\tx\n\t turn\t-2 \nturn -9223372036854775808\n")
+            var requests: [ControlServer.Request] = []
+            for fd in server.pollDescriptors.map(\.fd) where fd != server.listeningDescriptor {
+                requests += server.handle(readyDescriptor(fd), now: 1)
+            }
+            #expect(requests.map(\.command) == [.select(path: ["x"]), .select(path: ["x"]), .turn(-2)])
+            let reply = readAvailable(client)
+            #expect(reply.contains("turn needs a whole number of detents from -1000 to 1000, not 0, got '-9223372036854775808'"), "\(reply)")
         }
-        #expect(requests.map(\.command) == [.select(path: ["x"]), .select(path: ["x"]), .turn(-2)])
-        let reply = readAvailable(client)
-        #expect(reply.contains("turn needs a whole number of detents from -1000 to 1000, not 0, got '-9223372036854775808'"), "\(reply)")
     }
 }

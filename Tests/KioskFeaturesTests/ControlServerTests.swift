@@ -7,22 +7,6 @@ import KioskTestSupport
 /// Real sockets in a temporary directory. A client's connect and writes complete in the kernel
 /// before the server looks, so each step is deterministic without sleeping.
 @Suite struct ControlServerTests {
-    private func ready(_ server: ControlServer, _ fd: Int32, _ events: Int32 = POLLIN) -> pollfd {
-        pollfd(fd: fd, events: Int16(events), revents: Int16(events))
-    }
-
-    /// A server in a temporary directory with one client connected and accepted.
-    private func withOneClient(_ body: (ControlServer, _ client: Int32) throws -> Void) throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let client = connectStream(server.path)
-        defer { close(client) }
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
-        try body(server, client)
-    }
-
     @Test func socketIsMode0660AndRemovedOnClose() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -50,14 +34,14 @@ import KioskTestSupport
         let a = connectStream(path), b = connectStream(path)
         #expect(a >= 0 && b >= 0)
         defer { close(a); close(b) }
-        #expect(server.handle(ready(server, server.listeningDescriptor), now: 0).isEmpty)
+        #expect(server.handle(readyDescriptor(server.listeningDescriptor), now: 0).isEmpty)
         #expect(server.clientCount == 2)
         #expect(server.pollDescriptors.count == 3)
 
         writeAll(a, "select tea\nbogus\n\nactiva")
         let serverSide = server.pollDescriptors.map(\.fd).filter { $0 != server.listeningDescriptor }
         var requests: [ControlServer.Request] = []
-        for fd in serverSide { requests += server.handle(ready(server, fd), now: 1.5) }
+        for fd in serverSide { requests += server.handle(readyDescriptor(fd), now: 1.5) }
         #expect(requests.map(\.command) == [.select(path: ["tea"])])
         #expect(readAvailable(a) == "{\"t\": 1.5, \"event\": \"error\", \"message\": \"unknown command 'bogus'; "
                 + "commands: select <id or path>, activate, back, show, hide, reload, screen on|off|dim|auto, brightness 0-100, repeat, speech on|off, set <path> text|available|value ..., turn <n>, language <code>, confirm <serial>, screenshot\"}\n")
@@ -65,7 +49,7 @@ import KioskTestSupport
 
         // The rest of a split line arrives later.
         writeAll(a, "te\n")
-        requests = serverSide.flatMap { server.handle(ready(server, $0), now: 2) }
+        requests = serverSide.flatMap { server.handle(readyDescriptor($0), now: 2) }
         #expect(requests.map(\.command) == [.activate])
 
         let line = EventLine.kiosk(.dial(.selected(index: 1, path: ["b"], time: 3), frames: 0), menu: .empty)
@@ -87,36 +71,30 @@ import KioskTestSupport
         let server = try ControlServer(path: path, logger: nil)
         defer { server.close() }
         let a = connectStream(path)
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
+        _ = server.handle(readyDescriptor(server.listeningDescriptor), now: 0)
         #expect(server.clientCount == 1)
         let fd = server.pollDescriptors[1].fd
         close(a)
-        #expect(server.handle(ready(server, fd, POLLIN | POLLHUP), now: 0).isEmpty)
+        #expect(server.handle(readyDescriptor(fd, POLLIN | POLLHUP), now: 0).isEmpty)
         #expect(server.clientCount == 0)
         server.broadcast(EventLine.kiosk(.started(time: 0, items: 1), menu: .empty))  // no crash, no SIGPIPE
     }
 
     @Test func overlongLineDisconnects() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.path + "/control.sock"
-        let server = try ControlServer(path: path, logger: nil)
-        defer { server.close() }
-        let a = connectStream(path)
-        defer { close(a) }
-        _ = server.handle(ready(server, server.listeningDescriptor), now: 0)
-        writeAll(a, String(repeating: "x", count: 2000))
-        _ = server.handle(ready(server, server.pollDescriptors[1].fd), now: 0)
-        #expect(server.clientCount == 0)
-        #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+        try withControlClient { server, a in
+            writeAll(a, String(repeating: "x", count: 2000))
+            _ = server.handle(readyDescriptor(server.pollDescriptors[1].fd), now: 0)
+            #expect(server.clientCount == 0)
+            #expect(readAvailable(a).contains("line longer than 1024 bytes"))
+        }
     }
 
     /// One turn ran every line a client sent (9,000 reloads: 10 s). Now a
     /// turn takes at most `linesPerTurn` lines per client and one reload; the rest waits.
     @Test func aFloodIsTakenAFewLinesPerTurnWithOneReloadEach() throws {
-        try withOneClient { server, a in
+        try withControlClient { server, a in
             writeAll(a, String(repeating: "reload\n", count: 12) + "select tea\n" + String(repeating: "reload\n", count: 7))
-            #expect(server.turn([ready(server, server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
+            #expect(server.turn([readyDescriptor(server.pollDescriptors[1].fd)], now: 1).map(\.command) == [.reload])
             #expect(server.hasBacklog)
             #expect(server.turn([], now: 1).map(\.command) == [.reload, .select(path: ["tea"])])
             #expect(server.turn([], now: 1).map(\.command) == [.reload])
@@ -136,7 +114,7 @@ import KioskTestSupport
     /// More lines than the read-ahead buffer holds: they wait in the socket (the sender is held
     /// back by the kernel, the server's memory stays bounded) and come in eight a turn.
     @Test func linesBeyondTheBufferWaitInTheSocketAndAllArrive() throws {
-        try withOneClient { server, a in
+        try withControlClient { server, a in
             writeAll(a, String(repeating: "show\n", count: 1000))
             var counts: [Int] = []
             while counts.reduce(0, +) < 1000 && counts.count < 2000 {
@@ -151,9 +129,9 @@ import KioskTestSupport
     }
 
     @Test func anOverlongWholeLineDisconnects() throws {
-        try withOneClient { server, a in
+        try withControlClient { server, a in
             writeAll(a, "select " + String(repeating: "x", count: 2000) + "\nactivate\n")
-            #expect(server.handle(ready(server, server.pollDescriptors[1].fd), now: 0).isEmpty)
+            #expect(server.handle(readyDescriptor(server.pollDescriptors[1].fd), now: 0).isEmpty)
             #expect(server.clientCount == 0)
             #expect(readAvailable(a).contains("line longer than 1024 bytes"))
         }
@@ -175,7 +153,7 @@ import KioskTestSupport
         // Connect in batches the listen backlog holds, each accepted before the next.
         func connect(_ count: Int, at now: Double) {
             for _ in 0..<count { peers.append(connectStream(server.path)) }
-            _ = server.handle(ready(server, server.listeningDescriptor), now: now)
+            _ = server.handle(readyDescriptor(server.listeningDescriptor), now: now)
         }
         connect(8, at: 0)
         connect(8, at: 0)
@@ -276,27 +254,22 @@ import KioskTestSupport
 /// still gets the reply the command's turn makes, then the connection is closed.
 @Suite struct ControlHalfCloseTests {
     @Test func aReplyMadeAfterTheTurnStillReachesAHalfClosedClient() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let server = try ControlServer(path: dir.path + "/control.sock", logger: nil)
-        defer { server.close() }
-        let client = connectStream(server.path)
-        defer { close(client) }
-        _ = server.turn(server.pollDescriptors.map { var p = $0; p.revents = p.events; return p }, now: 0)
-        writeAll(client, "select nosuch\n")
-        shutdown(client, Int32(SHUT_WR))
-        var polled = server.pollDescriptors
-        _ = poll(&polled, nfds_t(polled.count), 1000)
-        let requests = server.turn(polled, now: 1)
-        #expect(requests.count == 1)
-        // The service answers after the turn, as LegacyService.replyError does.
-        for request in requests { server.reply(to: request.client, EventLine([("event", .string("error")), ("message", .string("no item"))])) }
-        #expect(readAvailable(client).contains("no item"))
-        // The next turn closes it: the client reads the end.
-        #expect(server.hasBacklog)
-        polled = server.pollDescriptors
-        _ = poll(&polled, nfds_t(polled.count), 0)
-        _ = server.turn(polled, now: 2)
-        #expect(server.clientCount == 0)
+        try withControlClient { server, client in
+            writeAll(client, "select nosuch\n")
+            shutdown(client, Int32(SHUT_WR))
+            var polled = server.pollDescriptors
+            _ = poll(&polled, nfds_t(polled.count), 1000)
+            let requests = server.turn(polled, now: 1)
+            #expect(requests.count == 1)
+            // The service answers after the turn, as LegacyService.replyError does.
+            for request in requests { server.reply(to: request.client, EventLine([("event", .string("error")), ("message", .string("no item"))])) }
+            #expect(readAvailable(client).contains("no item"))
+            // The next turn closes it: the client reads the end.
+            #expect(server.hasBacklog)
+            polled = server.pollDescriptors
+            _ = poll(&polled, nfds_t(polled.count), 0)
+            _ = server.turn(polled, now: 2)
+            #expect(server.clientCount == 0)
+        }
     }
 }

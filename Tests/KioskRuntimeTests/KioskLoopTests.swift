@@ -4,7 +4,6 @@ import DialCore
 import LinuxSystem
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 import KMSOutput
 import DialRender

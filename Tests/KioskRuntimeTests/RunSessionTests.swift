@@ -1,5 +1,4 @@
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 import KioskTestSupport
 

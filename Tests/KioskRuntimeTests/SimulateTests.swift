@@ -1,39 +1,15 @@
 import Foundation
 import Testing
 import LinuxSystem
-@testable import DialKioskApp
 @testable import KioskRuntime
 import Glibc
 @testable import KioskFeatures
 import KioskTestSupport
 
-/// Runs the built `dialkiosk` binary (it sits beside the test bundle in the build folder).
-func runDialkiosk(_ arguments: [String], stdin: String? = nil) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: builtKioskPath)
-    p.arguments = arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = input
-    try p.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
-
-/// The repository's examples folder.
-let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("examples")
-
-func jsonLines(_ text: String) -> [[String: Any]] {
-    text.split(separator: "\n").compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
-}
+/// The repository, its examples folder and this target's fixtures (a menu script).
+let repository = URL(fileURLWithPath: repositoryRoot)
+let examples = repository.appendingPathComponent("examples")
+let fixtures = repository.appendingPathComponent("Tests/KioskRuntimeTests/Fixtures")
 
 @Suite struct SimulateCommandTests {
     @Test func sameSelectionsAndRestAt30And144Hz() throws {

@@ -5,7 +5,6 @@ import LinuxSystem
 import MQTTLink
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskLoop

@@ -5,7 +5,6 @@ import KioskSeams
 import KioskVocabulary
 import MQTTLink
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop

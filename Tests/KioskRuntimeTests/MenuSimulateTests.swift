@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 import KioskTestSupport
 

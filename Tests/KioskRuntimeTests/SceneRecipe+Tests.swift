@@ -1,4 +1,3 @@
-@testable import DialKioskApp
 @testable import KioskRuntime
 import DialRender
 import KioskConfiguration
@@ -18,14 +17,5 @@ extension SceneRecipe {
                       painter: PainterChoice, icons: IconCache = IconCache()) throws -> Scene {
         try SceneRecipe(rotation: rotation, painter: painter).scene(config: config, resting: resting,
                                                                    width: width, height: height, icons: icons)
-    }
-}
-
-extension RenderCommand {
-    /// `picture` by the recipe turned by `rotation`.
-    static func picture(config: KioskConfig, size: FrameSize, rotation: DisplayRotation, angle: Double = 0,
-                        showProgress: Double? = nil, path: String? = nil, language: String? = nil) throws -> PixelBuffer {
-        try picture(config: config, size: size, recipe: SceneRecipe(rotation: rotation), angle: angle,
-                    showProgress: showProgress, path: path, language: language)
     }
 }

@@ -2,7 +2,6 @@ import DialCore
 import Glibc
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskFeatures
 @testable import KioskConfiguration

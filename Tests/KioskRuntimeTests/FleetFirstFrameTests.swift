@@ -3,7 +3,6 @@ import FleetConfig
 import Glibc
 import Dispatch
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskLoop

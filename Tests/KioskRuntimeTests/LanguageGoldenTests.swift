@@ -1,18 +1,16 @@
 import DialCore
 import DialRender
-import Glibc
 import KioskSeams
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport
 
-/// Whole frames of `render` with languages, words around the dial and round panels, compared
-/// with PNGs under Tests/DialRenderTests/Golden as GoldenTests compares its own (a channel may
-/// differ by 3). Regenerate after an intended change of the look, and look at every picture:
+/// Whole frames of the scene recipe (what `render` paints) with languages, words around the dial
+/// and round panels, compared with PNGs under Tests/KioskRuntimeTests/Golden by KioskTestSupport's
+/// `expectGolden` (a channel may differ by 3). Regenerate after an intended change of the look, and look at every picture:
 ///
-///     DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter DialKioskAppTests.LanguageGoldenTests
+///     DIALKIOSK_REGENERATE_GOLDEN=1 swift test --filter KioskRuntimeTests.LanguageGoldenTests
 ///
 /// The Chinese label comes through fontconfig's fallback (fonts-droid-fallback, installed by
 /// scripts/install-deps.sh); the Arabic texts are shaped right to left.
@@ -57,38 +55,16 @@ import KioskTestSupport
         Scene(name: "round-1080x1080", width: 1080, height: 1080, language: "de", round: true),
     ]
 
-    static let directory: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)
-        return parts.joined(separator: "/") + "/DialRenderTests/Golden"
-    }()
+    static let directory = goldenDirectory(beside: #filePath)
 
     @Test(arguments: LanguageGoldenTests.scenes)
     func frameMatchesGolden(scene: Scene) throws {
         var config = try ConfigParser.parse(Self.config, file: "golden.yaml")
         if scene.round { config.display.shape = .round }
-        let frame = try RenderCommand.picture(config: config, size: FrameSize(width: scene.width, height: scene.height),
-                                              rotation: .none, angle: scene.angle, language: scene.language)
-        let path = "\(Self.directory)/\(scene.name).png"
-        if getenv("DIALKIOSK_REGENERATE_GOLDEN") != nil {
-            try PNGWriter.write(frame, to: path)
-            return
-        }
-        let golden = try PNGReader.readPixels(path)
-        try #require(golden.width == frame.width && golden.height == frame.height)
-        var over = 0, worst: UInt32 = 0
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
-                let a = frame[x, y], b = golden[x, y]
-                var d: UInt32 = 0
-                for shift in stride(from: UInt32(0), through: 16, by: 8) {
-                    let ca = (a >> shift) & 0xFF, cb = (b >> shift) & 0xFF
-                    d = max(d, ca > cb ? ca - cb : cb - ca)
-                }
-                worst = max(worst, d)
-                if d > 3 { over += 1 }
-            }
-        }
-        #expect(over == 0, "\(over) pixels differ by more than 3 (worst \(worst))")
+        // What `render` paints of the top ring at `angle` from its rest (RenderCommand.picture).
+        let recipe = SceneRecipe(rotation: .none)
+        let setup = recipe.setup(config, panelWidth: scene.width, panelHeight: scene.height, language: scene.language)
+        let frame = try recipe.picture(setup, pose: setup.pose(rotation: scene.angle, showProgress: nil, ring: .top))
+        try expectGolden(frame, name: scene.name, directory: Self.directory)
     }
 }

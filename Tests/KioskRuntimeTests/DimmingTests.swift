@@ -2,7 +2,6 @@ import DialCore
 import DialRender
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskLoop
 import KioskTestSupport

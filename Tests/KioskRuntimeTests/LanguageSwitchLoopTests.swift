@@ -4,7 +4,6 @@ import Glibc
 import KioskVocabulary
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskFeatures
 @testable import KioskConfiguration

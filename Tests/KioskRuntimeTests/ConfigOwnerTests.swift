@@ -1,7 +1,6 @@
 import DialCore
 import Glibc
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskConfiguration
 @testable import KioskReporting

@@ -1,7 +1,6 @@
 import DialCore
 import Foundation
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 import KioskTestSupport
 

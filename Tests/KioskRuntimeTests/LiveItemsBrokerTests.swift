@@ -5,7 +5,6 @@ import LinuxSystem
 import MQTTLink
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskReporting
 @testable import KioskConfiguration
@@ -210,11 +209,12 @@ private func time(_ line: String) -> Double { number(line, "t") ?? .nan }
         let sub = try TestSubscriber(broker: broker, subscribe: ["home/heating/#"])
         let guardSeconds = 1.5
         let log = broker.dir.path + "/thermostat.log"
-        let stand = try spawnBackground(["python3", repositoryRoot + "/tests/mqtt/thermostat.py", "--port", "\(broker.port)",
-                                         "--user", TestBroker.user, "--password-file", broker.passwordFile,
-                                         "--command", "home/heating/target/set", "--state", "home/heating/target",
-                                         "--initial", "21.0", "--delay", "0.6", "--never-every", "4", "--seed", "\(seed)"],
-                                        output: log)
+        // In a process group of its own, so stopping it ends its mosquitto_sub too.
+        let stand = try #require(spawnBackground(["python3", repositoryRoot + "/tests/mqtt/thermostat.py", "--port", "\(broker.port)",
+                                                  "--user", TestBroker.user, "--password-file", broker.passwordFile,
+                                                  "--command", "home/heating/target/set", "--state", "home/heating/target",
+                                                  "--initial", "21.0", "--delay", "0.6", "--never-every", "4", "--seed", "\(seed)"],
+                                                 output: log, ownGroup: true), "cannot start the stand-in")
         defer { stopBackground(stand) }
         for _ in 0..<300 where !(readFile(log) ?? "").contains("ready") { usleep(10_000) }
         let kiosk = try LiveKiosk(config: """
@@ -316,29 +316,6 @@ extension LiveItemsBrokerTests {
 /// Whether tests/mqtt/thermostat.py can run here (the host has python3 and the mosquitto
 /// clients; Debian 13's build root for the 6.0.3 run has neither).
 private let standInRuns = ["/usr/bin/python3", "/usr/bin/mosquitto_pub", "/usr/bin/mosquitto_sub"].allSatisfy { (path: String) in access(path, X_OK) == 0 }
-
-/// A process left running (the stand-in), its stdout and stderr into `output`.
-private func spawnBackground(_ argv: [String], output: String) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    // Its own process group, so stopping it ends its mosquitto_sub too.
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-    let cArgv = argv.map { strdup($0) } + [nil]
-    defer { cArgv.forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawnp(&pid, argv[0], &actions, &attributes, cArgv, environ) == 0 else { throw BrokerError("cannot start \(argv[0])") }
-    return pid
-}
 
 private func stopBackground(_ pid: pid_t) {
     kill(-pid, SIGTERM)

@@ -4,7 +4,6 @@ import Glibc
 import LinuxSystem
 import MQTTLink
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskFeatures
 import KioskTestSupport

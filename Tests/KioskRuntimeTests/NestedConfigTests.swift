@@ -1,6 +1,5 @@
 import DialCore
 import Testing
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskConfiguration
 import KioskTestSupport

@@ -3,7 +3,6 @@ import Glibc
 import KioskVocabulary
 import Testing
 @testable import KioskSeams
-@testable import DialKioskApp
 @testable import KioskRuntime
 @testable import KioskFeatures
 @testable import KioskConfiguration
