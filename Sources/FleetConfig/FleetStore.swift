@@ -164,7 +164,11 @@ package struct FleetStore {
 
     private func syncDirectory(_ folder: String? = nil) throws(FleetError) {
         let folder = folder ?? directory
-        if let failure = FilePaths.syncDirectory(folder) { throw FleetError("cannot fsync \(folder): \(failure)") }
+        switch FilePaths.syncDirectory(folder) {
+        case nil: return
+        case .open(let e): throw FleetError("cannot open \(folder): \(e)")
+        case .sync(let e): throw FleetError("cannot fsync \(folder): \(e)")
+        }
     }
 
     /// The bytes of `path` (nil: no such file), refused past `limit` bytes; a FIFO does not block.

@@ -56,12 +56,11 @@ package struct AtomicFile: Sendable {
 
     /// fsync of a directory: its entries (a rename into it) reach the disk.
     package static func syncDirectory(_ directory: String) throws(LockFileError) {
-        let dir: FileDescriptor
-        switch FileDescriptor.open(directory, [.readOnly, .directory]) {
-        case .success(let fd): dir = fd
-        case .failure(let errno): throw LockFileError(.open(directory), errno: errno)
+        switch FilePaths.syncDirectory(directory) {
+        case nil: return
+        case .open(let errno): throw LockFileError(.open(directory), errno: errno)
+        case .sync(let errno): throw LockFileError(.fsync(directory), errno: errno)
         }
-        if let errno = dir.sync() { throw LockFileError(.fsync(directory), errno: errno) }
     }
 }
 

@@ -28,12 +28,18 @@ public enum FilePaths {
         }
     }
 
+    /// Which call of `syncDirectory` failed, with its errno.
+    public enum DirectorySyncFailure: Error, Equatable {
+        case open(Errno)
+        case sync(Errno)
+    }
+
     /// fsync(2) of a directory, so that a rename or unlink in it is on the disk. Nil, or the
-    /// errno of the open or the sync.
-    public static func syncDirectory(_ path: String) -> Errno? {
+    /// call that failed (the open or the sync).
+    public static func syncDirectory(_ path: String) -> DirectorySyncFailure? {
         switch FileDescriptor.open(path, [.readOnly, .directory]) {
-        case .failure(let failure): return failure
-        case .success(let folder): return folder.sync()
+        case .failure(let failure): return .open(failure)
+        case .success(let folder): return folder.sync().map(DirectorySyncFailure.sync)
         }
     }
 
